@@ -1,0 +1,106 @@
+"""Kernels of the linear learners: sparse dot products, quadratic forms, second-order updates."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "acog_diag_step",
+    "acog_full_step",
+    "probit",
+    "quad_form_diag",
+    "quad_form_full",
+    "sparse_dot",
+]
+
+
+@njit(cache=True)
+def sparse_dot(weights, indices, values):
+    """``weights[indices] . values``."""
+    total = 0.0
+    for k in range(indices.shape[0]):
+        total += weights[indices[k]] * values[k]
+    return total
+
+
+@njit(cache=True)
+def quad_form_diag(diagonal, indices, values):
+    """``x' diag(diagonal) x`` for a sparse ``x``."""
+    total = 0.0
+    for k in range(indices.shape[0]):
+        total += diagonal[indices[k]] * values[k] * values[k]
+    return total
+
+
+@njit(cache=True)
+def quad_form_full(matrix, indices, values):
+    """``x' M x`` for a sparse ``x`` and a dense square ``M``: O(s^2)."""
+    total = 0.0
+    for a in range(indices.shape[0]):
+        row = indices[a]
+        partial = 0.0
+        for b in range(indices.shape[0]):
+            partial += matrix[row, indices[b]] * values[b]
+        total += values[a] * partial
+    return total
+
+
+@njit(cache=True)
+def probit(z):
+    """Standard normal CDF."""
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+@njit(cache=True)
+def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
+    """One ACOG round with a full covariance (seed 002, Algorithm 1, Eq. 6 and 7).
+
+    With ``u = cov x``, ``v = x' u``: if ``y (mean . x) < margin`` the covariance takes the
+    Woodbury downdate ``cov -= u u' / (gamma + v)`` and the mean steps along the *updated*
+    covariance, ``mean += eta * slope * y * gamma / (gamma + v) * u`` (because
+    ``cov_new x = gamma / (gamma + v) * u``). Loss I passes ``margin = rho_y, slope = 1``, loss II
+    ``margin = 1, slope = rho_y``. Only the leading ``n`` rows and columns are touched. Returns
+    whether the round updated.
+    """
+    score = sparse_dot(mean, indices, values)
+    if y * score >= margin:
+        return False
+    u = np.zeros(n)
+    for k in range(indices.shape[0]):
+        # cov is symmetric: read row j (contiguous) instead of column j
+        row = cov[indices[k]]
+        value = values[k]
+        for i in range(n):
+            u[i] += row[i] * value
+    v = 0.0
+    for k in range(indices.shape[0]):
+        v += values[k] * u[indices[k]]
+    denominator = gamma + v
+    step = eta * slope * y * gamma / denominator
+    for i in range(n):
+        mean[i] += step * u[i]
+    for i in range(n):
+        scaled = u[i] / denominator
+        if scaled != 0.0:
+            for j in range(n):
+                cov[i, j] -= scaled * u[j]
+    return True
+
+
+@njit(cache=True)
+def acog_diag_step(mean, variance, indices, values, y, margin, slope, eta, gamma):
+    """One ACOG-diag round (spec 3.2): per touched coordinate ``sigma_i <- gamma sigma_i /
+    (gamma + sigma_i x_i^2)``, then ``mean_i += eta * slope * y * sigma_i(new) * x_i``. O(s)."""
+    score = sparse_dot(mean, indices, values)
+    if y * score >= margin:
+        return False
+    for k in range(indices.shape[0]):
+        j = indices[k]
+        x = values[k]
+        sigma = gamma * variance[j] / (gamma + variance[j] * x * x)
+        variance[j] = sigma
+        mean[j] += eta * slope * y * sigma * x
+    return True

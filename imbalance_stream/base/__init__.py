@@ -1,0 +1,16 @@
+"""River-protocol base classes shared by every estimator, and the feature-space helper."""
+
+from .arrays import capacity_for, grow_matrix, grow_vector
+from .binary import BinaryClassifier, UnknownLabel
+from .features import FeatureSpace, InvalidFeature, as_float
+
+__all__ = [
+    "BinaryClassifier",
+    "FeatureSpace",
+    "InvalidFeature",
+    "UnknownLabel",
+    "as_float",
+    "capacity_for",
+    "grow_matrix",
+    "grow_vector",
+]

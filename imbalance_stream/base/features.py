@@ -1,0 +1,151 @@
+"""The one way from a River feature dict to float64 arrays.
+
+Every estimator of the package owns a :class:`FeatureSpace`. It maps feature names to columns in
+order of first appearance, validates values before anything changes, and hands the numba layer
+either a sparse ``(indices, values)`` pair or a dense vector.
+
+Conventions, shared by every estimator:
+
+* a name never seen while learning grows the space (a new column, filled with the prior by the
+  estimator's ``_grow`` hook); at prediction time an unknown name is ignored, exactly as a zero
+  weight would ignore it;
+* a name missing from a dict is 0, as in River's sparse dicts, and explicit zeros are dropped;
+* ``bool`` and numpy scalars are numbers; ``str``, ``None``, NaN and infinities are rejected with a
+  :class:`ValueError` that names the feature, before any state changes.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+__all__ = ["FeatureSpace", "InvalidFeature", "as_float"]
+
+_EMPTY_IDX = np.empty(0, dtype=np.int64)
+_EMPTY_VAL = np.empty(0, dtype=np.float64)
+
+
+class InvalidFeature(ValueError):
+    """A feature value that cannot enter a model (not a finite real number)."""
+
+
+def as_float(name, value) -> float:
+    """Return ``value`` as a finite float or raise :class:`InvalidFeature` naming ``name``."""
+    kind = type(value)
+    if kind is float or kind is int:
+        number = float(value)
+    elif isinstance(value, (numbers.Real, np.bool_)) and not isinstance(value, (str, bytes)):
+        number = float(value)
+    else:
+        raise InvalidFeature(
+            f"feature {name!r} has value {value!r} of type {kind.__name__}; "
+            "only finite real numbers can be learned (encode categories first, e.g. with "
+            "river.preprocessing.OneHotEncoder)"
+        )
+    if not math.isfinite(number):
+        raise InvalidFeature(f"feature {name!r} has non-finite value {value!r}")
+    return number
+
+
+class FeatureSpace:
+    """Growing map from feature names to contiguous columns.
+
+    Parameters
+    ----------
+    intercept
+        Reserve column 0 for a constant feature equal to 1, so that a linear model gains a bias
+        term that it learns like any other weight.
+
+    Examples
+    --------
+
+    >>> space = FeatureSpace()
+    >>> idx, val, new = space.encode({"a": 1.0, "b": 0.0, "c": 2}, grow=True)
+    >>> idx.tolist(), val.tolist(), new
+    ([0, 1], [1.0, 2.0], ['a', 'c'])
+    >>> space.commit(new)
+    2
+    >>> space.encode({"c": 3.0, "z": 1.0}, grow=False)[:2]
+    (array([1]), array([3.]))
+    >>> space.encode({"a": float("nan")}, grow=True)
+    Traceback (most recent call last):
+    ...
+    imbalance_stream.base.features.InvalidFeature: feature 'a' has non-finite value nan
+
+    """
+
+    INTERCEPT = "__intercept__"
+
+    def __init__(self, intercept: bool = False):
+        self.intercept = intercept
+        self.index: dict = {}
+        self.names: list = []
+        if intercept:
+            self.index[self.INTERCEPT] = 0
+            self.names.append(self.INTERCEPT)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def encode(self, x: dict, grow: bool):
+        """Validate ``x`` and return ``(indices, values, new_names)``.
+
+        Nothing changes here: names that would be new (only when ``grow``) get the columns they
+        will have after :meth:`commit`, and are returned so the caller can commit them once the
+        rest of the sample has been validated too.
+        """
+        if not isinstance(x, dict):
+            raise TypeError(f"features must be a dict, got {type(x).__name__}")
+        index = self.index
+        columns: list[int] = []
+        values: list[float] = []
+        new: list = []
+        next_column = len(self.names)
+        for name, raw in x.items():
+            kind = type(raw)
+            if kind is float:
+                value = raw
+                if value - value != 0.0:  # NaN or +-inf, cheaper than math.isfinite
+                    as_float(name, raw)
+            else:
+                value = as_float(name, raw)
+            if value == 0.0:
+                continue
+            column = index.get(name)
+            if column is None:
+                if not grow:
+                    continue
+                column = next_column
+                next_column += 1
+                new.append(name)
+            columns.append(column)
+            values.append(value)
+        if self.intercept:
+            columns.append(0)
+            values.append(1.0)
+        if not columns:
+            return _EMPTY_IDX, _EMPTY_VAL, new
+        return np.array(columns, dtype=np.int64), np.array(values, dtype=np.float64), new
+
+    def commit(self, new_names) -> int:
+        """Add names returned by :meth:`encode`; return the new number of columns."""
+        for name in new_names:
+            self.index[name] = len(self.names)
+            self.names.append(name)
+        return len(self.names)
+
+    def dense(self, indices: np.ndarray, values: np.ndarray, size: int | None = None) -> np.ndarray:
+        """Scatter a sparse sample into a dense vector of ``size`` (default: the space's size)."""
+        out = np.zeros(len(self.names) if size is None else size)
+        out[indices] = values
+        return out
+
+    def to_dict(self, vector: np.ndarray) -> dict:
+        """Map a dense vector over the columns back to ``{name: value}`` (intercept excluded)."""
+        return {
+            name: float(vector[j])
+            for j, name in enumerate(self.names)
+            if name != self.INTERCEPT or not self.intercept
+        }
