@@ -1,0 +1,90 @@
+"""Whole-stream runners: test-then-train over a CSR array in one jitted loop.
+
+Each runner replays rows ``t = 0 .. T-1`` of a CSR matrix (``indptr``, ``indices``, ``values``,
+columns already mapped onto the model's state) with labels ``signs`` in {+1.0, -1.0}. For every row
+it predicts with the current state (``+1`` when the score is ``>= 0``: ties go to the rare class),
+writes the prediction, then learns the row with the **same** step kernel the estimator calls from
+``learn_one``, so the array path and the dict path do the same arithmetic in the same order.
+
+An empty row is predicted (score 0, so +1) and not learned, as ``learn_one({}, y)`` is a no-op.
+The cost ratio is either fixed (``laplace=False``) or the Laplace estimate ``(t_n + 1) / (t_p + 1)``
+with the current label counted first; ``counts = [t_p, t_n]`` is read and updated in place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .linear import acog_diag_step, acog_full_step, sparse_dot
+
+__all__ = ["replay_acog_diag", "replay_acog_full"]
+
+
+@njit(cache=True)
+def _margin_slope(y, rho, laplace, counts, loss_one):
+    """Count the label, then return ``(margin, slope)`` of the cost-sensitive hinge loss."""
+    if laplace:
+        n_pos = counts[0] + (1 if y > 0 else 0)
+        n_neg = counts[1] + (1 if y < 0 else 0)
+        rho = (n_neg + 1.0) / (n_pos + 1.0)
+    if y > 0:
+        counts[0] += 1
+        rho_y = rho
+    else:
+        counts[1] += 1
+        rho_y = 1.0
+    if loss_one:
+        return rho_y, 1.0
+    return 1.0, rho_y
+
+
+@njit(cache=True)
+def replay_acog_full(
+    indptr, indices, values, signs, mean, cov, n, loss_one, rho, laplace, counts, eta, gamma,
+    predictions,
+):  # fmt: skip
+    """Replay a stream through full-covariance ACOG; returns the number of update rounds."""
+    n_updates = 0
+    for t in range(signs.shape[0]):
+        start = indptr[t]
+        stop = indptr[t + 1]
+        row_indices = indices[start:stop]
+        row_values = values[start:stop]
+        score = sparse_dot(mean, row_indices, row_values)
+        predictions[t] = 1 if score >= 0.0 else -1
+        if stop == start:
+            continue
+        y = signs[t]
+        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
+        if acog_full_step(mean, cov, n, row_indices, row_values, y, margin, slope, eta, gamma):
+            n_updates += 1
+    return n_updates
+
+
+@njit(cache=True)
+def replay_acog_diag(
+    indptr, indices, values, signs, mean, variance, loss_one, rho, laplace, counts, eta, gamma,
+    predictions,
+):  # fmt: skip
+    """Replay a stream through diagonal ACOG; returns the number of update rounds."""
+    n_updates = 0
+    for t in range(signs.shape[0]):
+        start = indptr[t]
+        stop = indptr[t + 1]
+        row_indices = indices[start:stop]
+        row_values = values[start:stop]
+        score = sparse_dot(mean, row_indices, row_values)
+        predictions[t] = 1 if score >= 0.0 else -1
+        if stop == start:
+            continue
+        y = signs[t]
+        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
+        if acog_diag_step(mean, variance, row_indices, row_values, y, margin, slope, eta, gamma):
+            n_updates += 1
+    return n_updates
+
+
+def empty_predictions(n_rows: int) -> np.ndarray:
+    """The int8 output buffer the runners fill with +1 / -1."""
+    return np.zeros(n_rows, dtype=np.int8)

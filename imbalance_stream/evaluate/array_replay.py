@@ -1,0 +1,366 @@
+"""Replay a whole labelled array through a model, test-then-train, in one jitted loop.
+
+:func:`replay_array` is the array fast path of the River protocol: for every row of ``X`` it predicts
+with the current model, records the prediction, then learns the row, exactly as
+
+>>> for x, y in stream:                                     # doctest: +SKIP
+...     predictions.append(model.predict_one(x))
+...     model.learn_one(x, y)
+
+would with ``x = {name_j: X[t, j] for the nonzero j, in column order}``. For the models that have an
+array path it runs the model's own step kernels over the model's own state arrays, so predictions and
+final state are identical to the dict path (bit for bit: the same arithmetic in the same order), and
+the model stays usable through ``learn_one`` / ``predict_one`` afterwards. Models without an array
+path go through ``predict_one`` / ``learn_one`` (``method="auto"``, the default) or raise
+(``method="array"``).
+
+Input handling follows the dict path: zeros are absent features; NaN or infinite values raise
+:class:`~imbalance_stream.base.InvalidFeature` naming the feature and row, and a third label raises
+:class:`~imbalance_stream.base.UnknownLabel`, both before the model changes. An all-zero row is
+predicted (score 0, so the positive label) and not learned, as ``learn_one({}, y)`` is a no-op.
+Column ``j`` is the feature named ``feature_names[j]`` (default: the integer ``j``), so a model fed
+dicts with the same names continues seamlessly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from scipy import sparse
+
+from imbalance_stream._numba import stream as stream_kernels
+from imbalance_stream.base import InvalidFeature, UnknownLabel
+
+__all__ = ["ReplayResult", "has_array_path", "register_array_path", "replay_array"]
+
+#: model class -> runner(model, indptr, indices, values, signs) -> int8 predictions (+1 / -1)
+_ARRAY_PATHS: dict[type, Callable] = {}
+
+
+def register_array_path(cls: type):
+    """Decorator registering the array runner of ``cls`` (and its subclasses).
+
+    The runner receives the model, a CSR stream whose columns are already the model's columns
+    (the state has been grown to hold them), and the labels as +1.0 / -1.0. It must update the
+    model's state arrays in place with the kernels ``learn_one`` uses and return the predictions.
+    """
+
+    def decorate(runner: Callable) -> Callable:
+        _ARRAY_PATHS[cls] = runner
+        return runner
+
+    return decorate
+
+
+def _runner_for(model) -> Callable | None:
+    for cls in type(model).__mro__:
+        if cls in _ARRAY_PATHS:
+            return _ARRAY_PATHS[cls]
+    return None
+
+
+def has_array_path(model) -> bool:
+    """Whether :func:`replay_array` can replay ``model`` in a jitted loop."""
+    _register_builtin_paths()
+    return _runner_for(model) is not None
+
+
+@dataclasses.dataclass
+class ReplayResult:
+    """What a test-then-train replay produced.
+
+    ``predictions`` holds the labels predicted before each row was learned; ``is_positive`` and
+    ``predicted_positive`` the truth and the prediction as booleans (positive = the model's positive
+    label). ``seconds`` is the wall time of the replay and ``path`` which path ran (``"array"`` or
+    ``"dict"``).
+    """
+
+    predictions: np.ndarray
+    is_positive: np.ndarray
+    predicted_positive: np.ndarray
+    seconds: float
+    path: str
+
+    @property
+    def n_positive(self) -> int:
+        """T_p, the number of positive rows."""
+        return int(self.is_positive.sum())
+
+    @property
+    def n_negative(self) -> int:
+        """T_n, the number of negative rows."""
+        return int(len(self.is_positive) - self.is_positive.sum())
+
+    @property
+    def mistakes_positive(self) -> int:
+        """Positive rows predicted negative (false negatives), the paper's M_p."""
+        return int(np.sum(self.is_positive & ~self.predicted_positive))
+
+    @property
+    def mistakes_negative(self) -> int:
+        """Negative rows predicted positive (false positives), the paper's M_n."""
+        return int(np.sum(~self.is_positive & self.predicted_positive))
+
+    def sensitivity(self) -> float:
+        """``(T_p - M_p) / T_p`` (NaN without positive rows)."""
+        return 1.0 - self.mistakes_positive / self.n_positive if self.n_positive else float("nan")
+
+    def specificity(self) -> float:
+        """``(T_n - M_n) / T_n`` (NaN without negative rows)."""
+        return 1.0 - self.mistakes_negative / self.n_negative if self.n_negative else float("nan")
+
+    def weighted_sum(self, alpha_p: float = 0.5) -> float:
+        """``alpha_p * sensitivity + (1 - alpha_p) * specificity`` (balanced accuracy at 0.5)."""
+        return alpha_p * self.sensitivity() + (1.0 - alpha_p) * self.specificity()
+
+    def cost(self, c_p: float = 0.9) -> float:
+        """``c_p * M_p + (1 - c_p) * M_n``: the weighted count of online mistakes."""
+        return c_p * self.mistakes_positive + (1.0 - c_p) * self.mistakes_negative
+
+
+def replay_array(
+    model,
+    X,
+    y,
+    *,
+    feature_names: Sequence | None = None,
+    method: str = "auto",
+    positive=None,
+) -> ReplayResult:
+    """Predict then learn every row of ``X`` in order; return the predictions.
+
+    Parameters
+    ----------
+    model
+        A River classifier. Models with an array path (see :func:`has_array_path`: ACOG full and
+        diagonal) run in a jitted loop over their own state; any other goes through ``predict_one``
+        and ``learn_one``.
+    X
+        A dense array or a scipy sparse matrix, one row per sample.
+    y
+        The labels, one per row (any two labels, e.g. -1/+1 or the model's ``positive`` and another).
+    feature_names
+        Name of each column (default: the column number).
+    method
+        ``"auto"`` (the array path when the model has one, else the dict path), ``"array"`` (raise
+        ``TypeError`` if the model has none) or ``"dict"`` (always the River protocol).
+    positive
+        The label whose rows count as positive in the result's metrics. The package's binary
+        classifiers know theirs (``model.positive``) and this must be ``None`` or agree; for
+        other models it defaults to ``True``.
+
+    Examples
+    --------
+
+    >>> import numpy as np
+    >>> from river import datasets
+    >>> from imbalance_stream.evaluate import replay_array
+    >>> from imbalance_stream.linear_model import ACOG
+
+    >>> rows = list(datasets.Phishing())
+    >>> X = np.array([list(x.values()) for x, _ in rows])
+    >>> y = np.array([label for _, label in rows])
+    >>> model = ACOG(loss="II", covariance="diag", eta=1.0)
+    >>> result = replay_array(model, X, y)
+    >>> result.path, len(result.predictions)
+    ('array', 1250)
+    >>> print(f"{result.weighted_sum():.3f}, {result.mistakes_positive} + {result.mistakes_negative} mistakes")
+    0.809, 167 + 54 mistakes
+    >>> model.predict_one(dict(enumerate(X[0])))  # the model goes on through the dict API
+    True
+
+    """
+    if method not in ("auto", "array", "dict"):
+        raise ValueError(f"method must be 'auto', 'array' or 'dict', got {method!r}")
+    _register_builtin_paths()
+    runner = None if method == "dict" else _runner_for(model)
+    if runner is None and method == "array":
+        raise TypeError(
+            f"{type(model).__name__} has no array path; use method='auto' to replay it through "
+            "predict_one/learn_one"
+        )
+    csr = _as_csr(X)
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != csr.shape[0]:
+        raise ValueError(f"y must hold one label per row: {y.shape} labels for {csr.shape[0]} rows")
+    if feature_names is None:
+        feature_names = range(csr.shape[1])
+    elif len(feature_names) != csr.shape[1]:
+        raise ValueError(f"{len(feature_names)} feature names for {csr.shape[1]} columns")
+    _check_finite(csr, feature_names)
+
+    if runner is None:
+        positive = getattr(model, "positive", True) if positive is None else positive
+        return _replay_dicts(model, csr, y, feature_names, positive)
+
+    if positive is not None and positive != model.positive:
+        raise ValueError(f"positive={positive!r} but the model's positive label is {model.positive!r}")
+    positive = model.positive
+    is_positive = np.asarray(y == positive, dtype=bool)
+    non_empty = np.diff(csr.indptr) > 0
+    if model._features.intercept:
+        non_empty[:] = True  # the constant feature makes every row learnable
+    first_negative = _check_labels(model, y, is_positive, non_empty)
+
+    start = time.perf_counter()
+    indptr, indices, values = _map_columns(model, csr, feature_names)
+    if first_negative is not None:
+        model._negative = first_negative
+    signs = np.where(is_positive, 1.0, -1.0)
+    predicted = runner(model, indptr, indices, values, signs)
+    seconds = time.perf_counter() - start
+    return _result(
+        predicted > 0, is_positive, seconds, "array", positive=positive, negative=model.negative
+    )
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+
+
+def _result(predicted_positive, is_positive, seconds, path, labels=None, positive=None, negative=None):
+    predicted_positive = np.asarray(predicted_positive, dtype=bool)
+    if labels is None:
+        labels = np.empty(len(predicted_positive), dtype=object)
+        labels[predicted_positive] = positive
+        labels[~predicted_positive] = negative
+    return ReplayResult(labels, is_positive, predicted_positive, seconds, path)
+
+
+def _as_csr(X) -> sparse.csr_matrix:
+    if sparse.issparse(X):
+        csr = sparse.csr_matrix(X, dtype=np.float64, copy=True)
+        csr.eliminate_zeros()
+        csr.sort_indices()
+        return csr
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be two-dimensional, got shape {X.shape}")
+    # NaN is nonzero, so it survives into the CSR data and is caught by _check_finite
+    return sparse.csr_matrix(X)
+
+
+def _check_finite(csr, feature_names):
+    bad = ~np.isfinite(csr.data)
+    if bad.any():
+        position = int(np.argmax(bad))
+        row = int(np.searchsorted(csr.indptr, position, side="right") - 1)
+        name = feature_names[int(csr.indices[position])]
+        raise InvalidFeature(
+            f"feature {name!r} has non-finite value {csr.data[position]!r} in row {row}"
+        )
+
+
+def _check_labels(model, y, is_positive, non_empty):
+    """Validate the labels as ``learn_one`` would; return the negative label to adopt, if any."""
+    negatives = y[~is_positive]
+    if any(label is None for label in negatives.tolist()):
+        raise UnknownLabel("label is None; a binary model needs one of two labels")
+    known = model._negative
+    first = None
+    if known is None and len(negatives):
+        learned = ~is_positive & non_empty
+        if learned.any():
+            first = y[int(np.argmax(learned))]
+        known = first if first is not None else negatives[0]
+    for label in dict.fromkeys(negatives.tolist()):  # distinct, any mix of types
+        if label != known:
+            raise UnknownLabel(
+                f"label {label!r} is neither the positive label {model.positive!r} nor the negative "
+                f"label {known!r}; {type(model).__name__} is a binary classifier"
+            )
+    return first
+
+
+def _map_columns(model, csr, feature_names):
+    """Commit the stream's new feature names (in order of first appearance, as the dict path
+    would) and return the CSR arrays over the model's columns, intercept appended to each row."""
+    space = model._features
+    d = csr.shape[1]
+    first_position = np.full(d, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first_position, csr.indices, np.arange(csr.indices.shape[0], dtype=np.int64))
+    present = np.flatnonzero(first_position < np.iinfo(np.int64).max)
+    present = present[np.argsort(first_position[present], kind="stable")]
+    column_map = np.full(d, -1, dtype=np.int64)
+    new_names, new_columns = [], []
+    for j in present.tolist():
+        name = feature_names[j]
+        column = space.index.get(name)
+        if column is None:
+            new_names.append(name)
+            new_columns.append(j)
+        else:
+            column_map[j] = column
+    if new_names:
+        column_map[new_columns] = np.arange(len(space), len(space) + len(new_names))
+        model._grow(space.commit(new_names))
+    indices = column_map[csr.indices]
+    values = csr.data.astype(np.float64, copy=False)
+    indptr = csr.indptr.astype(np.int64)
+    if space.intercept:
+        n_rows = csr.shape[0]
+        new_indptr = indptr + np.arange(n_rows + 1, dtype=np.int64)
+        slots = new_indptr[1:] - 1
+        keep = np.ones(new_indptr[-1], dtype=bool)
+        keep[slots] = False
+        new_indices = np.zeros(new_indptr[-1], dtype=np.int64)
+        new_values = np.ones(new_indptr[-1], dtype=np.float64)
+        new_indices[keep] = indices
+        new_values[keep] = values
+        return new_indptr, new_indices, new_values
+    return indptr, np.ascontiguousarray(indices), np.ascontiguousarray(values)
+
+
+def _replay_dicts(model, csr, y, feature_names, positive):
+    """The River protocol, row by row: the fallback and the reference of the array path."""
+    predicted = np.zeros(csr.shape[0], dtype=bool)
+    labels = np.empty(csr.shape[0], dtype=object)
+    names = list(feature_names)
+    start = time.perf_counter()
+    indptr, indices, data = csr.indptr, csr.indices, csr.data
+    for t in range(csr.shape[0]):
+        a, b = indptr[t], indptr[t + 1]
+        x = {names[j]: float(v) for j, v in zip(indices[a:b].tolist(), data[a:b].tolist())}
+        labels[t] = model.predict_one(x)
+        predicted[t] = labels[t] == positive
+        model.learn_one(x, y[t].item() if isinstance(y[t], np.generic) else y[t])
+    seconds = time.perf_counter() - start
+    is_positive = np.asarray(y == positive, dtype=bool)
+    return _result(predicted, is_positive, seconds, "dict", labels=labels)
+
+
+# ---- the package's array paths -----------------------------------------------------------------
+
+_registered = False
+
+
+def _register_builtin_paths():
+    """Register the runners of the package's estimators (imported lazily, on first use)."""
+    global _registered
+    if _registered:
+        return
+    _registered = True
+    from imbalance_stream.linear_model.acog import ACOG
+
+    @register_array_path(ACOG)
+    def _replay_acog(model, indptr, indices, values, signs):
+        predictions = stream_kernels.empty_predictions(len(signs))
+        counts = np.array([model._n_positive, model._n_negative], dtype=np.int64)
+        laplace = model.rho is None
+        rho = 1.0 if laplace else float(model.rho)
+        loss_one = model.loss == "I"
+        if model.covariance == "full":
+            n_updates = stream_kernels.replay_acog_full(
+                indptr, indices, values, signs, model._mean, model._cov, len(model._features),
+                loss_one, rho, laplace, counts, float(model.eta), float(model.gamma), predictions,
+            )  # fmt: skip
+        else:
+            n_updates = stream_kernels.replay_acog_diag(
+                indptr, indices, values, signs, model._mean, model._cov,
+                loss_one, rho, laplace, counts, float(model.eta), float(model.gamma), predictions,
+            )  # fmt: skip
+        model._n_positive, model._n_negative = int(counts[0]), int(counts[1])
+        model.n_updates += int(n_updates)
+        return predictions

@@ -1,0 +1,211 @@
+"""The array fast path (imbalance_stream.evaluate.array_replay, _numba/stream.py) against the dict
+path and a plain-numpy reference."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from river import linear_model as river_linear
+from scipy import sparse
+
+from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream.evaluate.array_replay import has_array_path, replay_array
+from imbalance_stream.linear_model import ACOG
+
+CONFIGS = [
+    {"covariance": "diag", "loss": "II"},
+    {"covariance": "diag", "loss": "I", "rho": 3.0, "eta": 0.3},
+    {"covariance": "diag", "loss": "II", "intercept": True, "eta": 2.0},
+    {"covariance": "full", "loss": "II"},
+    {"covariance": "full", "loss": "I", "rho": 9.0, "eta": 0.5},
+    {"covariance": "full", "loss": "I", "intercept": True},
+]
+
+
+def _stream(n=3000, d=40, density=0.15, seed=0):
+    """A sparse imbalanced stream with a linear signal, rows L2-normalised, some all-zero rows."""
+    rng = np.random.default_rng(seed)
+    X = sparse.random(n, d, density=density, random_state=seed, format="csr").toarray()
+    X[rng.random(n) < 0.01] = 0.0
+    truth = rng.normal(size=d)
+    y = np.where(X @ truth + 0.3 * rng.normal(size=n) > 1.0, 1, -1)
+    norms = np.linalg.norm(X, axis=1, keepdims=True)
+    return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0), y
+
+
+def _same_state(a: ACOG, b: ACOG):
+    assert a._features.names == b._features.names
+    n = len(a._features)
+    assert np.array_equal(a._mean[:n], b._mean[:n])
+    if a.covariance == "full":
+        assert np.array_equal(a._cov[:n, :n], b._cov[:n, :n])
+    else:
+        assert np.array_equal(a._cov[:n], b._cov[:n])
+    assert (a._n_positive, a._n_negative, a.n_updates) == (b._n_positive, b._n_negative, b.n_updates)
+    assert a._negative == b._negative
+
+
+@pytest.mark.parametrize("params", CONFIGS, ids=lambda p: "-".join(map(str, p.values())))
+def test_array_path_is_identical_to_the_dict_path(params):
+    X, y = _stream()
+    fast, slow = ACOG(**params), ACOG(**params)
+    r_fast = replay_array(fast, X, y)
+    r_slow = replay_array(slow, X, y, method="dict")
+    assert (r_fast.path, r_slow.path) == ("array", "dict")
+    assert np.array_equal(r_fast.predicted_positive, r_slow.predicted_positive)
+    assert list(r_fast.predictions) == list(r_slow.predictions)
+    _same_state(fast, slow)
+    assert fast.weights == slow.weights
+    # the replayed model goes on through the dict API exactly like the other one
+    X2, y2 = _stream(n=300, seed=1)
+    for row, label in zip(X2, y2):
+        x = {j: float(v) for j, v in enumerate(row) if v != 0.0}
+        assert fast.predict_proba_one(x) == slow.predict_proba_one(x)
+        fast.learn_one(x, label)
+        slow.learn_one(x, label)
+    _same_state(fast, slow)
+
+
+def test_sparse_input_and_a_model_with_history():
+    """CSR input with explicit zeros, named columns, a model that already learned dicts."""
+    X, y = _stream(n=1500, d=25, seed=3)
+    names = [f"f{j}" for j in reversed(range(25))]
+    warmup = [({"f3": 0.5, "bias_like": 1.0}, 1), ({"f7": -1.0}, -1)]
+    fast, slow = ACOG(covariance="full"), ACOG(covariance="full")
+    for x, label in warmup:
+        fast.learn_one(x, label)
+        slow.learn_one(x, label)
+    csr = sparse.csr_matrix(X)
+    csr.data[::7] = 0.0  # explicit zeros must behave as absent features
+    dense = csr.toarray()
+    r_fast = replay_array(fast, csr, y, feature_names=names)
+    r_slow = replay_array(slow, dense, y, feature_names=names, method="dict")
+    assert np.array_equal(r_fast.predicted_positive, r_slow.predicted_positive)
+    _same_state(fast, slow)
+
+
+def _reference_replay(X, y, loss, covariance, rho, eta, gamma=1.0):
+    """Plain numpy ACOG (digest section 3.1/3.2), test-then-train, Laplace rho when rho is None."""
+    n, d = X.shape
+    mean = np.zeros(d)
+    cov = np.eye(d) if covariance == "full" else np.ones(d)
+    counts = [0, 0]
+    predictions = np.zeros(n, dtype=int)
+    for t in range(n):
+        x, label = X[t], y[t]
+        predictions[t] = 1 if mean @ x >= 0 else -1
+        if not x.any():
+            continue
+        counts[0 if label > 0 else 1] += 1
+        r = (counts[1] + 1.0) / (counts[0] + 1.0) if rho is None else rho
+        rho_y = r if label > 0 else 1.0
+        margin, slope = (rho_y, 1.0) if loss == "I" else (1.0, rho_y)
+        if label * (mean @ x) >= margin:
+            continue
+        if covariance == "full":
+            u = cov @ x
+            v = x @ u
+            mean = mean + eta * slope * label * gamma / (gamma + v) * u
+            cov = cov - np.outer(u, u) / (gamma + v)
+        else:
+            cov = np.where(x != 0, gamma * cov / (gamma + cov * x * x), cov)
+            mean = mean + eta * slope * label * cov * x
+    return predictions, mean, cov
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+@pytest.mark.parametrize("loss,rho", [("I", None), ("II", 4.0)])
+def test_runner_matches_a_numpy_reference(covariance, loss, rho):
+    X, y = _stream(n=800, d=15, density=0.4, seed=5)
+    model = ACOG(covariance=covariance, loss=loss, rho=rho, eta=0.7)
+    result = replay_array(model, X, y)
+    predictions, mean, cov = _reference_replay(X, y, loss, covariance, rho, eta=0.7)
+    assert np.array_equal(np.where(result.predicted_positive, 1, -1), predictions)
+    weights = model.weights
+    np.testing.assert_allclose([weights.get(j, 0.0) for j in range(15)], mean, rtol=1e-9, atol=1e-12)
+    variances = model.variances
+    diagonal = np.diag(cov) if covariance == "full" else cov
+    np.testing.assert_allclose([variances.get(j, 1.0) for j in range(15)], diagonal, rtol=1e-9)
+
+
+def test_metrics_of_the_result():
+    X, y = _stream(n=500, seed=7)
+    result = replay_array(ACOG(), X, y)
+    tp, tn = int((y == 1).sum()), int((y == -1).sum())
+    mp = int(((y == 1) & ~result.predicted_positive).sum())
+    mn = int(((y == -1) & result.predicted_positive).sum())
+    assert (result.n_positive, result.n_negative) == (tp, tn)
+    assert (result.mistakes_positive, result.mistakes_negative) == (mp, mn)
+    assert result.weighted_sum(0.5) == pytest.approx(0.5 * (1 - mp / tp) + 0.5 * (1 - mn / tn))
+    assert result.cost(0.9) == pytest.approx(0.9 * mp + 0.1 * mn)
+
+
+def test_empty_rows_are_predicted_positive_and_not_learned():
+    X = np.zeros((5, 3))
+    X[2, 1] = 1.0
+    model = ACOG()
+    result = replay_array(model, X, np.array([-1, -1, -1, 1, -1]))
+    assert result.predicted_positive.tolist() == [True] * 5  # every empty row scores 0
+    assert (model._n_positive, model._n_negative) == (0, 1)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_non_finite_values_raise_naming_the_feature_and_leave_the_model_unchanged(bad):
+    X, y = _stream(n=200, seed=2)
+    model = ACOG(covariance="full")
+    replay_array(model, X[:100], y[:100])
+    before = pickle.dumps(model)
+    X = X.copy()
+    X[150, 4] = bad
+    with pytest.raises(InvalidFeature, match=r"feature 'c4'.*row 150"):
+        replay_array(model, X, y, feature_names=[f"c{j}" for j in range(X.shape[1])])
+    assert pickle.dumps(model) == before
+
+
+def test_a_third_label_raises_and_leaves_the_model_unchanged():
+    X, y = _stream(n=200, seed=4)
+    model = ACOG(positive=1)
+    replay_array(model, X[:50], y[:50])
+    before = pickle.dumps(model)
+    labels = y.astype(object)
+    labels[120] = "other"
+    with pytest.raises(UnknownLabel, match="other"):
+        replay_array(model, X, labels)
+    labels = np.where(y == 1, 1, 0)  # the negative label 0 contradicts the -1 already learned
+    with pytest.raises(UnknownLabel, match="0"):
+        replay_array(model, X, labels)
+    assert pickle.dumps(model) == before
+
+
+def test_any_two_labels_and_a_single_class_prefix():
+    X, y = _stream(n=600, seed=6)
+    labels = np.where(y == 1, "fraud", "ok")
+    labels[:200] = "ok"  # a long one-class prefix
+    fast, slow = ACOG(positive="fraud"), ACOG(positive="fraud")
+    r_fast = replay_array(fast, X, labels)
+    r_slow = replay_array(slow, X, labels, method="dict")
+    assert set(r_fast.predictions) <= {"fraud", "ok"}
+    assert list(r_fast.predictions) == list(r_slow.predictions)
+    _same_state(fast, slow)
+
+
+def test_models_without_an_array_path():
+    X, y = _stream(n=100, seed=8)
+    model = river_linear.LogisticRegression()
+    assert not has_array_path(model)
+    assert has_array_path(ACOG())
+    with pytest.raises(TypeError, match="LogisticRegression has no array path"):
+        replay_array(model, X, y == 1, method="array")
+    result = replay_array(model, X, y == 1)  # falls back to predict_one / learn_one
+    assert result.path == "dict" and len(result.predictions) == 100
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="one label per row"):
+        replay_array(ACOG(), np.ones((3, 2)), [1, -1])
+    with pytest.raises(ValueError, match="method"):
+        replay_array(ACOG(), np.ones((3, 2)), [1, -1, 1], method="fast")
+    with pytest.raises(ValueError, match="feature names"):
+        replay_array(ACOG(), np.ones((3, 2)), [1, -1, 1], feature_names=["a"])
