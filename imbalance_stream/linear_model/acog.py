@@ -70,11 +70,11 @@ class ACOG(BinaryClassifier):
 
     >>> model = preprocessing.StandardScaler() | ACOG(loss="II", covariance="diag", eta=0.5)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
-    BalancedAccuracy: 88.89%
+    BalancedAccuracy: 89.86%
 
     >>> model = preprocessing.StandardScaler() | ACOG(loss="I", covariance="full", eta=0.5)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
-    BalancedAccuracy: 88.89%
+    BalancedAccuracy: 88.63%
 
     References
     ----------

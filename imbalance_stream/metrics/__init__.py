@@ -1,0 +1,15 @@
+"""Metrics that River lacks, for streams where the interesting class is rare.
+
+Each is a River metric (``update``, ``revert``, ``get``, ``works_with``) and works in
+``river.evaluate.progressive_val_score``:
+
+* :class:`ExactROCAUC`: whole-stream ROC AUC, exact (River's ``ROCAUC`` approximates it);
+* :class:`WeightedSum`: alpha_p * sensitivity + alpha_n * specificity (balanced accuracy at 0.5);
+* :class:`WeightedCost`: c_p * missed positives + c_n * false alarms;
+* :class:`Sensitivity`, :class:`Specificity`: the two rates, correct for any ``pos_val``.
+"""
+
+from .exact_auc import ExactROCAUC
+from .weighted import Sensitivity, Specificity, WeightedCost, WeightedSum
+
+__all__ = ["ExactROCAUC", "Sensitivity", "Specificity", "WeightedCost", "WeightedSum"]

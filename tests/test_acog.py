@@ -1,0 +1,211 @@
+"""ACOG: the jitted path against a plain-numpy transcription of Algorithm 1, and its invariants."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from river import datasets
+
+from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream.linear_model import ACOG
+
+
+def acog_reference(X, y, loss, covariance, rho, eta, gamma):
+    """Seed 002, Algorithm 1 (Eq. 6 and 7) and its diagonal form, written as printed."""
+    d = X.shape[1]
+    mean = np.zeros(d)
+    cov = np.eye(d) if covariance == "full" else np.ones(d)
+    n_pos = n_neg = 0
+    for x, label in zip(X, y):
+        n_pos += label > 0
+        n_neg += label < 0
+        cost = rho if rho is not None else (n_neg + 1) / (n_pos + 1)
+        rho_y = cost if label > 0 else 1.0
+        margin, slope = (rho_y, 1.0) if loss == "I" else (1.0, rho_y)
+        if label * (mean @ x) >= margin:
+            continue  # zero loss: nothing changes, not even the covariance
+        gradient = -slope * label * x
+        if covariance == "full":
+            cov = cov - np.outer(cov @ x, x @ cov) / (gamma + x @ cov @ x)
+            mean = mean - eta * cov @ gradient
+        else:
+            cov = cov - cov**2 * x**2 / (gamma + cov * x**2)
+            mean = mean - eta * cov * gradient
+    return mean, cov
+
+
+def agrawal_stream(n=2000, positive_share=0.2, seed=7):
+    """Agrawal samples, standardised, labels +1/-1, features switched on progressively."""
+    rows = list(datasets.synth.Agrawal(classification_function=2, seed=seed).take(4 * n))
+    X = np.array([[float(v) for v in x.values()] for x, _ in rows])
+    y = np.array([1.0 if label else -1.0 for _, label in rows])
+    keep = np.flatnonzero(y > 0)[: int(n * positive_share)]
+    keep = np.sort(np.concatenate([keep, np.flatnonzero(y < 0)[: n - keep.size]]))
+    X, y = X[keep], y[keep]
+    X = (X - X.mean(0)) / X.std(0)
+    X[: n // 4, 5:] = 0.0  # the last features only appear later in the stream
+    return X, y
+
+
+CONFIGS = [
+    dict(loss=loss, covariance=cov, rho=rho, eta=eta, gamma=gamma)
+    for loss, cov, (rho, eta, gamma) in itertools.product(
+        ["I", "II"], ["full", "diag"], [(None, 0.5, 1.0), (9.0, 5.0, 0.3)]
+    )
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c.values())))
+def test_jitted_path_equals_numpy_reference(config):
+    X, y = agrawal_stream()
+    model = ACOG(**config, positive=1)
+    for x, label in zip(X, y):
+        model.learn_one({f"f{j}": v for j, v in enumerate(x)}, int(label))
+    mean, cov = acog_reference(X, y, **config)
+    columns = [model._features.index[f"f{j}"] for j in range(X.shape[1])]
+    np.testing.assert_allclose(model._mean[columns], mean, rtol=0, atol=1e-10)
+    if config["covariance"] == "full":
+        np.testing.assert_allclose(model._cov[np.ix_(columns, columns)], cov, rtol=0, atol=1e-10)
+    else:
+        np.testing.assert_allclose(model._cov[columns], cov, rtol=0, atol=1e-10)
+    assert 0 < model.n_updates < len(y)
+
+
+def test_zero_loss_round_changes_nothing():
+    model = ACOG(loss="I", covariance="full", rho=1.0)
+    for _ in range(50):
+        model.learn_one({"a": 1.0}, True)
+        model.learn_one({"a": -1.0}, False)
+    before = pickle.dumps(model)
+    assert model.decision_one({"a": 1.0}) >= 1.0  # margin met
+    updates = model.n_updates
+    model.learn_one({"a": 1.0}, True)
+    assert model.n_updates == updates
+    assert np.array_equal(pickle.loads(before)._cov, model._cov)
+
+
+def test_online_rho_counts_the_current_label_first():
+    model = ACOG()
+    assert model.current_rho(+1) == 1 / 2
+    model.learn_one({"a": 1.0}, False)
+    model.learn_one({"a": 1.0}, False)
+    assert model.current_rho(+1) == 3 / 2
+    assert ACOG(rho=9.0).current_rho(+1) == 9.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.floats(-5, 5, allow_nan=False), min_size=3, max_size=3), st.booleans()
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    st.sampled_from(["I", "II"]),
+)
+def test_full_covariance_stays_symmetric_positive_definite_and_shrinks(samples, loss):
+    model = ACOG(loss=loss, covariance="full")
+    for values, label in samples:
+        model.learn_one(dict(zip("abc", values)), label)
+    n = model.n_features
+    cov = model._cov[:n, :n]
+    np.testing.assert_allclose(cov, cov.T, atol=1e-12)
+    eigenvalues = np.linalg.eigvalsh(cov) if n else np.array([1.0])
+    assert eigenvalues.min() > 0 and eigenvalues.max() <= 1 + 1e-9
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+def test_probability_is_half_at_zero_score_and_monotone_in_the_score(covariance):
+    model = ACOG(covariance=covariance)
+    assert model.predict_proba_one({"a": 1.0}) == {True: 0.5, False: 0.5}
+    assert model.predict_one({"a": 1.0}) is True  # ties go to the rare class
+    for _ in range(20):
+        model.learn_one({"a": 1.0, "b": 0.5}, True)
+        model.learn_one({"a": -1.0, "b": 0.2}, False)
+    p_pos = model.predict_proba_one({"a": 1.0, "b": 0.5})[True]
+    p_neg = model.predict_proba_one({"a": -1.0, "b": 0.2})[True]
+    assert p_pos > 0.5 > p_neg
+    assert model.predict_one({"a": 1.0, "b": 0.5}) is True
+    assert model.predict_one({"a": -1.0, "b": 0.2}) is False
+
+
+def test_intercept_learns_a_bias_the_plain_model_cannot():
+    plain, biased = ACOG(covariance="full", eta=0.5), ACOG(covariance="full", eta=0.5, intercept=True)
+    for model in (plain, biased):
+        for i in range(200):
+            model.learn_one({"a": 1.0}, i % 5 == 0)
+    assert plain.intercept_ == 0.0
+    assert biased.intercept_ != 0.0
+    assert set(biased.weights) == {"a"}
+
+
+def test_weights_and_variances_by_name():
+    model = ACOG(covariance="diag")
+    model.learn_one({"x": 1.0, "y": -2.0}, True)
+    assert set(model.weights) == {"x", "y"}
+    assert all(0 < v < 1 for v in model.variances.values())
+
+
+BAD_SAMPLES = [
+    ({"a": float("nan")}, "fraud", InvalidFeature, "'a'"),
+    ({"a": 1.0, "new": float("inf")}, "ok", InvalidFeature, "'new'"),
+    ({"new": 2.0, "a": "x"}, "fraud", InvalidFeature, "'a'"),
+    ({"a": None}, "ok", InvalidFeature, "'a'"),
+    ({"new": 1.0}, "third", UnknownLabel, "'third'"),
+    ({"new": 1.0}, None, UnknownLabel, "None"),
+]
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+@pytest.mark.parametrize("x, y, error, name", BAD_SAMPLES)
+def test_bad_input_raises_and_leaves_the_model_unchanged(covariance, x, y, error, name):
+    model = ACOG(covariance=covariance, positive="fraud")
+    model.learn_one({"a": 1.0, "b": 2.0}, "fraud")
+    model.learn_one({"a": -1.0, "b": 0.5}, "ok")
+    before = pickle.dumps(model)
+    with pytest.raises(error, match=name):
+        model.learn_one(x, y)
+    assert pickle.dumps(model) == before
+
+
+def test_empty_dict_is_a_documented_no_op():
+    model = ACOG()
+    model.learn_one({"a": 1.0}, True)
+    before = pickle.dumps(model)
+    model.learn_one({}, False)
+    assert pickle.dumps(model) == before
+    with pytest.raises(UnknownLabel):
+        ACOG().learn_one({}, None)
+
+
+def test_single_class_prefix_then_both_classes():
+    model = ACOG(covariance="full")
+    for i in range(1000):
+        model.learn_one({"a": 1.0 + i % 3, "b": -0.5}, False)
+    proba = model.predict_proba_one({"a": 1.0, "b": -0.5})
+    assert set(proba) == {True, False}
+    model.learn_one({"a": -1.0, "b": 2.0}, True)
+    assert model.classes == (True, False)
+
+
+def test_labels_other_than_booleans():
+    model = ACOG(positive=1)
+    model.learn_one({"a": 1.0}, -1)
+    model.learn_one({"a": -1.0}, 1)
+    assert set(model.predict_proba_one({"a": 1.0})) == {1, -1}
+    with pytest.raises(UnknownLabel, match="0"):
+        model.learn_one({"a": 1.0}, 0)
+
+
+@pytest.mark.parametrize(
+    "params", [dict(loss="III"), dict(covariance="sketch"), dict(rho=0.0), dict(eta=-1.0), dict(gamma=0)]
+)
+def test_bad_parameters_are_refused(params):
+    with pytest.raises(ValueError):
+        ACOG(**params)

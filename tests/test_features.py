@@ -1,0 +1,87 @@
+"""The feature space: one way from a dict to arrays, validation before any change."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from imbalance_stream.base import FeatureSpace, InvalidFeature, as_float, grow_matrix, grow_vector
+
+
+def test_new_names_get_columns_in_order_of_appearance_only_after_commit():
+    space = FeatureSpace()
+    idx, val, new = space.encode({"b": 2.0, "a": 1}, grow=True)
+    assert new == ["b", "a"] and idx.tolist() == [0, 1] and val.tolist() == [2.0, 1.0]
+    assert len(space) == 0  # nothing changes before commit
+    assert space.commit(new) == 2
+    idx, val, new = space.encode({"a": 5.0, "c": 1.0}, grow=True)
+    assert idx.tolist() == [1, 2] and new == ["c"]
+
+
+def test_unknown_names_are_ignored_when_not_growing_and_zeros_are_dropped():
+    space = FeatureSpace()
+    space.commit(["a"])
+    idx, val, new = space.encode({"a": 0.0, "zzz": 3.0}, grow=False)
+    assert idx.size == 0 and val.size == 0 and new == []
+
+
+def test_intercept_is_column_zero_and_always_present():
+    space = FeatureSpace(intercept=True)
+    idx, val, new = space.encode({}, grow=True)
+    assert idx.tolist() == [0] and val.tolist() == [1.0]
+    space.commit(space.encode({"x": 2.0}, grow=True)[2])
+    assert space.to_dict(np.array([9.0, 3.0])) == {"x": 3.0}
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        (float("nan"), "non-finite"),
+        (float("inf"), "non-finite"),
+        (-np.inf, "non-finite"),
+        ("3.0", "type str"),
+        (None, "type NoneType"),
+        ([1.0], "type list"),
+        (1 + 2j, "type complex"),
+    ],
+)
+def test_invalid_values_name_the_feature(value, message):
+    space = FeatureSpace()
+    with pytest.raises(InvalidFeature, match=f"'bad'.*{message}|{message}.*'bad'|'bad'"):
+        space.encode({"ok": 1.0, "bad": value}, grow=True)
+    assert len(space) == 0
+
+
+@pytest.mark.parametrize("value", [True, np.float32(2.5), np.int64(3), np.bool_(True), 7])
+def test_numeric_scalars_are_accepted(value):
+    assert as_float("f", value) == float(value)
+
+
+def test_non_dict_input_is_refused():
+    with pytest.raises(TypeError, match="dict"):
+        FeatureSpace().encode([1.0, 2.0], grow=True)
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=3), st.floats(allow_nan=False, allow_infinity=False), max_size=8))
+def test_dense_round_trip(x):
+    space = FeatureSpace()
+    idx, val, new = space.encode(x, grow=True)
+    space.commit(new)
+    dense = space.dense(idx, val)
+    assert space.to_dict(dense) == {k: v for k, v in x.items() if v != 0.0}
+
+
+@given(st.integers(0, 50), st.integers(0, 200))
+def test_growth_keeps_content_and_pads_with_the_prior(size, needed):
+    vector = np.arange(size, dtype=float)
+    grown = grow_vector(vector, needed, fill=-1.0)
+    assert grown.shape[0] >= max(size, needed)
+    assert np.array_equal(grown[:size], vector) and np.all(grown[size:] == -1.0)
+    matrix = np.arange(size * size, dtype=float).reshape(size, size)
+    grown = grow_matrix(matrix, needed, diagonal=1.0)
+    assert np.array_equal(grown[:size, :size], matrix)
+    tail = grown[size:, size:]
+    assert np.array_equal(tail, np.eye(tail.shape[0]))
+    assert not grown[:size, size:].any() and not grown[size:, :size].any()
