@@ -1,1 +1,10 @@
-"""(placeholder docstring)"""
+"""Kernel learners: KOIL and its multiple-kernel version (seed 000), the budget kernel baselines
+and, as they land, the LASVM family (seed 003)."""
+
+from .forgetron import Forgetron
+from .koil import KOIL
+from .norma import NORMA
+from .projectron import Projectron, ProjectronPlusPlus
+from .rbp import RBP
+
+__all__ = ["Forgetron", "KOIL", "NORMA", "Projectron", "ProjectronPlusPlus", "RBP"]

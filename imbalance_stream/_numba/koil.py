@@ -1,0 +1,282 @@
+"""The KOIL step (seed 000, digest section 2.7) with a cached Gram matrix and incremental scores.
+
+State of one KOIL learner (all arrays owned by the estimator, updated in place):
+
+* ``X`` (capacity x width): stored vectors of both classes in one pool of slots;
+* ``beta`` (capacity): weights up to a global scale, ``alpha_i = scale * beta_i``, so the
+  ``(1 - eta)`` decay of every weight at every step is one multiplication (digest 2.10);
+* ``h`` (capacity): scores of the stored vectors up to the same scale,
+  ``f(x_i) = scale * h_i = scale * sum_j beta_j G[j, i]``, kept up to date incrementally;
+* ``G`` (capacity x capacity): the Gram cache over the slots in use, or a 0 x 0 array to compute
+  the few rows a step needs on the fly (the unbounded policy, whose pool grows without limit);
+* ``members`` (2 x capacity, int64): the slots of the positive buffer (row 0) and of the negative
+  buffer (row 1), in buffer-position order (the FIFO ring order);
+* ``ints`` (int64): ``[slots in use, count+, count-, head+, head-, seen+, seen-, steps since the
+  last exact refresh]``; ``floats``: ``[scale]``.
+
+With the cache a step costs one kernel row, O(n d), plus O(n k) for the score updates of the k
+selected pairs, against O(n^2 d) for recomputing every opposite score from scratch. The scores are
+recomputed exactly from ``G`` and ``beta`` every ``n`` steps (O(n) amortised) to stop round-off
+drift, and the scale is folded back into ``beta`` before it underflows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import budget as B
+from .kernels import argmax_over, kernel, kernel_row
+
+__all__ = ["N_INTS", "koil_mkl_step", "koil_score", "koil_step", "refresh_scores"]
+
+#: Length of the ``ints`` state vector.
+N_INTS = 8
+_USED, _COUNT, _HEAD, _SEEN, _SINCE = 0, 1, 3, 5, 7
+_SMALL_SCALE = 1e-100
+
+
+@njit(cache=True)
+def _gram_row(G, cached, kind, X, n, slot, gamma, degree, coef0, scratch):
+    """Row ``slot`` of the Gram matrix over the ``n`` slots in use: cached, or computed."""
+    if cached:
+        return G[slot]
+    return kernel_row(kind, X, n, X[slot], gamma, degree, coef0, scratch)
+
+
+@njit(cache=True)
+def refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0):
+    """Exact ``h = G beta`` over the slots in use, and the scale folded into ``beta`` and ``h``
+    when it gets small. O(n^2) with the cache, O(n^2 d) without."""
+    n = ints[_USED]
+    cached = G.shape[0] > 0
+    scratch = np.empty(n)
+    for i in range(n):
+        row = _gram_row(G, cached, kind, X, n, i, gamma, degree, coef0, scratch)
+        total = 0.0
+        for j in range(n):
+            total += beta[j] * row[j]
+        h[i] = total
+    scale = floats[0]
+    if scale < _SMALL_SCALE:
+        for i in range(n):
+            beta[i] *= scale
+            h[i] *= scale
+        floats[0] = 1.0
+    ints[_SINCE] = 0
+
+
+@njit(cache=True)
+def koil_score(X, beta, ints, floats, x, kind, gamma, degree, coef0):
+    """``f(x) = sum_i alpha_i k(x_i, x)`` over the stored vectors of both buffers."""
+    total = 0.0
+    for i in range(ints[_USED]):
+        if beta[i] != 0.0:
+            total += beta[i] * kernel(kind, x, X[i], gamma, degree, coef0)
+    return floats[0] * total
+
+
+@njit(cache=True)
+def _nearest(values, slots, count, k, taken, out):
+    """Write into ``out`` the positions (< count) of the ``k`` largest ``values[slots[p]]``, the
+    earlier position first on ties; return how many were written (``min(k, count)``)."""
+    m = min(k, count)
+    for p in range(count):
+        taken[p] = False
+    for t in range(m):
+        best = -1
+        best_value = 0.0
+        for p in range(count):
+            if not taken[p]:
+                value = values[slots[p]]
+                if best < 0 or value > best_value:
+                    best = p
+                    best_value = value
+        taken[best] = True
+        out[t] = best
+    return m
+
+
+@njit(cache=True)
+def _add_row(h, n, coefficient, row):
+    """``h[:n] += coefficient * row[:n]``."""
+    for i in range(n):
+        h[i] += coefficient * row[i]
+
+
+@njit(cache=True)
+def koil_step(
+    X, beta, h, G, members, ints, floats, x, y, u_accept, u_slot,
+    kind, gamma, degree, coef0, C, eta, decay, k, budget, policy, smooth, knn_first,
+):  # fmt: skip
+    """One KOIL trial on ``(x, y)``, ``y`` in {+1, -1} (digest 2.7, eqs. 3.9, 3.10, 3.18).
+
+    ``eta`` is the gradient step and ``decay`` the factor applied to every weight first
+    (``1 - eta`` for KOIL, 1 for the un-regularised multiple-kernel step of eqs. 4.2/4.3).
+    ``smooth`` selects the squared pairwise hinge; ``knn_first`` the neighbour mode of digest 7.1
+    (take the k most similar opposite vectors, then keep the violators) instead of the default
+    (take the violators, then keep the k most similar). The storage must have a free slot.
+
+    Returns ``(alpha_t, loss)``: the weight given to ``x`` (0 means not stored) and the
+    un-regularised pairwise loss of the selected pairs without ``C`` (sum of the hinge values, or
+    of their squares when ``smooth``; 0 on the bootstrap rounds), which the Hedge weights use.
+    """
+    cls = 0 if y > 0 else 1
+    opp = 1 - cls
+    ints[_SEEN + cls] += 1
+    seen = ints[_SEEN + cls]
+    n = ints[_USED]
+    n_same = ints[_COUNT + cls]
+    n_opp = ints[_COUNT + opp]
+    cached = G.shape[0] > 0
+    scale = floats[0]
+
+    # 1. f_t(x_t) and the kernel row of x_t, with the weights before this step's decay
+    krow = np.empty(n + 1)
+    kernel_row(kind, X, n, x, gamma, degree, coef0, krow)
+    total = 0.0
+    for i in range(n):
+        total += beta[i] * krow[i]
+    f_t = scale * total
+
+    # 2. pairwise hinge values with every opposite vector, and the selected set V (positions)
+    opposite = members[opp]
+    losses = np.empty(max(n_opp, 1))
+    n_violators = 0
+    for p in range(n_opp):
+        value = 1.0 - y * (f_t - scale * h[opposite[p]])
+        losses[p] = value
+        if value > 0.0:
+            n_violators += 1
+    taken = np.empty(max(n_opp, 1), dtype=np.bool_)
+    picked = np.empty(max(n_opp, 1), dtype=np.int64)
+    selected = np.empty(max(n_opp, 1), dtype=np.int64)
+    n_selected = 0
+    if knn_first:
+        m = _nearest(krow, opposite, n_opp, k, taken, picked)
+        for t in range(m):
+            if losses[picked[t]] > 0.0:
+                selected[n_selected] = picked[t]
+                n_selected += 1
+    else:
+        violator_slots = np.empty(max(n_violators, 1), dtype=np.int64)
+        violator_positions = np.empty(max(n_violators, 1), dtype=np.int64)
+        q = 0
+        for p in range(n_opp):
+            if losses[p] > 0.0:
+                violator_slots[q] = opposite[p]
+                violator_positions[q] = p
+                q += 1
+        m = _nearest(krow, violator_slots, n_violators, k, taken, picked)
+        for t in range(m):
+            selected[t] = violator_positions[picked[t]]
+        n_selected = m
+
+    # 3. decay of every weight (and so of every score): lazy, through the scale
+    scale *= decay
+    floats[0] = scale
+
+    # 4. the new weight and the updates of the selected opposite vectors
+    step = eta * C * y
+    loss = 0.0
+    scratch = np.empty(n + 1)
+    if n_opp == 0 or (n_same == 0 and n_violators == 0):
+        alpha_t = step  # bootstrap (digest 7.2): eq. 3.10 would give 0 and nothing would start
+    else:
+        alpha_t = 0.0
+        for t in range(n_selected):
+            value = losses[selected[t]]
+            slot = opposite[selected[t]]
+            change = 2.0 * step * value if smooth else step
+            loss += value * value if smooth else value
+            alpha_t += change
+            beta[slot] -= change / scale
+            row = _gram_row(G, cached, kind, X, n, slot, gamma, degree, coef0, scratch)
+            _add_row(h, n, -change / scale, row)
+
+    ints[_SINCE] += 1
+    if alpha_t == 0.0:  # digest 7.3: a zero weight is not stored, nothing is drawn
+        return alpha_t, loss
+
+    # 5. the buffer of x's class
+    same = members[cls]
+    head = ints[_HEAD + cls]
+    new_beta = alpha_t / scale
+    position = B.place(policy, n_same, head, budget, seen, u_accept, u_slot)
+    self_value = kernel(kind, x, x, gamma, degree, coef0)
+    if position == n_same:  # append into a fresh slot
+        slot = n
+        X[slot, :] = 0.0
+        X[slot, : x.shape[0]] = x
+        beta[slot] = new_beta
+        same[position] = slot
+        ints[_COUNT + cls] = n_same + 1
+        ints[_USED] = n + 1
+        krow[n] = self_value
+        _add_row(h, n, new_beta, krow)
+        total = 0.0
+        for j in range(n + 1):
+            total += beta[j] * krow[j]
+        h[slot] = total
+        if cached:
+            for j in range(n + 1):
+                G[slot, j] = krow[j]
+                G[j, slot] = krow[j]
+    elif position == B.DROP:  # x itself is the removed vector
+        if B.compensates(policy):
+            c = same[argmax_over(krow, same, n_same)]
+            beta[c] += new_beta
+            row = _gram_row(G, cached, kind, X, n, c, gamma, degree, coef0, scratch)
+            _add_row(h, n, new_beta, row)
+    else:  # x overwrites the vector at ``position``
+        slot = same[position]
+        removed_beta = beta[slot]
+        removed_row = np.empty(n)  # k(x_removed, .) before the overwrite
+        row = _gram_row(G, cached, kind, X, n, slot, gamma, degree, coef0, scratch)
+        for j in range(n):
+            removed_row[j] = row[j]
+        _add_row(h, n, -removed_beta, removed_row)
+        removed_row[slot] = krow[slot]  # the slot now holds x: k(x_removed, x)
+        X[slot, :] = 0.0
+        X[slot, : x.shape[0]] = x
+        beta[slot] = new_beta
+        krow[slot] = self_value
+        _add_row(h, n, new_beta, krow)
+        total = 0.0
+        for j in range(n):
+            total += beta[j] * krow[j]
+        h[slot] = total
+        if cached:
+            for j in range(n):
+                G[slot, j] = krow[j]
+                G[j, slot] = krow[j]
+        ints[_HEAD + cls] = B.advance_head(policy, position, n_same, head, budget)
+        if B.compensates(policy):
+            # the most similar vector of the buffer after the replacement (it may be x)
+            c = same[argmax_over(removed_row, same, n_same)]
+            beta[c] += removed_beta
+            row = _gram_row(G, cached, kind, X, n, c, gamma, degree, coef0, scratch)
+            _add_row(h, n, removed_beta, row)
+
+    n = ints[_USED]
+    if ints[_SINCE] >= n or scale < _SMALL_SCALE:
+        refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0)
+    return alpha_t, loss
+
+
+@njit(cache=True)
+def koil_mkl_step(
+    X, beta, h, G, members, ints, floats, x, y, selected, uniforms,
+    kinds, gammas, degrees, coef0s, C, eta, k, budget, policy, smooth, knn_first, losses,
+):  # fmt: skip
+    """The classifier part of one multiple-kernel KOIL trial (Algorithm 4): for every kernel
+    ``l`` with ``selected[l]``, the un-regularised step (eqs. 4.2/4.3, no decay) of learner ``l``
+    on its own slice of the stacked state; its loss goes to ``losses[l]`` (0 if not selected)."""
+    for l in range(kinds.shape[0]):
+        losses[l] = 0.0
+        if selected[l]:
+            _, losses[l] = koil_step(
+                X[l], beta[l], h[l], G[l], members[l], ints[l], floats[l], x, y,
+                uniforms[l, 0], uniforms[l, 1], kinds[l], gammas[l], degrees[l], coef0s[l],
+                C, eta, 1.0, k, budget, policy, smooth, knn_first,
+            )  # fmt: skip
