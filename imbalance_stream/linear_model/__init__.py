@@ -2,5 +2,25 @@
 incremental proximal SVMs of seed 001."""
 
 from .acog import ACOG
+from .dcil_inclpsvm import DCILIncLPSVM
+from .dcil_multiclass import MulticlassDCILIncLPSVM
+from .inclpsvm import IncLPSVM
+from .mc_inclpsvm import McIncLPSVM
+from .lpsvm import LPSVM, WeightedLPSVM, class_weights, lpsvm_solution, wlpsvm_solution
+from .oam import OAMSeq
+from .opauc import OPAUC
 
-__all__ = ["ACOG"]
+__all__ = [
+    "ACOG",
+    "DCILIncLPSVM",
+    "IncLPSVM",
+    "LPSVM",
+    "McIncLPSVM",
+    "MulticlassDCILIncLPSVM",
+    "OAMSeq",
+    "OPAUC",
+    "WeightedLPSVM",
+    "class_weights",
+    "lpsvm_solution",
+    "wlpsvm_solution",
+]
