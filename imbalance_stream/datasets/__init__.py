@@ -1,0 +1,63 @@
+"""Benchmark datasets, imbalance schedules and imbalanced streams.
+
+File datasets (read from the data home ``$IMBALANCE_STREAM_DATA``, default
+``~/imbalance_stream_data``; nothing is downloaded, every file is checksummed once per process):
+
+* LIBSVM: :class:`German`, :class:`A9A`, :class:`IJCNN1`, :class:`Australian`,
+  :class:`Mushrooms`, :class:`W8A`, :class:`DNA`, :class:`Satimage`, :class:`Letter`,
+  :class:`Splice`, :class:`CodRNA`;
+* helpers: :func:`read_libsvm` (stream any LIBSVM/svmlight file), :func:`get_data_home`,
+  :class:`DataFile`, :class:`BenchmarkDataset` (base class), :class:`ChecksumError`.
+
+Every loader is a River dataset (iterate ``(dict, label)``) with ``to_numpy()`` returning
+``(X, y, feature_names)``; binary loaders label the positive class ``True`` (``positive_class``
+names it; ``None`` keeps the raw labels, which ``raw_labels()`` always returns).
+
+Imbalance: :class:`ImbalancedStream` makes any labelled stream follow a positive-class share
+given by a float or a schedule: :class:`Static`, :class:`Step`, :class:`Gradual`,
+:class:`Periodic`, or any callable ``t -> p``.
+"""
+
+from .base import DATA_HOME_ENV, BenchmarkDataset, ChecksumError, DataFile, get_data_home
+from .imbalance import Gradual, ImbalancedStream, Periodic, Schedule, Static, Step, as_schedule
+from .libsvm import read_libsvm
+from .libsvm_datasets import (
+    A9A,
+    DNA,
+    IJCNN1,
+    Australian,
+    CodRNA,
+    German,
+    Letter,
+    Mushrooms,
+    Satimage,
+    Splice,
+    W8A,
+)
+
+__all__ = [
+    "A9A",
+    "DATA_HOME_ENV",
+    "DNA",
+    "IJCNN1",
+    "Australian",
+    "BenchmarkDataset",
+    "ChecksumError",
+    "CodRNA",
+    "DataFile",
+    "German",
+    "Gradual",
+    "ImbalancedStream",
+    "Letter",
+    "Mushrooms",
+    "Periodic",
+    "Satimage",
+    "Schedule",
+    "Splice",
+    "Static",
+    "Step",
+    "W8A",
+    "as_schedule",
+    "get_data_home",
+    "read_libsvm",
+]

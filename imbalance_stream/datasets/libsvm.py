@@ -1,0 +1,114 @@
+"""LIBSVM / svmlight text: a streaming reader and the dense-array helper the loaders share."""
+
+from __future__ import annotations
+
+import os
+import typing
+
+import numpy as np
+
+from .base import open_text
+
+__all__ = ["parse_label", "read_libsvm", "libsvm_arrays"]
+
+
+def parse_label(token: str):
+    """Parse a label token: ``"+1"``, ``"-1"``, ``"1.0"`` -> int when integral, else float.
+
+    >>> parse_label("+1"), parse_label("-1.0"), parse_label("2"), parse_label("0.5")
+    (1, -1, 2, 0.5)
+
+    """
+    value = float(token)
+    if value.is_integer():
+        return int(value)
+    return value
+
+
+def read_libsvm(path: os.PathLike | str) -> typing.Iterator[tuple[dict[int, float], int | float]]:
+    """Stream ``(features, label)`` pairs from a LIBSVM / svmlight text file.
+
+    Each line is ``label index:value index:value ...`` with 1-based integer indices; features are
+    yielded under their index as an ``int`` key, exactly as written (explicit zeros are kept).
+    Tokens may be separated by any run of spaces or TABs (the KOIL files use TABs and a trailing
+    TAB), lines may end in LF or CRLF and the last line may lack its newline. Blank lines are
+    skipped, ``# ...`` comments are stripped and ``qid:`` tokens ignored. Labels are parsed by
+    :func:`parse_label` (``+1`` -> ``1``, ``1.0`` -> ``1``). Files ending in ``.gz`` or ``.bz2``
+    are decompressed on the fly.
+
+    A malformed line (including one holding NUL bytes, a sign of a corrupted file) raises
+    :class:`ValueError` naming the file and line number.
+
+    Parameters
+    ----------
+    path
+        The file.
+
+    Examples
+    --------
+    >>> import itertools, os
+    >>> path = os.path.join(os.environ["IMBALANCE_STREAM_DATA"], "libsvm", "german.numer")
+    >>> x, y = next(read_libsvm(path))
+    >>> y, len(x), x[1], x[10]
+    (-1, 24, 1.0, 67.0)
+
+    """
+    with open_text(path) as lines:
+        for number, line in enumerate(lines, start=1):
+            if "\x00" in line:
+                raise ValueError(
+                    f"{os.fspath(path)}, line {number}: NUL bytes; the file is corrupted"
+                )
+            comment = line.find("#")
+            if comment >= 0:
+                line = line[:comment]
+            tokens = line.split()
+            if not tokens:
+                continue
+            token = tokens[0]
+            try:
+                label = parse_label(token)
+                features = {}
+                for token in tokens[1:]:
+                    index, sep, value = token.partition(":")
+                    if index == "qid":
+                        continue
+                    column = int(index)
+                    if column < 1 or not sep:
+                        raise ValueError
+                    features[column] = float(value)
+            except ValueError:
+                raise ValueError(
+                    f"{os.fspath(path)}, line {number}: cannot parse {token!r} "
+                    "(expected 'label index:value ...' with 1-based integer indices)"
+                ) from None
+            yield features, label
+
+
+def libsvm_arrays(
+    paths: typing.Iterable[os.PathLike | str], n_features: int
+) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Read LIBSVM files (concatenated in order) into a dense matrix.
+
+    Returns ``(X, labels, feature_names)`` with ``X`` of shape ``(n, n_features)``, column ``j``
+    holding feature index ``j + 1`` (the names are ``1 .. n_features``). An index above
+    ``n_features`` raises :class:`ValueError`.
+
+    """
+    rows: list[int] = []
+    cols: list[int] = []
+    vals: list[float] = []
+    labels: list = []
+    for path in paths:
+        for x, y in read_libsvm(path):
+            n = len(labels)
+            labels.append(y)
+            rows.extend([n] * len(x))
+            cols.extend(x.keys())
+            vals.extend(x.values())
+    col = np.asarray(cols, dtype=np.int64) - 1
+    if col.size and col.max() >= n_features:
+        raise ValueError(f"feature index {col.max() + 1} exceeds n_features={n_features}")
+    X = np.zeros((len(labels), n_features), dtype=np.float64)
+    X[np.asarray(rows, dtype=np.int64), col] = np.asarray(vals, dtype=np.float64)
+    return X, np.asarray(labels), list(range(1, n_features + 1))

@@ -1,0 +1,259 @@
+"""Dataset loaders against the figures of the data README, data home errors, LIBSVM parsing."""
+
+from __future__ import annotations
+
+import bz2
+import collections
+import gzip
+import hashlib
+import os
+import pathlib
+import shutil
+
+import numpy as np
+import pytest
+from river.datasets import base as river_base
+
+from imbalance_stream import datasets
+from imbalance_stream.datasets import base as dbase
+from imbalance_stream.datasets import read_libsvm
+
+DATA = pathlib.Path(os.environ["IMBALANCE_STREAM_DATA"])
+
+# (factory, rows, features, raw label counts, positives) -- figures from the data README.
+LOADERS = {
+    "German": (
+        datasets.German,
+        1000,
+        24,
+        {-1: 700, 1: 300},
+        300,
+    ),
+    "A9A-all": (datasets.A9A, 48842, 123, {-1: 24720 + 12435, 1: 7841 + 3846}, 11687),
+    "A9A-train": (lambda: datasets.A9A("train"), 32561, 123, {-1: 24720, 1: 7841}, 7841),
+    "A9A-test": (lambda: datasets.A9A("test"), 16281, 123, {-1: 12435, 1: 3846}, 3846),
+    "IJCNN1": (datasets.IJCNN1, 49990, 22, {-1: 45137, 1: 4853}, 4853),
+    "Australian": (datasets.Australian, 690, 14, {-1: 383, 1: 307}, 307),
+    "Mushrooms": (datasets.Mushrooms, 8124, 112, {1: 3916, 2: 4208}, 4208),
+    "W8A": (datasets.W8A, 49749, 300, {-1: 48270, 1: 1479}, 1479),
+    "DNA-train": (datasets.DNA, 2000, 180, {1: 464, 2: 485, 3: 1051}, 464),
+    "DNA-test": (lambda: datasets.DNA("test"), 1186, 180, {1: 303, 2: 280, 3: 603}, 303),
+    "Satimage-train": (
+        datasets.Satimage,
+        4435,
+        36,
+        {1: 1072, 2: 479, 3: 961, 4: 415, 5: 470, 6: 1038},
+        415,
+    ),
+    "Satimage-test": (
+        lambda: datasets.Satimage("test"),
+        2000,
+        36,
+        {1: 461, 2: 224, 3: 397, 4: 211, 5: 237, 6: 470},
+        211,
+    ),
+    "Letter-train": (datasets.Letter, 15000, 16, None, 538),
+    "Letter-test": (lambda: datasets.Letter("test"), 5000, 16, None, 196),
+    "Splice-train": (datasets.Splice, 1000, 60, {-1: 483, 1: 517}, 517),
+    "Splice-test": (lambda: datasets.Splice("test"), 2175, 60, {-1: 1044, 1: 1131}, 1131),
+    "CodRNA": (datasets.CodRNA, 59535, 8, {-1: 39690, 1: 19845}, 19845),
+}
+
+LETTER_TRAIN = [594, 567, 554, 598, 565, 565, 547, 538, 567, 575, 572, 560, 607, 605, 574, 597,
+                594, 568, 563, 599, 606, 581, 576, 583, 602, 543]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(LOADERS))
+def test_loader_matches_readme(name):
+    factory, rows, n_features, counts, positives = LOADERS[name]
+    dataset = factory()
+    assert isinstance(dataset, river_base.Dataset)
+    assert dataset.task == river_base.BINARY_CLF
+    assert (dataset.n_samples, dataset.n_features) == (rows, n_features)
+    X, y, names = dataset.to_numpy()
+    assert X.shape == (rows, n_features) and X.dtype == np.float64 and X.flags.c_contiguous
+    assert np.isfinite(X).all()
+    assert y.dtype == bool and int(y.sum()) == positives
+    assert len(names) == n_features == len(set(names))
+    raw = collections.Counter(dataset.raw_labels().tolist())
+    if counts is not None:
+        assert raw == counts
+    elif name == "Letter-train":
+        assert [raw[k] for k in range(1, 27)] == LETTER_TRAIN
+    # iteration agrees with the arrays on the first rows (missing keys are zeros)
+    for i, (x, label) in enumerate(dataset.take(5)):
+        assert type(label) is bool and label == y[i]
+        dense = np.array([x.get(k, 0.0) for k in names])
+        assert np.array_equal(dense, X[i])
+        assert all(type(v) is float for v in x.values())
+
+
+def test_multiclass_when_positive_class_is_none():
+    dataset = datasets.DNA(positive_class=None)
+    assert dataset.task == river_base.MULTI_CLF and dataset.n_classes == 3
+    _, y, _ = dataset.to_numpy()
+    assert sorted(set(y.tolist())) == [1, 2, 3]
+    x, label = next(iter(dataset))
+    assert type(label) is int
+
+
+def test_positive_class_collection_and_unknown():
+    _, y, _ = datasets.DNA(positive_class=(1, 2)).to_numpy()
+    assert int(y.sum()) == 464 + 485
+    with pytest.raises(ValueError, match="matches no label"):
+        datasets.German(positive_class=7).to_numpy()
+
+
+def test_splits_and_cache_are_consistent():
+    X_all, y_all, _ = datasets.A9A("all").to_numpy()
+    X_tr, y_tr, _ = datasets.A9A("train").to_numpy()
+    X_te, _, _ = datasets.A9A("test").to_numpy()
+    assert np.array_equal(X_all, np.vstack([X_tr, X_te]))
+    assert np.array_equal(y_all[: len(y_tr)], y_tr)
+    # cached arrays are shared and read-only
+    X_again, _, _ = datasets.A9A("train").to_numpy()
+    assert X_again is X_tr
+    with pytest.raises(ValueError):
+        X_tr[0, 0] = 5.0
+
+
+def test_sparse_iteration_drops_zeros_dense_keeps_them():
+    x, _ = next(iter(datasets.Mushrooms()))
+    assert datasets.Mushrooms().sparse and len(x) == 21 and set(x.values()) == {1.0}
+    x, _ = next(iter(datasets.Australian()))
+    assert len(x) == 14 and x[8] == 0.0
+
+
+def test_codrna_is_standardised():
+    X, _, _ = datasets.CodRNA().to_numpy()
+    assert np.allclose(X.mean(axis=0), 0.0, atol=1e-6)
+    assert -7.5 < X.min() and X.max() < 5.7
+
+
+# --- data home -----------------------------------------------------------------------------------
+
+
+def test_data_home_read_at_use_time(monkeypatch, tmp_path):
+    monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path))
+    assert dbase.get_data_home() == tmp_path
+    assert datasets.German().path == tmp_path / "libsvm" / "german.numer"
+    monkeypatch.delenv("IMBALANCE_STREAM_DATA")
+    assert dbase.get_data_home() == pathlib.Path(os.path.expanduser("~/imbalance_stream_data"))
+
+
+def test_missing_file_error(monkeypatch, tmp_path):
+    monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path))
+    dataset = datasets.German()
+    assert not dataset.is_available
+    with pytest.raises(FileNotFoundError) as info:
+        next(iter(dataset))
+    message = str(info.value)
+    assert "libsvm/german.numer" in message
+    assert str(tmp_path / "libsvm" / "german.numer") in message
+    assert "IMBALANCE_STREAM_DATA" in message
+    assert "https://" in message and "german.numer" in message.split("https://")[1]
+
+
+def test_checksum_mismatch(monkeypatch, tmp_path):
+    target = tmp_path / "libsvm" / "german.numer"
+    target.parent.mkdir()
+    content = (DATA / "libsvm" / "german.numer").read_bytes()
+    target.write_bytes(content.replace(b"67.000000", b"68.000000", 1))
+    monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path))
+    with pytest.raises(datasets.ChecksumError, match="SHA-256") as info:
+        datasets.German().to_numpy()
+    assert str(target) in str(info.value)
+    # an intact copy in another home is accepted, verified once and then parsed from there
+    target.write_bytes(content)
+    X, _, _ = datasets.German().to_numpy()
+    assert X.shape == (1000, 24)
+    assert (str(target.resolve()), datasets.German().files[0].sha256) in dbase._VERIFIED
+
+
+def test_recompressed_copy_accepted_by_content(monkeypatch, tmp_path):
+    source = DATA / "libsvm" / "a9a.t.gz"
+    target = tmp_path / "libsvm" / "a9a.t.gz"
+    target.parent.mkdir()
+    with gzip.open(source, "rb") as fin, gzip.open(target, "wb", compresslevel=1) as fout:
+        shutil.copyfileobj(fin, fout)
+    assert hashlib.sha256(target.read_bytes()).hexdigest() != datasets.A9A("test").files[0].sha256
+    monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path))
+    assert datasets.A9A("test").resolve() == [target]
+
+
+def test_every_declared_file_matches_its_checksum():
+    from imbalance_stream.datasets import libsvm_datasets
+
+    for data_file in libsvm_datasets.FILES.values():
+        data_file.resolve()
+
+
+# --- LIBSVM parser --------------------------------------------------------------------------------
+
+
+def write(path: pathlib.Path, text: str) -> pathlib.Path:
+    if path.suffix == ".gz":
+        with gzip.open(path, "wt", encoding="ascii", newline="") as f:
+            f.write(text)
+    elif path.suffix == ".bz2":
+        with bz2.open(path, "wt", encoding="ascii", newline="") as f:
+            f.write(text)
+    else:
+        path.write_bytes(text.encode("ascii"))
+    return path
+
+
+EXPECTED = [({1: 0.5, 3: -2.0}, 1), ({2: 1e-3}, -1), ({}, 1), ({4: 7.0}, 2)]
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("plain", "+1 1:0.5 3:-2\n-1 2:1e-3\n1\n2 4:7\n"),
+        ("crlf", "+1 1:0.5 3:-2\r\n-1 2:1e-3\r\n1\r\n2 4:7\r\n"),
+        ("no-final-newline", "+1 1:0.5 3:-2\n-1 2:1e-3\n1\n2 4:7"),
+        ("crlf-no-final-newline", "+1 1:0.5 3:-2\r\n-1 2:1e-3\r\n1\r\n2 4:7"),
+        ("tabs-trailing", "1\t1:0.5\t3:-2\t\n-1\t2:1e-3\t\n1\t\n2\t4:7\t\n"),
+        ("float-labels", "1.0 1:0.5 3:-2\n-1.0 2:1e-3\n+1.0\n2.0 4:7\n"),
+        ("blank-comment-qid", "\n+1 qid:3 1:0.5 3:-2 # note\n\n-1 2:1e-3\n1\n2 4:7\n\n"),
+    ],
+)
+@pytest.mark.parametrize("suffix", ["", ".gz", ".bz2"])
+def test_read_libsvm_variants(tmp_path, name, text, suffix):
+    path = write(tmp_path / f"data{suffix}", text)
+    got = list(read_libsvm(path))
+    assert got == EXPECTED
+    assert all(type(y) is int for _, y in got)
+    assert all(type(k) is int for x, _ in got for k in x)
+
+
+def test_read_libsvm_non_integral_labels_stay_float(tmp_path):
+    path = write(tmp_path / "r", "0.25 1:1\n-3.5 2:1\n")
+    assert [y for _, y in read_libsvm(path)] == [0.25, -3.5]
+
+
+@pytest.mark.parametrize(
+    "text, bad",
+    [
+        ("1 1:0.5\n1 0:1\n", "'0:1'"),
+        ("1 a:0.5\n", "'a:0.5'"),
+        ("1 3\n", "'3'"),
+        ("x 1:1\n", "'x'"),
+        ("1 1:abc\n", "'1:abc'"),
+        ("1 1:1\n1 2:1\x00\x00\n", "NUL"),
+    ],
+)
+def test_read_libsvm_errors_name_the_line(tmp_path, text, bad):
+    path = write(tmp_path / "bad", text)
+    with pytest.raises(ValueError) as info:
+        list(read_libsvm(path))
+    assert bad in str(info.value) and "line" in str(info.value) and str(path) in str(info.value)
+
+
+def test_read_libsvm_real_files_edge_cases():
+    # mushrooms: CRLF and no final newline; w8a: an extra empty last line; ijcnn1: bz2, '1.0' labels
+    assert sum(1 for _ in read_libsvm(DATA / "libsvm" / "mushrooms")) == 8124
+    x, y = next(read_libsvm(DATA / "libsvm" / "ijcnn1.trn.bz2"))
+    assert y == -1 and type(y) is int and x[13] == 0.0  # an explicit zero is kept
+    x, y = next(read_libsvm(DATA / "koil" / "german"))
+    assert y == -1 and max(x) == 24
