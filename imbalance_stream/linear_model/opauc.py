@@ -1,0 +1,118 @@
+"""OPAUC: one-pass AUC optimisation with the square pairwise loss (KOIL's baseline, seed 000)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from imbalance_stream._numba import auc as kernels
+from imbalance_stream._numba.linear import sparse_dot
+from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+
+__all__ = ["OPAUC"]
+
+
+class OPAUC(BinaryClassifier):
+    """One-Pass AUC optimisation (OPAUC).
+
+    A linear scorer ``w.x`` trained on the square pairwise loss ``(1 - w.(x+ - x-))^2`` summed
+    over all opposite pairs. The sum over past pairs needs only each class's count, mean ``c``
+    and covariance ``Gamma``, so a single pass stores O(d^2) numbers, whatever the stream length.
+    On each sample the model first adds it to its own class's moments, then, if the other class has
+    been seen, takes the gradient step
+
+    ``w <- w - eta (lam w - y (x - c) + (x - c)(x - c)' w + Gamma w)``
+
+    with ``c`` and ``Gamma`` the *opposite* class's mean and covariance. This is the full-covariance
+    OPAUC of Gao et al. (2013) as in the authors' code (digest of seed 000, section 2.12); the
+    low-rank variant for high dimensions is not implemented. New features enter with mean 0 and
+    zero (co)variance, which is exact because earlier samples had 0 there.
+
+    Parameters
+    ----------
+    eta
+        Step size; 0.01 in KOIL's experiments.
+    lam
+        L2 regularisation of ``w``.
+    positive
+        The rare label, +1 inside the model.
+
+    Attributes
+    ----------
+    n_positive, n_negative
+        Samples of each class learned.
+
+    Examples
+    --------
+
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> from imbalance_stream.linear_model import OPAUC
+
+    >>> model = preprocessing.StandardScaler() | OPAUC(eta=0.01, lam=0.01)
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
+    ROCAUC: 94.10%
+
+    References
+    ----------
+    Gao, W., Jin, R., Zhu, S., Zhou, Z.-H. (2013). One-Pass AUC Optimization. ICML.
+
+    """
+
+    def __init__(self, eta: float = 0.01, lam: float = 0.01, positive=True):
+        if not eta > 0 or not math.isfinite(eta):
+            raise ValueError(f"eta must be a positive number, got {eta!r}")
+        if not lam >= 0 or not math.isfinite(lam):
+            raise ValueError(f"lam must be a non-negative number, got {lam!r}")
+        super().__init__(positive=positive)
+        self.eta = eta
+        self.lam = lam
+        self._w = np.zeros(0)
+        self._mean = {1.0: np.zeros(0), -1.0: np.zeros(0)}
+        self._cov = {1.0: np.zeros((0, 0)), -1.0: np.zeros((0, 0))}
+        self._count = {1.0: 0, -1.0: 0}
+
+    @property
+    def n_positive(self) -> int:
+        return self._count[1.0]
+
+    @property
+    def n_negative(self) -> int:
+        return self._count[-1.0]
+
+    def _grow(self, n_features):
+        self._w = grow_vector(self._w, n_features)
+        for sign in (1.0, -1.0):
+            self._mean[sign] = grow_vector(self._mean[sign], n_features)
+            self._cov[sign] = grow_matrix(self._cov[sign], n_features, 0.0)
+
+    def _learn(self, indices, values, sign):
+        n = len(self._features)
+        x = self._features.dense(indices, values, self._w.shape[0])
+        self._count[sign] = kernels.opauc_moments_update(
+            self._count[sign], self._mean[sign], self._cov[sign], n, x
+        )
+        if self._count[-sign] > 0:
+            kernels.opauc_gradient_step(
+                self._w, n, x, sign, self._mean[-sign], self._cov[-sign], self.eta, self.lam
+            )
+
+    def _decision(self, indices, values):
+        if not len(indices):
+            return 0.0
+        return sparse_dot(self._w, indices, values)
+
+    def _proba(self, indices, values):
+        score = self._decision(indices, values)
+        return 0.5 * (1.0 + math.tanh(0.5 * score))  # the logistic function, overflow-free
+
+    @property
+    def weights(self) -> dict:
+        """The weight of every feature seen, by name."""
+        return self._features.to_dict(self._w)
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"eta": 0.1, "lam": 0.0}
+        yield {"eta": 0.001, "lam": 1.0}
