@@ -18,7 +18,11 @@ import importlib
 __all__ = ["PROTOCOLS", "get_protocol"]
 
 #: name -> "module:function"; each seed's protocols add their lines here.
-PROTOCOLS: dict[str, str] = {}
+PROTOCOLS: dict[str, str] = {
+    "acog.table2": "imbalance_stream.evaluate.acog_protocol:table2",
+    "acog.table5_6": "imbalance_stream.evaluate.acog_protocol:table5_6",
+    "acog.table8": "imbalance_stream.evaluate.acog_protocol:table8",
+}
 
 
 def get_protocol(name: str):
