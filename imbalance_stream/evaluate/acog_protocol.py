@@ -39,7 +39,9 @@ Parameters (the ``[params]`` table of a scenario; all optional except ``datasets
 ``max_samples``
     Use a seeded random subset of each dataset (smoke tests); default: all.
 ``hyperparameters``
-    ``{dataset: {algorithm: {metric: value}}}``: skip the search for those cells.
+    ``{dataset: {algorithm: {metric: value}}}``: skip the search for those cells (the
+    ``hyperparameters`` of a ``selected.json``, whose entries hold the value under ``selected``,
+    are accepted as they are).
 """
 
 from __future__ import annotations
@@ -300,6 +302,8 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
 
     def values_of(dataset, algorithm, metric):
         chosen = fixed.get(dataset, {}).get(algorithm, {}).get(metric)
+        if isinstance(chosen, dict):  # an entry of selected.json
+            chosen = chosen.get("selected")
         if LEARNERS[algorithm].tuned is None:
             return [None], None
         if chosen is not None:
