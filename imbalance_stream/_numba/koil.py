@@ -28,7 +28,7 @@ from numba import njit
 from . import budget as B
 from .kernels import argmax_over, kernel, kernel_row
 
-__all__ = ["N_INTS", "koil_mkl_step", "koil_score", "koil_step", "refresh_scores"]
+__all__ = ["N_INTS", "koil_mkl_score", "koil_mkl_step", "koil_score", "koil_step", "refresh_scores"]
 
 #: Length of the ``ints`` state vector.
 N_INTS = 8
@@ -280,3 +280,20 @@ def koil_mkl_step(
                 uniforms[l, 0], uniforms[l, 1], kinds[l], gammas[l], degrees[l], coef0s[l],
                 C, eta, 1.0, k, budget, policy, smooth, knn_first,
             )  # fmt: skip
+
+
+@njit(cache=True)
+def koil_mkl_score(X, beta, ints, floats, x, kinds, gammas, degrees, coef0s, q, sign_vote):
+    """``sum_l q_l f_l(x)``, or with ``sign_vote`` the thesis's ``sum_l q_l sign(f_l(x))``
+    (eq. 4.1); kernels with ``q_l == 0`` are skipped."""
+    total = 0.0
+    for l in range(kinds.shape[0]):
+        if q[l] == 0.0:
+            continue
+        score = koil_score(
+            X[l], beta[l], ints[l], floats[l], x, kinds[l], gammas[l], degrees[l], coef0s[l]
+        )
+        if sign_vote:
+            score = 1.0 if score > 0.0 else (-1.0 if score < 0.0 else 0.0)
+        total += q[l] * score
+    return total

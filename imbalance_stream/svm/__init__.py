@@ -3,8 +3,17 @@ and, as they land, the LASVM family (seed 003)."""
 
 from .forgetron import Forgetron
 from .koil import KOIL
+from .koil_mkl import KOILMKL
 from .norma import NORMA
 from .projectron import Projectron, ProjectronPlusPlus
 from .rbp import RBP
 
-__all__ = ["Forgetron", "KOIL", "NORMA", "Projectron", "ProjectronPlusPlus", "RBP"]
+__all__ = [
+    "Forgetron",
+    "KOIL",
+    "KOILMKL",
+    "NORMA",
+    "Projectron",
+    "ProjectronPlusPlus",
+    "RBP",
+]

@@ -41,49 +41,59 @@ def check_common(budget, k, policy, loss, C, eta, neighbor_mode) -> None:
 
 
 class KernelPool:
-    """The array state of one KOIL learner (see :mod:`imbalance_stream._numba.koil`).
+    """The array state of KOIL learners (see :mod:`imbalance_stream._numba.koil`).
 
     One pool of slots holds both class buffers; with a bounded policy its size is fixed at
     ``2 * budget`` slots and it carries the Gram cache, with ``"inf"`` it doubles when full and
-    computes the kernel rows a step needs instead of caching a quadratic matrix.
+    computes the kernel rows a step needs instead of caching a quadratic matrix. ``learners``
+    stacks that many independent learners along a leading axis (KOIL-MKL, one per kernel);
+    ``None`` keeps a single learner without the leading axis.
     """
 
-    def __init__(self, budget: int, bounded: bool):
+    def __init__(self, budget: int, bounded: bool, learners: int | None = None):
         capacity = 2 * budget if bounded else 16
+        lead = () if learners is None else (learners,)
         self.bounded = bounded
-        self.X = np.zeros((capacity, 0))
-        self.beta = np.zeros(capacity)
-        self.h = np.zeros(capacity)
-        self.G = np.zeros((capacity, capacity)) if bounded else np.zeros((0, 0))
-        self.members = np.zeros((2, capacity), dtype=np.int64)
-        self.ints = np.zeros(steps.N_INTS, dtype=np.int64)
-        self.floats = np.ones(1)
+        self.X = np.zeros(lead + (capacity, 0))
+        self.beta = np.zeros(lead + (capacity,))
+        self.h = np.zeros(lead + (capacity,))
+        gram = capacity if bounded else 0
+        self.G = np.zeros(lead + (gram, gram))
+        self.members = np.zeros(lead + (2, capacity), dtype=np.int64)
+        self.ints = np.zeros(lead + (steps.N_INTS,), dtype=np.int64)
+        self.floats = np.ones(lead + (1,))
+
+    @staticmethod
+    def _pad(array: np.ndarray, axis: int, size: int) -> np.ndarray:
+        shape = list(array.shape)
+        old = shape[axis]
+        shape[axis] = size
+        out = np.zeros(shape, dtype=array.dtype)
+        index = [slice(None)] * array.ndim
+        index[axis] = slice(0, old)
+        out[tuple(index)] = array
+        return out
 
     def grow_columns(self, n_features: int) -> None:
-        rows, width = self.X.shape
+        width = self.X.shape[-1]
         if n_features > width:
-            wider = np.zeros((rows, capacity_for(width, n_features)))
-            wider[:, :width] = self.X
-            self.X = wider
+            self.X = self._pad(self.X, -1, capacity_for(width, n_features))
 
     def reserve_slot(self) -> None:
-        """Make room for one more slot (only the unbounded pool ever needs it)."""
-        capacity = self.X.shape[0]
-        if self.bounded or self.ints[0] < capacity:
+        """Make room for one more slot in every learner (only unbounded pools ever need it)."""
+        capacity = self.X.shape[-2]
+        if self.bounded or self.ints[..., 0].max() < capacity:
             return
-        bigger = 2 * capacity
-        X = np.zeros((bigger, self.X.shape[1]))
-        X[:capacity] = self.X
-        members = np.zeros((2, bigger), dtype=np.int64)
-        members[:, :capacity] = self.members
-        self.X, self.members = X, members
-        self.beta = np.concatenate([self.beta, np.zeros(capacity)])
-        self.h = np.concatenate([self.h, np.zeros(capacity)])
+        self.X = self._pad(self.X, -2, 2 * capacity)
+        self.members = self._pad(self.members, -1, 2 * capacity)
+        self.beta = self._pad(self.beta, -1, 2 * capacity)
+        self.h = self._pad(self.h, -1, 2 * capacity)
 
-    def buffer(self, cls: int):
+    def buffer(self, cls: int, learner: int | None = None):
         """Stored vectors and weights of buffer ``cls`` (0 positive, 1 negative), in order."""
-        slots = self.members[cls, : self.ints[1 + cls]]
-        return self.X[slots], self.floats[0] * self.beta[slots]
+        at = () if learner is None else (learner,)
+        slots = self.members[at + (cls,)][: self.ints[at + (1 + cls,)]]
+        return self.X[at][slots], self.floats[at + (0,)] * self.beta[at][slots]
 
 
 class KOIL(BinaryClassifier):
@@ -160,12 +170,17 @@ class KOIL(BinaryClassifier):
     Examples
     --------
 
-    >>> from river import datasets, evaluate, metrics, preprocessing
+    River's Phishing data has its features in [0, 1] already (KOIL's experiments min-max scale
+    theirs); ``gamma=0.5`` is the Gaussian of width ``sigma=1``.
+
+    >>> from river import datasets, evaluate, metrics
     >>> from imbalance_stream.svm import KOIL
 
-    >>> model = preprocessing.MinMaxScaler() | KOIL(budget=50, k=5, C=4.0, gamma=0.5, seed=1)
+    >>> model = KOIL(budget=50, k=5, C=4.0, gamma=0.5, seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
-    ROCAUC: ...
+    ROCAUC: 94.90%
+    >>> model.n_support
+    {True: 50, False: 50}
 
     References
     ----------
