@@ -1,0 +1,194 @@
+"""The ``imbalance-stream`` command.
+
+``imbalance-stream run FILE [--out DIR] [--n-jobs N] [--scheduler ADDR] [--seed S] [--quiet]``
+runs a scenario file: it shows a progress bar, prints a table of the final metrics (one row per
+model; for a protocol, the rows the protocol returns), and writes into the output directory (default
+``out/<scenario name>``):
+
+* ``table.csv``: the printed table;
+* ``curves.csv``: the metric curves, one row per model, checkpoint and metric (prequential runs);
+* ``curves.png``: one panel per metric (prequential runs; needs matplotlib, the ``plot`` extra).
+
+``imbalance-stream list`` lists the short names of this package's estimators, metrics, datasets and
+schedules, and the registered protocols.
+
+Exit codes: 0 done, 2 a usage or scenario error (a message, no traceback), 1 anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import numbers
+import pathlib
+import sys
+
+__all__ = ["format_table", "main", "write_csv"]
+
+
+def _cell(value) -> str:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return str(value)
+    return f"{value:.4f}"
+
+
+def format_table(rows: list[dict]) -> str:
+    """Rows of dicts as an aligned text table (numbers right-aligned, four decimals)."""
+    if not rows:
+        return "(no rows)"
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    cells = [[_cell(row.get(col, "")) for col in columns] for row in rows]
+    numeric = [
+        all(isinstance(row.get(col), numbers.Real) and not isinstance(row.get(col), bool)
+            for row in rows if col in row)
+        for col in columns
+    ]  # fmt: skip
+    widths = [max(len(col), *(len(line[i]) for line in cells)) for i, col in enumerate(columns)]
+
+    def fmt(values):
+        return "  ".join(
+            v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)
+        ).rstrip()
+
+    lines = [fmt(columns), "  ".join("-" * w for w in widths)]
+    lines.extend(fmt(line) for line in cells)
+    return "\n".join(lines)
+
+
+def write_csv(rows: list[dict], path) -> None:
+    """Write rows of dicts as CSV (the union of their keys as the header, in order)."""
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="imbalance-stream",
+        description="Prequential evaluation of learners on imbalanced, drifting streams.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    run = commands.add_parser("run", help="run a scenario file (TOML)")
+    run.add_argument("file", metavar="FILE", help="scenario file, e.g. scenarios/quickstart.toml")
+    run.add_argument("--out", metavar="DIR", help="output directory (default: out/<scenario name>)")
+    run.add_argument(
+        "--n-jobs", metavar="N", type=int, default=None,
+        help="run the models (or a protocol's cells) on N local processes; -1: one per core",
+    )  # fmt: skip
+    run.add_argument(
+        "--scheduler", metavar="ADDR", default=None,
+        help="Dask scheduler address (tcp://host:8786), or 'local' for a local Dask cluster",
+    )  # fmt: skip
+    run.add_argument(
+        "--seed", metavar="S", type=int, default=None,
+        help="override the stream's seed (prequential scenarios)",
+    )  # fmt: skip
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    commands.add_parser("list", help="list estimators, metrics, datasets and protocols")
+    return parser
+
+
+def _list() -> int:
+    from imbalance_stream.evaluate.protocols import PROTOCOLS
+    from imbalance_stream.registry import _kind_of, aliases, resolve
+
+    groups: dict[str, list[str]] = {}
+    for short, full in sorted(aliases().items(), key=lambda item: item[1]):
+        groups.setdefault(_kind_of(resolve(full)), []).append(f"  {short:<28} {full}")
+    for kind, title in (
+        ("estimator", "Estimators"),
+        ("metric", "Metrics"),
+        ("dataset", "Datasets"),
+        ("schedule", "Imbalance schedules"),
+    ):
+        print(f"{title} (short name, full name):")
+        print("\n".join(groups.get(kind, [])) or "  (none)")
+        print()
+    print("Protocols (kind = \"protocol\", protocol = \"<name>\"):")
+    print("\n".join(f"  {name:<28} {target}" for name, target in sorted(PROTOCOLS.items())) or "  (none)")
+    print()
+    print("Any River class can be named in full, e.g. river.linear_model.LogisticRegression.")
+    return 0
+
+
+def _plot(result, path, title) -> str | None:
+    """Write the PNG; return a note when it cannot."""
+    try:
+        import matplotlib
+    except ImportError:
+        return "matplotlib is not installed: curves.png skipped (pip install 'imbalance-stream[plot]')"
+    matplotlib.use("Agg")  # a file needs no display
+    import matplotlib.pyplot as plt
+
+    from imbalance_stream.evaluate.prequential import plot_curves
+
+    fig = plot_curves(result, path, title=title)
+    plt.close(fig)
+    return None
+
+
+def _run(args) -> int:
+    from imbalance_stream.scenario import load, run
+
+    scenario = load(args.file)
+    if args.seed is not None:
+        if scenario.kind != "prequential":
+            raise _UsageError("--seed applies to prequential scenarios; set a protocol's seeds in its [params]")
+        scenario = scenario.with_seed(args.seed)
+    out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _UsageError(f"cannot create the output directory {str(out)!r}: {error.strerror}") from None
+
+    result = run(scenario, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler,
+                 progress=not args.quiet)  # fmt: skip
+    print(f"{scenario.name}: {scenario.config.get('description', scenario.kind)}")
+    print(format_table(result.table))
+    write_csv(result.table, out / "table.csv")
+    written = ["table.csv"]
+    if result.curves is not None:
+        write_csv(result.curves, out / "curves.csv")
+        written.append("curves.csv")
+        note = _plot(result.prequential, out / "curves.png", title=scenario.name)
+        if note:
+            print(note, file=sys.stderr)
+        else:
+            written.append("curves.png")
+    print(f"wrote {', '.join(written)} to {out}")
+    return 0
+
+
+class _UsageError(Exception):
+    pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``imbalance-stream`` console script; returns the exit code."""
+    from imbalance_stream.registry import SpecError
+
+    parser = _parser()
+    args = parser.parse_args(argv)  # exits with 2 and a usage message on bad arguments
+    if getattr(args, "n_jobs", None) is not None and args.n_jobs == 0:
+        parser.error("--n-jobs must be a positive number of processes or -1")
+    try:
+        if args.command == "list":
+            return _list()
+        return _run(args)
+    except (SpecError, _UsageError) as error:
+        print(f"imbalance-stream: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("imbalance-stream: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+"""Prequential (test-then-train) comparison of several models on the same stream.
+
+Each model is run with River's :func:`river.evaluate.iter_progressive_val_score` on its own fresh
+copy of the stream, with its own fresh copies of the metrics; the metric values are read at every
+checkpoint (every ``step`` samples, and at the end of the stream) and collected as tidy rows
+``{"model", "step", "metric", "value"}``. Models run serially with a progress bar over samples, or
+in parallel through :func:`imbalance_stream.evaluate.parallel.map_cells` (local processes or a Dask
+cluster) with a progress bar over models; results are the same either way.
+
+Metrics that need labels and metrics that need probabilities can be mixed: River then asks the model
+for ``predict_proba_one`` and gives the label metrics the most probable label (River's own
+:class:`~river.metrics.base.Metrics` rule).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import itertools
+import pathlib
+from collections.abc import Callable, Iterable, Mapping
+
+from river import evaluate
+from river.metrics import base as metrics_base
+
+from .parallel import map_cells
+
+__all__ = ["PrequentialResult", "plot_curves", "run_prequential"]
+
+
+@dataclasses.dataclass
+class PrequentialResult:
+    """What :func:`run_prequential` returns.
+
+    Attributes
+    ----------
+    rows
+        The curves, tidy: one dict ``{"model", "step", "metric", "value"}`` per model, checkpoint
+        and metric, in model order, then step order, then metric order.
+    final
+        ``{model: {metric: value}}`` at the end of the stream.
+    n_samples
+        ``{model: number of samples evaluated}``.
+
+    """
+
+    rows: list[dict]
+    final: dict[str, dict[str, float]]
+    n_samples: dict[str, int]
+
+    @property
+    def metrics(self) -> list[str]:
+        """The metric names, in the order given."""
+        first = next(iter(self.final.values()), {})
+        return list(first)
+
+    def table(self) -> list[dict]:
+        """One row per model: ``{"model": name, <metric>: final value, ..., "samples": n}``."""
+        return [
+            {"model": model, **values, "samples": self.n_samples[model]}
+            for model, values in self.final.items()
+        ]
+
+
+def _fresh(stream):
+    """A fresh stream: call a factory, or deep-copy a dataset (River's generators re-seed on every
+    iteration, so a copy yields the same samples)."""
+    if callable(stream) and not isinstance(stream, Iterable):
+        return stream()
+    return copy.deepcopy(stream)
+
+
+def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
+    """Evaluate one model (a cell of :func:`map_cells`: module-level, so processes can run it)."""
+    name, stream, model, metrics, step, n_samples, progress = cell
+    dataset = _fresh(stream)
+    model = model.clone()
+    metrics = {label: metric.clone() for label, metric in metrics.items()}
+    data = iter(dataset)
+    if n_samples is not None:
+        data = itertools.islice(data, n_samples)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        total = n_samples if n_samples is not None else getattr(dataset, "n_samples", None)
+        data = bar = tqdm(data, total=total, desc=name, unit=" samples", leave=False)
+
+    rows: list[dict] = []
+    seen = 0
+    try:
+        checkpoints = evaluate.iter_progressive_val_score(
+            dataset=data, model=model, metric=metrics_base.Metrics(list(metrics.values())), step=step
+        )
+        for state in checkpoints:
+            seen = state["Step"]
+            for label, metric in metrics.items():  # the same objects River updates
+                rows.append({"model": name, "step": seen, "metric": label, "value": metric.get()})
+    finally:
+        if bar is not None:
+            bar.close()
+    final = {label: metric.get() for label, metric in metrics.items()}
+    return rows, final, seen
+
+
+def run_prequential(
+    stream,
+    models: Mapping[str, object],
+    metrics: Mapping[str, metrics_base.Metric],
+    step: int = 1000,
+    n_samples: int | None = None,
+    n_jobs: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = False,
+) -> PrequentialResult:
+    """Run every model prequentially on its own fresh copy of ``stream``.
+
+    Parameters
+    ----------
+    stream
+        A zero-argument callable returning a fresh dataset (an iterable of ``(x, y)``), or a
+        dataset, which is deep-copied for each model. For a parallel run either must pickle.
+    models
+        Name -> River estimator (not fitted: each run starts from ``model.clone()``).
+    metrics
+        Column name -> River metric (each run gets ``metric.clone()``).
+    step
+        Read the metrics every ``step`` samples (and after the last one).
+    n_samples
+        Evaluate at most this many samples (needed for an endless generator).
+    n_jobs, scheduler
+        Run the models in parallel: see :func:`~imbalance_stream.evaluate.parallel.map_cells`.
+    progress
+        Show progress: a bar over samples for a serial run, over models for a parallel one.
+
+    Examples
+    --------
+
+    >>> from river import datasets, linear_model, metrics, preprocessing
+    >>> from imbalance_stream.evaluate.prequential import run_prequential
+
+    >>> result = run_prequential(
+    ...     datasets.Phishing(),
+    ...     models={
+    ...         "PA": preprocessing.StandardScaler() | linear_model.PAClassifier(),
+    ...         "LogReg": preprocessing.StandardScaler() | linear_model.LogisticRegression(),
+    ...     },
+    ...     metrics={"BA": metrics.BalancedAccuracy(), "Recall": metrics.Recall()},
+    ...     step=500,
+    ... )
+    >>> for row in result.table():
+    ...     print(f"{row['model']:6} {row['BA']:.3f} {row['Recall']:.3f} {row['samples']}")
+    PA     0.841 0.830 1250
+    LogReg 0.893 0.894 1250
+    >>> result.rows[:2]
+    [{'model': 'PA', 'step': 500, 'metric': 'BA', 'value': 0.8...},
+     {'model': 'PA', 'step': 500, 'metric': 'Recall', 'value': 0.8...}]
+
+    """
+    if not models:
+        raise ValueError("run_prequential needs at least one model")
+    if not metrics:
+        raise ValueError("run_prequential needs at least one metric")
+    if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+        raise ValueError(f"step must be a positive integer, got {step!r}")
+    parallel = scheduler is not None or (n_jobs is not None and n_jobs not in (0, 1))
+    cells = [
+        (name, stream, model, dict(metrics), step, n_samples, progress and not parallel)
+        for name, model in models.items()
+    ]
+    outputs = map_cells(
+        _run_one,
+        cells,
+        n_jobs=n_jobs,
+        scheduler=scheduler,
+        progress=progress and parallel,
+        description="models",
+    )
+    rows, final, counts = [], {}, {}
+    for name, (model_rows, model_final, seen) in zip(models, outputs):
+        rows.extend(model_rows)
+        final[name] = model_final
+        counts[name] = seen
+    return PrequentialResult(rows=rows, final=final, n_samples=counts)
+
+
+def plot_curves(result: PrequentialResult, path: str | pathlib.Path | None = None, title: str = ""):
+    """Plot every metric's curve, one panel per metric, one line per model.
+
+    Needs matplotlib (the ``plot`` extra). Saves the figure to ``path`` when given, and returns
+    it (still open: close it with ``matplotlib.pyplot.close(fig)`` when done).
+    """
+    import matplotlib.pyplot as plt
+
+    names = result.metrics
+    n_cols = min(3, len(names) + 1)  # one more panel for the legend
+    n_rows = -(-(len(names) + 1) // n_cols)
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(4.3 * n_cols, 3.2 * n_rows), squeeze=False)
+    axes = axes.ravel()
+    for ax, metric in zip(axes, names):
+        for model in result.final:
+            points = [(r["step"], r["value"]) for r in result.rows
+                      if r["model"] == model and r["metric"] == metric]  # fmt: skip
+            if points:
+                steps, values = zip(*points)
+                ax.plot(steps, values, label=model)
+        ax.set_title(metric)
+        ax.set_xlabel("samples")
+        ax.grid(alpha=0.3)
+    handles, labels = axes[0].get_legend_handles_labels()
+    for ax in axes[len(names):]:
+        ax.axis("off")
+    axes[len(names)].legend(handles, labels, loc="center", fontsize="small", frameon=False)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path, dpi=120)
+    return fig

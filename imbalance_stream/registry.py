@@ -1,0 +1,361 @@
+"""Resolve class names to River estimators, metrics and datasets, and build objects from specs.
+
+Scenario files name everything by text. This module turns that text into objects without ``eval``:
+a dotted name such as ``"river.linear_model.LogisticRegression"`` is imported only when its first
+component is on an allow-list (``imbalance_stream`` and ``river``), walked with ``getattr``, and
+accepted only if the result is a class of the expected kind (a River estimator, a River metric, a
+River dataset, or an imbalance schedule of :mod:`imbalance_stream.datasets`). This package's public classes also answer to their short name (``"ACOG"``).
+
+A *spec* is what a scenario writes for an object:
+
+* a string: a class name, built with its defaults, ``"river.preprocessing.StandardScaler"``;
+* a table ``{class = "...", params = {...}}``: the class built with those keyword arguments. A
+  parameter whose value is itself a spec (a table with a ``class`` key, or a list whose items are
+  all spec tables or estimator class names) is built first, so wrappers nest: ``{class = "river.imblearn.RandomUnderSampler", params = {classifier =
+  {class = "river.linear_model.LogisticRegression"}}}``;
+* a list of specs: a River pipeline, ``a | b | c``.
+
+TOML keys are always strings, but some River parameters are dicts keyed by *labels*
+(``desired_dist = {true = 0.5, false = 0.5}`` for ``RandomUnderSampler``). In a dict-valued
+parameter (a table without a ``class`` key) the keys ``"true"`` and ``"false"`` become the booleans
+and integer strings such as ``"0"`` or ``"-1"`` become ints; other keys stay strings.
+
+>>> from imbalance_stream.registry import build, resolve
+>>> resolve("river.metrics.BalancedAccuracy", kind="metric")
+<class 'river.metrics.balanced_accuracy.BalancedAccuracy'>
+>>> resolve("ACOG")
+<class 'imbalance_stream.linear_model.acog.ACOG'>
+>>> build([
+...     "river.preprocessing.StandardScaler",
+...     {"class": "ACOG", "params": {"covariance": "full", "eta": 0.5}},
+... ])
+Pipeline (
+  StandardScaler (
+    with_std=True
+    window_size=None
+  ),
+  ACOG (
+    loss="II"
+    covariance="full"
+    rho=None
+    eta=0.5
+    gamma=1.
+    positive=True
+    intercept=False
+  )
+)
+>>> resolve("os.system")
+Traceback (most recent call last):
+...
+imbalance_stream.registry.SpecError: 'os.system' is outside the allowed modules: a class name must start with imbalance_stream. or river. (or be a short name such as 'ACOG')
+
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.util
+import inspect
+import pkgutil
+from collections.abc import Mapping
+
+from river import base as river_base
+from river import compose
+from river.datasets import base as datasets_base
+from river.metrics import base as metrics_base
+
+__all__ = [
+    "ALLOWED_PREFIXES",
+    "KINDS",
+    "SpecError",
+    "aliases",
+    "build",
+    "resolve",
+]
+
+#: First components of the dotted names that may be imported.
+ALLOWED_PREFIXES: tuple[str, ...] = ("imbalance_stream", "river")
+
+#: What each kind of object must subclass ("schedule": an imbalance schedule of
+#: :mod:`imbalance_stream.datasets`, looked up when first needed).
+KINDS: dict[str, tuple[type, ...]] = {
+    "estimator": (river_base.Estimator,),
+    "metric": (metrics_base.Metric,),
+    "dataset": (datasets_base.Dataset,),
+    "schedule": (),
+}
+
+
+def _bases(kind: str) -> tuple[type, ...]:
+    if kind == "schedule" and not KINDS["schedule"]:
+        try:
+            from imbalance_stream.datasets import Schedule
+        except ImportError:  # pragma: no cover - the datasets subpackage is part of the package
+            return ()
+        KINDS["schedule"] = (Schedule,)
+    return KINDS[kind]
+
+#: The subpackages whose public classes answer to their short name.
+_ALIAS_PACKAGES = (
+    "linear_model",
+    "svm",
+    "anomaly",
+    "density_ratio",
+    "active",
+    "imblearn",
+    "metrics",
+    "datasets",
+)
+
+#: The keys a spec table may have.
+_SPEC_KEYS = {"class", "params"}
+
+
+class SpecError(ValueError):
+    """A spec or a name that cannot be turned into an object; the message says why and where."""
+
+
+def _kind_of(obj) -> str | None:
+    if not isinstance(obj, type):
+        return None
+    for kind in KINDS:
+        bases = _bases(kind)
+        if bases and issubclass(obj, bases):
+            return kind
+    return None
+
+
+def aliases() -> dict[str, str]:
+    """Short name -> dotted name of every public class of this package (estimators, metrics,
+    datasets, imbalance schedules). A short name that two subpackages export is left out, so it must be written in
+    full."""
+    found: dict[str, set[str]] = {}
+    for sub in _ALIAS_PACKAGES:
+        name = f"imbalance_stream.{sub}"
+        if importlib.util.find_spec(name) is None:
+            continue
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # a subpackage another part of the project is still writing
+            continue
+        for attr in getattr(module, "__all__", ()):
+            obj = getattr(module, attr, None)
+            if _kind_of(obj) is not None:
+                found.setdefault(attr, set()).add(f"{name}.{attr}")
+    return {short: next(iter(full)) for short, full in found.items() if len(full) == 1}
+
+
+def _public_names(module) -> list[str]:
+    names = getattr(module, "__all__", None)
+    if names is None:
+        names = [n for n in dir(module) if not n.startswith("_")]
+    if hasattr(module, "__path__"):  # a package: its submodules are names too
+        names = list(names) + [m.name for m in pkgutil.iter_modules(module.__path__)]
+    return sorted(set(names))
+
+
+def _suggest(word: str, candidates, prefix: str = "") -> str:
+    close = difflib.get_close_matches(word, list(candidates), n=3, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in candidates}
+        close = [lowered[c] for c in difflib.get_close_matches(word.lower(), lowered, n=3)]
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(repr(prefix + c) for c in close) + "?"
+
+
+def _import_longest(parts: list[str]):
+    """Import the longest importable module prefix of ``parts``; return (module, rest)."""
+    for i in range(len(parts), 0, -1):
+        module_name = ".".join(parts[:i])
+        try:
+            return importlib.import_module(module_name), parts[i:]
+        except ModuleNotFoundError as error:
+            # Only "this module does not exist" means try a shorter prefix; a module that exists
+            # but fails to import its own dependency is a real error.
+            if error.name is None or not module_name.startswith(error.name):
+                raise
+    raise ModuleNotFoundError(parts[0])  # pragma: no cover - parts[0] is always importable
+
+
+def resolve(name: str, kind: str | None = None) -> type:
+    """The class that ``name`` denotes.
+
+    Parameters
+    ----------
+    name
+        A dotted name under an allowed prefix (``"river.metrics.Recall"``) or the short name of
+        one of this package's public classes (``"ACOG"``).
+    kind
+        ``"estimator"``, ``"metric"``, ``"dataset"`` or ``"schedule"``: the class must be of
+        that kind. ``None`` accepts any of them.
+
+    Raises
+    ------
+    SpecError
+        The name is outside the allow-list, does not exist (with suggestions), is not a class, or
+        is of another kind.
+
+    """
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind must be one of {sorted(KINDS)} or None, got {kind!r}")
+    if not isinstance(name, str) or not name:
+        raise SpecError(f"a class name must be a non-empty string, got {name!r}")
+    wanted = f"{'an' if kind == 'estimator' else 'a'} {kind}" if kind else "an estimator, metric, dataset or schedule"
+
+    if "." not in name:
+        table = aliases()
+        if name not in table:
+            if name in ALLOWED_PREFIXES:
+                hint = "; write the dotted name of a class, such as 'river.linear_model.LogisticRegression'"
+            else:
+                hint = _suggest(name, table) or (
+                    "; write a dotted name such as 'river.linear_model.LogisticRegression', or a "
+                    "short name of this package's classes (`imbalance-stream list` shows them)"
+                )
+            raise SpecError(f"unknown class name {name!r}{hint}")
+        name = table[name]
+
+    parts = name.split(".")
+    if parts[0] not in ALLOWED_PREFIXES:
+        raise SpecError(
+            f"{name!r} is outside the allowed modules: a class name must start with "
+            + " or ".join(f"{p}." for p in ALLOWED_PREFIXES)
+            + " (or be a short name such as 'ACOG')"
+        )
+    if any(not p or p.startswith("_") for p in parts):
+        raise SpecError(f"{name!r}: empty or private components are not allowed in a class name")
+
+    module, rest = _import_longest(parts)
+    obj = module
+    walked = module.__name__
+    for attr in rest:
+        if not hasattr(obj, attr):
+            candidates = _public_names(obj) if inspect.ismodule(obj) else dir(obj)
+            raise SpecError(
+                f"unknown class name {name!r}: {walked!r} has no {attr!r}"
+                + _suggest(attr, candidates, prefix=walked + ".")
+            )
+        obj = getattr(obj, attr)
+        walked += "." + attr
+        if inspect.ismodule(obj) and obj.__name__.split(".")[0] not in ALLOWED_PREFIXES:
+            raise SpecError(f"{name!r} leads into {obj.__name__!r}, outside the allowed modules")
+
+    if not isinstance(obj, type):
+        raise SpecError(f"{name!r} is not a class (it is a {type(obj).__name__}); expected {wanted} class")
+    if obj.__module__.split(".")[0] not in ALLOWED_PREFIXES:
+        raise SpecError(f"{name!r} is defined in {obj.__module__!r}, outside the allowed modules")
+    found = _kind_of(obj)
+    if found is None or (kind is not None and found != kind):
+        what = f"{'an' if found == 'estimator' else 'a'} {found} class" if found else (
+            "not a River estimator, metric or dataset, nor an imbalance schedule"
+        )
+        raise SpecError(f"{name!r} is {what}; expected {wanted} class")
+    return obj
+
+
+def _names_estimator(value) -> bool:
+    try:
+        resolve(value, "estimator")
+    except SpecError:
+        return False
+    return True
+
+
+def _is_pipeline(value: list) -> bool:
+    """A list is a pipeline when every item is a spec table or the name of an estimator class;
+    any other list (of numbers, feature names, ...) is passed on as a list."""
+    return bool(value) and all(
+        (isinstance(v, Mapping) and "class" in v) or (isinstance(v, str) and _names_estimator(v))
+        for v in value
+    )
+
+
+def _label_key(key):
+    if not isinstance(key, str):
+        return key
+    if key == "true":
+        return True
+    if key == "false":
+        return False
+    try:
+        return int(key)
+    except ValueError:
+        return key
+
+
+def _convert_param(value, where: str):
+    """A parameter's value as the constructor should get it."""
+    if isinstance(value, Mapping):
+        if "class" in value:
+            return build(value, where=where)
+        return {_label_key(k): _convert_param(v, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(value, list):
+        if _is_pipeline(value):
+            return build(value, "estimator", where=where)
+        return [_convert_param(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def build(spec, kind: str | None = None, where: str = "spec"):
+    """Build the object a spec describes (see the module docstring).
+
+    Parameters
+    ----------
+    spec
+        A class name, a ``{"class": ..., "params": {...}}`` mapping, or a list of specs (a
+        pipeline).
+    kind
+        What the object must be (see :func:`resolve`); a pipeline is an estimator.
+    where
+        Where the spec sits in its file, for error messages (``"models.acog"``).
+
+    """
+    if isinstance(spec, list):
+        if not spec:
+            raise SpecError(f"{where}: a pipeline needs at least one step")
+        if kind not in (None, "estimator"):
+            raise SpecError(f"{where}: a list is a pipeline of estimators, but a {kind} is expected")
+        steps = [build(step, "estimator", f"{where}[{i}]") for i, step in enumerate(spec)]
+        return steps[0] if len(steps) == 1 else compose.Pipeline(*steps)
+
+    if isinstance(spec, str):
+        spec = {"class": spec}
+    if not isinstance(spec, Mapping):
+        raise SpecError(
+            f"{where}: expected a class name, a table with a 'class' key, or a list of those; "
+            f"got {type(spec).__name__} {spec!r}"
+        )
+    unknown = set(spec) - _SPEC_KEYS
+    if unknown:
+        key = sorted(unknown)[0]
+        raise SpecError(
+            f"{where}: unknown key {key!r} (a spec has 'class' and optional 'params')"
+            + _suggest(key, _SPEC_KEYS)
+        )
+    if "class" not in spec:
+        raise SpecError(f"{where}: missing 'class'")
+    try:
+        cls = resolve(spec["class"], kind)
+    except SpecError as error:
+        raise SpecError(f"{where}: {error}") from None
+
+    params = spec.get("params", {})
+    if not isinstance(params, Mapping):
+        raise SpecError(f"{where}.params: expected a table of keyword arguments, got {params!r}")
+    signature = inspect.signature(cls)
+    takes_any = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
+    accepted = [n for n, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    kwargs = {}
+    for key, value in params.items():
+        if key not in accepted and not takes_any:
+            raise SpecError(
+                f"{where}.params: {cls.__name__} has no parameter {key!r}"
+                + (_suggest(key, accepted) or f"; its parameters are {', '.join(accepted) or 'none'}")
+            )
+        kwargs[key] = _convert_param(value, f"{where}.params.{key}")
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError, AttributeError) as error:
+        raise SpecError(f"{where}: {cls.__name__}(...) refused its parameters: {error}") from None

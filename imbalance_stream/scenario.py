@@ -1,0 +1,465 @@
+"""TOML scenarios: a stream, models and metrics in a file, run as a prequential comparison, or the
+name and parameters of one of the papers' protocols.
+
+The format is documented in ``scenarios/README.md``; in short::
+
+    name = "quickstart"
+    kind = "prequential"                 # the default; or "protocol"
+
+    [stream]
+    source = { class = "river.datasets.synth.SEA", params = { variant = 0 } }
+    n_samples = 20000
+    seed = 42
+    positive = true                      # the rare label
+
+    [stream.imbalance]                   # optional: resample to a positive share
+    ratio = 0.1                          # or a schedule: { class = "Step", params = {...} }
+
+    [stream.drift]                       # optional: switch to another concept
+    source = { class = "river.datasets.synth.SEA", params = { variant = 3 } }
+    position = 10000
+    width = 1
+
+    [models]
+    "ACOG-II diag" = ["river.preprocessing.StandardScaler", { class = "ACOG", params = { eta = 0.1 } }]
+
+    [metrics]
+    BalancedAccuracy = "river.metrics.BalancedAccuracy"
+
+    [output]
+    step = 500
+
+:func:`load` reads and validates a file (unknown keys and class names are refused with suggestions,
+and every object is built once so that a wrong parameter is reported before anything runs);
+:func:`run` runs it. Every model gets a fresh stream built from the same spec and seed, so all
+models see exactly the same samples.
+
+>>> from imbalance_stream.scenario import parse, run
+>>> scenario = parse('''
+... [stream]
+... source = "river.datasets.Phishing"
+... [models]
+... LogReg = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]
+... [metrics]
+... BA = "river.metrics.BalancedAccuracy"
+... ''', name="phishing")
+>>> result = run(scenario)
+>>> result.table
+[{'model': 'LogReg', 'BA': 0.89..., 'samples': 1250}]
+
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import inspect
+import math
+import numbers
+import pathlib
+import re
+import sys
+from collections.abc import Mapping
+
+from .registry import SpecError, build, resolve
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
+    import tomli as tomllib
+
+__all__ = ["Scenario", "ScenarioError", "ScenarioResult", "load", "parse", "run"]
+
+KINDS = ("prequential", "protocol")
+_TOP_KEYS = {
+    "prequential": {"name", "description", "kind", "stream", "models", "metrics", "output"},
+    "protocol": {"name", "description", "kind", "protocol", "params", "output"},
+}
+_STREAM_KEYS = {"source", "n_samples", "seed", "positive", "imbalance", "drift"}
+_IMBALANCE_KEYS = {"ratio", "replace", "buffer_size"}
+_DRIFT_KEYS = {"source", "position", "width"}
+_OUTPUT_KEYS = {"prequential": {"step"}, "protocol": set()}
+DEFAULT_SEED = 42
+
+
+class ScenarioError(SpecError):
+    """A scenario file that cannot be run; the message names the file and the key."""
+
+
+def _suggest(word, candidates) -> str:
+    close = difflib.get_close_matches(word, sorted(candidates), n=2, cutoff=0.6)
+    return ("; did you mean " + " or ".join(repr(c) for c in close) + "?") if close else ""
+
+
+def _check_keys(table, allowed, where: str):
+    if not isinstance(table, Mapping):
+        raise ScenarioError(f"{where}: expected a table, got {type(table).__name__} {table!r}")
+    for key in table:
+        if key not in allowed:
+            raise ScenarioError(
+                f"{where}: unknown key {key!r}"
+                + (_suggest(key, allowed) or f"; allowed keys: {', '.join(sorted(allowed))}")
+            )
+
+
+def _positive_int(value, where: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ScenarioError(f"{where}: expected an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _with_seed(spec, seed: int | None):
+    """``spec`` with ``seed`` filled in, if its class takes a seed and the spec leaves it unset."""
+    if seed is None:
+        return spec
+    table = {"class": spec} if isinstance(spec, str) else dict(spec)
+    if not isinstance(table.get("class"), str):
+        return spec  # malformed: build() will say so
+    try:
+        cls = resolve(table["class"], "dataset")
+    except SpecError:
+        return spec  # build() will say so, with the location
+    params = dict(table.get("params", {})) if isinstance(table.get("params", {}), Mapping) else {}
+    if "seed" in inspect.signature(cls).parameters and "seed" not in params:
+        params["seed"] = seed
+        table["params"] = params
+    return table
+
+
+def _narrowest_width(position: int) -> int:
+    """The smallest width for which River's ConceptDriftStream does not overflow ``math.exp``
+    (its exponent at the first sample is ``4 (position - 1) / width``)."""
+    return max(1, math.ceil(4 * (position - 1) / 700))
+
+
+class _Shifted:
+    """A schedule read ``offset`` steps later: the concept after a drift starts counting its own
+    samples at the drift position, so its schedule is shifted to stay on the stream's clock."""
+
+    def __init__(self, schedule, offset: int):
+        self.schedule = schedule
+        self.offset = offset
+
+    def __call__(self, t):
+        return self.schedule(t + self.offset)
+
+    def __repr__(self):
+        return f"{self.schedule!r} from step {self.offset}"
+
+
+@dataclasses.dataclass
+class Scenario:
+    """A validated scenario (what :func:`load` and :func:`parse` return).
+
+    Attributes
+    ----------
+    name
+        Used for the default output directory ``out/<name>``.
+    kind
+        ``"prequential"`` or ``"protocol"``.
+    config
+        The file's content (as read; specs are built on demand, so the scenario pickles).
+    source
+        The file it came from, if any.
+
+    """
+
+    name: str
+    kind: str
+    config: dict
+    source: str = "<string>"
+
+    # ---- prequential parts -----------------------------------------------------------------
+
+    @property
+    def step(self) -> int:
+        output = self.config.get("output", {})
+        if "step" in output:
+            return output["step"]
+        n = self.n_samples
+        return max(1, n // 100) if n else 1000
+
+    @property
+    def n_samples(self) -> int | None:
+        return self.config.get("stream", {}).get("n_samples")
+
+    @property
+    def seed(self) -> int:
+        return self.config.get("stream", {}).get("seed", DEFAULT_SEED)
+
+    def with_seed(self, seed: int) -> Scenario:
+        """The same scenario with another stream seed."""
+        config = dict(self.config)
+        config["stream"] = {**config.get("stream", {}), "seed": seed}
+        return dataclasses.replace(self, config=config)
+
+    def make_stream(self):
+        """A fresh stream: the same samples every call."""
+        stream = self.config["stream"]
+        seed = self.seed
+        positive = stream.get("positive", True)
+        imbalance = stream.get("imbalance")
+        drift = stream.get("drift")
+
+        def imbalanced(source, salt, offset=0):
+            if imbalance is None:
+                return source
+            from imbalance_stream.datasets import ImbalancedStream
+
+            ratio = imbalance["ratio"]
+            if isinstance(ratio, Mapping) or isinstance(ratio, str):
+                ratio = build(ratio, "schedule", "stream.imbalance.ratio")
+                if offset:
+                    ratio = _Shifted(ratio, offset)
+            options = {k: imbalance[k] for k in ("replace", "buffer_size") if k in imbalance}
+            return ImbalancedStream(
+                source, ratio=ratio, positive=positive, seed=seed + salt, **options
+            )
+
+        first = build(_with_seed(stream["source"], seed), "dataset", "stream.source")
+        first = imbalanced(first, salt=0)
+        if drift is None:
+            return first
+        from river.datasets import synth
+
+        second = build(_with_seed(drift["source"], seed + 1), "dataset", "stream.drift.source")
+        second = imbalanced(second, salt=1, offset=drift["position"])
+        try:
+            return synth.ConceptDriftStream(
+                stream=first,
+                drift_stream=second,
+                position=drift["position"],
+                width=drift.get("width", _narrowest_width(drift["position"])),
+                seed=seed,
+            )
+        except (AttributeError, ValueError) as error:  # River's check of the two streams
+            raise ScenarioError(f"stream.drift: {error}") from None
+
+    def make_models(self) -> dict:
+        return {
+            name: build(spec, "estimator", f"models.{name}")
+            for name, spec in self.config["models"].items()
+        }
+
+    def make_metrics(self) -> dict:
+        return {
+            name: build(spec, "metric", f"metrics.{name}")
+            for name, spec in self.config["metrics"].items()
+        }
+
+    # ---- protocol parts --------------------------------------------------------------------
+
+    @property
+    def protocol(self) -> str | None:
+        return self.config.get("protocol")
+
+    @property
+    def params(self) -> dict:
+        return dict(self.config.get("params", {}))
+
+
+@dataclasses.dataclass
+class ScenarioResult:
+    """What :func:`run` returns.
+
+    Attributes
+    ----------
+    table
+        The rows to print: for a prequential run one per model (final metric values and the number
+        of samples), for a protocol the rows it returned.
+    curves
+        Prequential runs only: the tidy curve rows ``{"model", "step", "metric", "value"}``.
+    prequential
+        Prequential runs only: the full
+        :class:`~imbalance_stream.evaluate.prequential.PrequentialResult`.
+
+    """
+
+    scenario: Scenario
+    table: list[dict]
+    curves: list[dict] | None = None
+    prequential: object = None
+
+
+def _validate_stream(stream, where="stream"):
+    _check_keys(stream, _STREAM_KEYS, where)
+    if "source" not in stream:
+        raise ScenarioError(f"{where}: missing 'source' (the dataset or generator to read)")
+    if "n_samples" in stream:
+        _positive_int(stream["n_samples"], f"{where}.n_samples")
+    if "seed" in stream:
+        _positive_int(stream["seed"], f"{where}.seed", minimum=0)
+    if "imbalance" in stream:
+        imbalance = stream["imbalance"]
+        _check_keys(imbalance, _IMBALANCE_KEYS, f"{where}.imbalance")
+        if "ratio" not in imbalance:
+            raise ScenarioError(
+                f"{where}.imbalance: missing 'ratio' (a positive share in [0, 1], or a schedule "
+                "such as { class = \"Step\", params = { before = 0.1, after = 0.01, at = 5000 } })"
+            )
+        ratio = imbalance["ratio"]
+        if isinstance(ratio, bool) or not isinstance(ratio, (numbers.Real, str, Mapping)):
+            raise ScenarioError(
+                f"{where}.imbalance.ratio: expected a number or a schedule, got {ratio!r}"
+            )
+        if isinstance(ratio, numbers.Real) and not 0.0 <= ratio <= 1.0:
+            raise ScenarioError(
+                f"{where}.imbalance.ratio: a share must be in [0, 1], got {ratio!r}"
+            )
+        if "buffer_size" in imbalance:
+            _positive_int(imbalance["buffer_size"], f"{where}.imbalance.buffer_size")
+        if "replace" in imbalance and not isinstance(imbalance["replace"], bool):
+            raise ScenarioError(f"{where}.imbalance.replace: expected true or false")
+    if "drift" in stream:
+        drift = stream["drift"]
+        _check_keys(drift, _DRIFT_KEYS, f"{where}.drift")
+        for key in ("source", "position"):
+            if key not in drift:
+                raise ScenarioError(f"{where}.drift: missing {key!r}")
+        position = _positive_int(drift["position"], f"{where}.drift.position", minimum=0)
+        if "width" in drift:
+            width = _positive_int(drift["width"], f"{where}.drift.width")
+            if width < _narrowest_width(position):
+                raise ScenarioError(
+                    f"{where}.drift.width: River's ConceptDriftStream computes exp(4 (position - t) "
+                    f"/ width), which overflows before the drift unless width >= "
+                    f"{_narrowest_width(position)} for position = {position}; leave width out for "
+                    "the most abrupt drift it can make"
+                )
+
+
+def _named_specs(config, key: str):
+    table = config.get(key)
+    if table is None:
+        raise ScenarioError(f"missing [{key}] table")
+    if not isinstance(table, Mapping) or not table:
+        raise ScenarioError(f"[{key}] must be a non-empty table of name = spec")
+
+
+def parse(text: str, name: str = "scenario", source: str = "<string>") -> Scenario:
+    """Validate the TOML ``text`` of a scenario and return it (see the module docstring)."""
+    try:
+        config = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ScenarioError(f"{source}: not valid TOML: {error}") from None
+    try:
+        return _validate(config, name, source)
+    except ScenarioError as error:
+        raise ScenarioError(f"{source}: {error}") from None
+    except SpecError as error:
+        raise ScenarioError(f"{source}: {error}") from None
+
+
+def _validate(config: dict, name: str, source: str) -> Scenario:
+    kind = config.get("kind", "prequential")
+    if kind not in KINDS:
+        raise ScenarioError(f"kind: expected one of {', '.join(map(repr, KINDS))}, got {kind!r}")
+    where = "top level" + ("" if kind == "protocol" else ' (kind = "prequential")')
+    _check_keys(config, _TOP_KEYS[kind], where)
+    name = config.get("name", name)
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
+        raise ScenarioError(f"name: expected letters, digits, '_', '-' or '.', got {name!r}")
+    output = config.get("output", {})
+    _check_keys(output, _OUTPUT_KEYS[kind], "[output]")
+    if "step" in output:
+        _positive_int(output["step"], "output.step")
+    scenario = Scenario(name=name, kind=kind, config=config, source=source)
+
+    if kind == "protocol":
+        from imbalance_stream.evaluate.protocols import PROTOCOLS, get_protocol
+
+        protocol = config.get("protocol")
+        if not isinstance(protocol, str):
+            raise ScenarioError(
+                "protocol: kind = \"protocol\" needs protocol = \"<name>\"; known protocols: "
+                + (", ".join(sorted(PROTOCOLS)) or "none")
+            )
+        try:
+            get_protocol(protocol)
+        except KeyError as error:
+            hint = _suggest(protocol, PROTOCOLS)
+            raise ScenarioError(f"protocol: {error.args[0]}{hint}") from None
+        if not isinstance(config.get("params", {}), Mapping):
+            raise ScenarioError("params: expected a table")
+        return scenario
+
+    if "stream" not in config:
+        raise ScenarioError("missing [stream] table")
+    _validate_stream(config["stream"])
+    _named_specs(config, "models")
+    _named_specs(config, "metrics")
+
+    # Build everything once: a wrong class or parameter is reported now, not after a long run.
+    try:
+        stream = scenario.make_stream()
+    except SpecError:
+        raise
+    except (TypeError, ValueError) as error:
+        raise ScenarioError(f"[stream]: {error}") from None
+    if scenario.n_samples is None and getattr(stream, "n_samples", None) is None:
+        raise ScenarioError(
+            "stream.n_samples: the source is an endless generator; say how many samples to evaluate"
+        )
+    models = scenario.make_models()
+    metrics = scenario.make_metrics()
+    for model_name, model in models.items():
+        for metric_name, metric in metrics.items():
+            if not metric.works_with(model):
+                raise ScenarioError(
+                    f"metrics.{metric_name}: {type(metric).__name__} does not work with model "
+                    f"{model_name!r}"
+                )
+    return scenario
+
+
+def load(path) -> Scenario:
+    """Read and validate the scenario file at ``path``; its name defaults to the file's stem."""
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        reason = error.strerror or error
+        raise ScenarioError(f"cannot read scenario {str(path)!r}: {reason}") from None
+    return parse(text, name=path.stem, source=str(path))
+
+
+def run(
+    scenario: Scenario,
+    out_dir=None,
+    n_jobs: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = False,
+) -> ScenarioResult:
+    """Run a scenario.
+
+    A prequential scenario runs every model on its own fresh stream
+    (:func:`~imbalance_stream.evaluate.prequential.run_prequential`); a protocol scenario calls the
+    registered protocol with its ``params``, ``out_dir`` (where it may write files), ``n_jobs``,
+    ``scheduler`` and ``progress``. Nothing is written here: the CLI writes the tables and plots.
+    """
+    if scenario.kind == "protocol":
+        from imbalance_stream.evaluate.protocols import get_protocol
+
+        out = pathlib.Path(out_dir) if out_dir is not None else pathlib.Path("out") / scenario.name
+        out.mkdir(parents=True, exist_ok=True)
+        rows = get_protocol(scenario.protocol)(
+            scenario.params, out_dir=out, n_jobs=n_jobs, scheduler=scheduler, progress=progress
+        )
+        return ScenarioResult(scenario=scenario, table=[dict(row) for row in rows])
+
+    from imbalance_stream.evaluate.prequential import run_prequential
+
+    result = run_prequential(
+        scenario.make_stream,
+        scenario.make_models(),
+        scenario.make_metrics(),
+        step=scenario.step,
+        n_samples=scenario.n_samples,
+        n_jobs=n_jobs,
+        scheduler=scheduler,
+        progress=progress,
+    )
+    return ScenarioResult(
+        scenario=scenario, table=result.table(), curves=result.rows, prequential=result
+    )
+
