@@ -9,6 +9,7 @@ from .mc_inclpsvm import McIncLPSVM
 from .lpsvm import LPSVM, WeightedLPSVM, class_weights, lpsvm_solution, wlpsvm_solution
 from .oam import OAMSeq
 from .opauc import OPAUC
+from .sacog import SACOG
 
 __all__ = [
     "ACOG",
@@ -19,6 +20,7 @@ __all__ = [
     "MulticlassDCILIncLPSVM",
     "OAMSeq",
     "OPAUC",
+    "SACOG",
     "WeightedLPSVM",
     "class_weights",
     "lpsvm_solution",

@@ -1,0 +1,394 @@
+"""Kernels of the sketched ACOG learners (seed 002, Algorithms 2-6): Oja's sketch of the
+second-order matrix, dense (SACOG) and in the sparse re-parametrisation (sparse SACOG).
+
+Notation of the digest (spec section 3.4/3.5). The to-sketch vector is ``xh = x / sqrt(gamma)``;
+the sketch keeps ``m`` orthonormal directions ``V`` (m x d, rows) with running eigenvalue estimates
+``lam`` (m) after ``t`` sketch rounds, so that the covariance is
+``Sigma = I - V' diag(D) V`` with ``D_i = t lam_i / (1 + t lam_i)``. The sparse form stores
+``V = F Z`` and the mean as ``mu = w + Z' b`` so that a round costs O(m^3 + m s) instead of
+O(m^2 d).
+
+Only the leading ``n`` columns of the state matrices are read or written: the estimators keep
+spare capacity beyond them (filled with zeros).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .linear import sparse_dot
+
+__all__ = [
+    "DEGENERATE_TOLERANCE",
+    "orthonormalise_rows",
+    "rebase_sparse_sketch",
+    "sacog_step",
+    "sketch_variance",
+    "sparse_sacog_score",
+    "sparse_sacog_step",
+    "sparse_sketch_variance",
+]
+
+# A row whose Gram-Schmidt residual falls below this fraction of its norm is numerically in the
+# span of the earlier rows. In exact arithmetic this never happens (an Oja step multiplies V by
+# the invertible I + xh xh' / t), so it only guards against rounding (spec 8.2, U8).
+DEGENERATE_TOLERANCE = 1e-12
+
+
+@njit(cache=True)
+def orthonormalise_rows(matrix, n):
+    """Modified Gram-Schmidt of the rows of ``matrix[:, :n]``, in row order, in place.
+
+    Row ``i`` keeps its place (and so its eigenvalue estimate, spec U7). A row that is
+    numerically dependent on the earlier ones (residual norm below ``DEGENERATE_TOLERANCE`` times
+    its norm) is replaced by the standard basis vector that is least explained by the earlier
+    rows, orthogonalised against them: deterministic, so no random state is needed (spec U8).
+    Returns the number of rows replaced.
+    """
+    m = matrix.shape[0]
+    replaced = 0
+    for i in range(m):
+        before = 0.0
+        for j in range(n):
+            before += matrix[i, j] * matrix[i, j]
+        for r in range(i):
+            coefficient = 0.0
+            for j in range(n):
+                coefficient += matrix[r, j] * matrix[i, j]
+            for j in range(n):
+                matrix[i, j] -= coefficient * matrix[r, j]
+        norm = 0.0
+        for j in range(n):
+            norm += matrix[i, j] * matrix[i, j]
+        if not norm > (DEGENERATE_TOLERANCE * DEGENERATE_TOLERANCE) * before or norm == 0.0:
+            replaced += 1
+            best, best_residual = 0, -1.0
+            for j in range(n):
+                explained = 0.0
+                for r in range(i):
+                    explained += matrix[r, j] * matrix[r, j]
+                if 1.0 - explained > best_residual:
+                    best, best_residual = j, 1.0 - explained
+            for j in range(n):
+                matrix[i, j] = 0.0
+            matrix[i, best] = 1.0
+            for r in range(i):
+                coefficient = matrix[r, best]
+                for j in range(n):
+                    matrix[i, j] -= coefficient * matrix[r, j]
+            norm = 0.0
+            for j in range(n):
+                norm += matrix[i, j] * matrix[i, j]
+        scale = 1.0 / math.sqrt(norm)
+        for j in range(n):
+            matrix[i, j] *= scale
+    return replaced
+
+
+@njit(cache=True)
+def _oja_eigenvalues(eigen, projection, t):
+    """Eq. 11/16 with Gamma_t = I/t: ``lam_i <- (1 - 1/t) lam_i + (1/t) p_i^2``."""
+    rate = 1.0 / t
+    for i in range(eigen.shape[0]):
+        eigen[i] = (1.0 - rate) * eigen[i] + rate * projection[i] * projection[i]
+
+
+@njit(cache=True)
+def _shrinkage(eigen, t):
+    """``D = t Lam H`` (Eq. 13): ``D_i = t lam_i / (1 + t lam_i)``."""
+    out = np.empty(eigen.shape[0])
+    for i in range(eigen.shape[0]):
+        scaled = t * eigen[i]
+        out[i] = scaled / (1.0 + scaled)
+    return out
+
+
+@njit(cache=True)
+def _rows_times_sparse(matrix, indices, values, scale):
+    """``scale * matrix[:, indices] @ values``: an m-vector in O(m s)."""
+    m = matrix.shape[0]
+    out = np.zeros(m)
+    for k in range(indices.shape[0]):
+        j = indices[k]
+        value = values[k] * scale
+        for i in range(m):
+            out[i] += matrix[i, j] * value
+    return out
+
+
+@njit(cache=True)
+def sacog_step(
+    mean, basis, eigen, rounds, n, indices, values, y, margin, slope, eta, gamma, on_loss_only
+):
+    """One SACOG round (Algorithms 2 and 3) on the dense state.
+
+    ``mean`` (d), ``basis`` = V (m x d, orthonormal rows), ``eigen`` = lam (m) and ``rounds``
+    (int64[1], the sketch's ``t``) are updated in place. The loss is taken at the current mean;
+    then the sketch takes the Oja step with ``xh = x / sqrt(gamma)`` *whatever the loss* (as
+    printed; ``on_loss_only`` skips it on zero-loss rounds, spec U4), and if the loss is positive
+    the mean steps along the sketched covariance of the new sketch (Eq. 10):
+    ``mean += eta * slope * y * (x - V' (D * V x))``. Loss I passes ``margin = rho_y, slope = 1``,
+    loss II ``margin = 1, slope = rho_y``. Returns whether the mean changed.
+    """
+    suffers = y * sparse_dot(mean, indices, values) < margin
+    if on_loss_only and not suffers:
+        return False
+    m = basis.shape[0]
+    rounds[0] += 1
+    t = float(rounds[0])
+    inv_root_gamma = 1.0 / math.sqrt(gamma)
+    projection = _rows_times_sparse(basis, indices, values, inv_root_gamma)  # V_{t-1} xh
+    _oja_eigenvalues(eigen, projection, t)
+    for k in range(indices.shape[0]):
+        j = indices[k]
+        value = values[k] * inv_root_gamma / t
+        for i in range(m):
+            basis[i, j] += projection[i] * value
+    orthonormalise_rows(basis, n)
+    if not suffers:
+        return False
+    shrink = _shrinkage(eigen, t)
+    coordinates = _rows_times_sparse(basis, indices, values, 1.0)  # V_t x
+    step = eta * slope * y
+    for k in range(indices.shape[0]):
+        mean[indices[k]] += step * values[k]
+    for i in range(m):
+        coefficient = step * shrink[i] * coordinates[i]
+        if coefficient != 0.0:
+            for j in range(n):
+                mean[j] -= coefficient * basis[i, j]
+    return True
+
+
+@njit(cache=True)
+def sketch_variance(basis, eigen, rounds, indices, values):
+    """``x' Sigma x = |x|^2 - sum_i D_i (V x)_i^2`` for the dense sketch."""
+    total = 0.0
+    for k in range(values.shape[0]):
+        total += values[k] * values[k]
+    if rounds[0] == 0:
+        return total
+    shrink = _shrinkage(eigen, float(rounds[0]))
+    coordinates = _rows_times_sparse(basis, indices, values, 1.0)
+    for i in range(basis.shape[0]):
+        total -= shrink[i] * coordinates[i] * coordinates[i]
+    return total
+
+
+# ---- sparse SACOG -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def sparse_sacog_score(weights, offsets, directions, indices, values):
+    """``mu . x = w . x + b . (Z x)`` without materialising ``mu``: O(m s)."""
+    projected = _rows_times_sparse(directions, indices, values, 1.0)
+    total = sparse_dot(weights, indices, values)
+    for i in range(offsets.shape[0]):
+        total += offsets[i] * projected[i]
+    return total
+
+
+@njit(cache=True)
+def _decompose(transform, gram):
+    """Algorithm 6: replace ``F`` by ``Q`` such that the rows of ``Q Z`` are the Gram-Schmidt
+    orthonormalisation of the rows of ``F Z``, computed from ``K = Z Z'`` only (inner product
+    ``<a, b> = a' K b``). The projections are removed one at a time (modified Gram-Schmidt; the
+    paper's classical form is equal in exact arithmetic) so that it matches
+    :func:`orthonormalise_rows` on the dense sketch. O(m^3). Returns False, leaving ``F``
+    unchanged, if a row is numerically dependent (the caller then re-bases).
+    """
+    m = transform.shape[0]
+    q = np.zeros((m, m))
+    kq = np.zeros((m, m))  # K q_r for the rows already accepted
+    beta = np.empty(m)
+    for i in range(m):
+        for a in range(m):
+            beta[a] = transform[i, a]
+        before = 0.0
+        for a in range(m):
+            for c in range(m):
+                before += beta[a] * gram[a, c] * beta[c]
+        for r in range(i):
+            coefficient = 0.0
+            for a in range(m):
+                coefficient += kq[r, a] * beta[a]
+            for a in range(m):
+                beta[a] -= coefficient * q[r, a]
+        norm = 0.0
+        for a in range(m):
+            for c in range(m):
+                norm += beta[a] * gram[a, c] * beta[c]
+        if not norm > (DEGENERATE_TOLERANCE * DEGENERATE_TOLERANCE) * before or norm <= 0.0:
+            return False
+        scale = 1.0 / math.sqrt(norm)
+        for a in range(m):
+            q[i, a] = beta[a] * scale
+        for a in range(m):
+            total = 0.0
+            for c in range(m):
+                total += gram[a, c] * q[i, c]
+            kq[i, a] = total
+    for i in range(m):
+        for a in range(m):
+            transform[i, a] = q[i, a]
+    return True
+
+
+@njit(cache=True)
+def rebase_sparse_sketch(weights, offsets, directions, transform, gram, n, orthonormalise):
+    """Make the implicit form explicit without changing ``mu`` (spec 3.5, numerical safeguard):
+    ``w <- w + Z' b``, ``b <- 0``, ``Z <- F Z``, ``F <- I``, ``K <- Z Z'``. With
+    ``orthonormalise`` the new ``Z`` is also re-orthonormalised (used when :func:`_decompose`
+    meets a dependent row, as the dense sketch would). O(m^2 n)."""
+    m = directions.shape[0]
+    for i in range(m):
+        coefficient = offsets[i]
+        if coefficient != 0.0:
+            for j in range(n):
+                weights[j] += coefficient * directions[i, j]
+        offsets[i] = 0.0
+    row = np.empty(m)
+    for j in range(n):
+        for i in range(m):
+            total = 0.0
+            for a in range(m):
+                total += transform[i, a] * directions[a, j]
+            row[i] = total
+        for i in range(m):
+            directions[i, j] = row[i]
+    if orthonormalise:
+        orthonormalise_rows(directions, n)
+    for i in range(m):
+        for a in range(m):
+            transform[i, a] = 1.0 if i == a else 0.0
+    for i in range(m):
+        for a in range(i, m):
+            total = 0.0
+            for j in range(n):
+                total += directions[i, j] * directions[a, j]
+            gram[i, a] = total
+            gram[a, i] = total
+
+
+@njit(cache=True)
+def sparse_sacog_step(
+    weights,
+    offsets,
+    directions,
+    transform,
+    gram,
+    eigen,
+    rounds,
+    n,
+    indices,
+    values,
+    y,
+    margin,
+    slope,
+    eta,
+    gamma,
+    on_loss_only,
+    rebase_threshold,
+):
+    """One sparse-SACOG round (Algorithms 4-6 with the digest's corrections, spec 3.5).
+
+    State, updated in place: ``w`` = ``weights`` (d), ``b`` = ``offsets`` (m), ``Z`` =
+    ``directions`` (m x d), ``F`` = ``transform`` (m x m), ``K`` = ``gram`` = Z Z' (m x m),
+    ``lam`` = ``eigen`` (m) and ``rounds`` (int64[1], ``t``); the mean is ``mu = w + Z' b``.
+
+    With ``Gamma_t = I/t``, ``delta = F^-1 Gamma_t F Z xh = Z xh / t`` (no inverse). The digest's
+    correction S3 is applied: ``w <- w - xh (delta . b)`` on *every* sketch update, because Z
+    changes every round; this keeps ``mu`` exact and makes the sparse form equal to
+    :func:`sacog_step`. On a positive loss ``w += eta c y x`` and, from Eq. 15 with
+    ``g = -c y x``, ``b -= eta c y F' D F Z x`` (new F and Z). When ``max |K_ij|`` exceeds
+    ``rebase_threshold`` the form is re-based (``mu`` unchanged). O(m^3 + m s) per round.
+    Returns whether the mean was updated by the loss step.
+    """
+    m = directions.shape[0]
+    projected = _rows_times_sparse(directions, indices, values, 1.0)  # Z_{t-1} x
+    score = sparse_dot(weights, indices, values)
+    for i in range(m):
+        score += offsets[i] * projected[i]
+    suffers = y * score < margin
+    if on_loss_only and not suffers:
+        return False
+    rounds[0] += 1
+    t = float(rounds[0])
+    inv_root_gamma = 1.0 / math.sqrt(gamma)
+    residual = np.empty(m)  # r = Z_{t-1} xh
+    for i in range(m):
+        residual[i] = projected[i] * inv_root_gamma
+    projection = np.zeros(m)  # p = F_{t-1} r = V_{t-1} xh
+    for i in range(m):
+        total = 0.0
+        for a in range(m):
+            total += transform[i, a] * residual[a]
+        projection[i] = total
+    _oja_eigenvalues(eigen, projection, t)
+    delta = residual / t
+    squared_norm = 0.0
+    for k in range(values.shape[0]):
+        hat = values[k] * inv_root_gamma
+        squared_norm += hat * hat
+    # Eq. 18 with delta = r / t: K += (2/t + |xh|^2 / t^2) r r'
+    factor = 2.0 / t + squared_norm / (t * t)
+    for i in range(m):
+        for a in range(m):
+            gram[i, a] += factor * residual[i] * residual[a]
+    along = 0.0  # delta . b
+    for i in range(m):
+        along += delta[i] * offsets[i]
+    for k in range(indices.shape[0]):
+        j = indices[k]
+        hat = values[k] * inv_root_gamma
+        for i in range(m):
+            directions[i, j] += delta[i] * hat
+        weights[j] -= hat * along  # S3: keep mu = w + Z' b exact as Z changes
+    if not _decompose(transform, gram):
+        rebase_sparse_sketch(weights, offsets, directions, transform, gram, n, True)
+    if suffers:
+        shrink = _shrinkage(eigen, t)
+        step = eta * slope * y
+        for k in range(indices.shape[0]):
+            weights[indices[k]] += step * values[k]
+        projected = _rows_times_sparse(directions, indices, values, 1.0)  # Z_t x
+        coordinates = np.zeros(m)  # D F Z_t x
+        for i in range(m):
+            total = 0.0
+            for a in range(m):
+                total += transform[i, a] * projected[a]
+            coordinates[i] = shrink[i] * total
+        for a in range(m):
+            total = 0.0
+            for i in range(m):
+                total += transform[i, a] * coordinates[i]
+            offsets[a] -= step * total
+    largest = 0.0
+    for i in range(m):
+        for a in range(m):
+            largest = max(largest, abs(gram[i, a]))
+    if largest > rebase_threshold:
+        rebase_sparse_sketch(weights, offsets, directions, transform, gram, n, False)
+    return suffers
+
+
+@njit(cache=True)
+def sparse_sketch_variance(directions, transform, eigen, rounds, indices, values):
+    """``x' Sigma x = |x|^2 - sum_i D_i (F Z x)_i^2`` for the sparse sketch: O(m s + m^2)."""
+    total = 0.0
+    for k in range(values.shape[0]):
+        total += values[k] * values[k]
+    if rounds[0] == 0:
+        return total
+    m = directions.shape[0]
+    shrink = _shrinkage(eigen, float(rounds[0]))
+    projected = _rows_times_sparse(directions, indices, values, 1.0)
+    for i in range(m):
+        coordinate = 0.0
+        for a in range(m):
+            coordinate += transform[i, a] * projected[a]
+        total -= shrink[i] * coordinate * coordinate
+    return total

@@ -1,0 +1,521 @@
+"""SACOG and sparse SACOG (seed 002, Algorithms 2-6): numpy references of both forms, their
+agreement with the jitted kernels, the equality of the two forms on real data, the feature-space
+conventions, River's checks and bad input."""
+
+from __future__ import annotations
+
+import copy
+import math
+import os
+import pathlib
+import pickle
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from river import checks, datasets, preprocessing
+
+from imbalance_stream._numba import sketch as kernels
+from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream.linear_model import SACOG
+from imbalance_stream.linear_model.sacog import initial_sketch
+
+# ---- plain-numpy references, written from the paper's algorithms --------------------------------
+
+
+def orthonormal_rows(matrix):
+    """Orthonormalise the rows in order through numpy's QR (Gram-Schmidt up to row signs, which
+    the sketch does not depend on: each row enters as v v')."""
+    q, r = np.linalg.qr(matrix.T)
+    return (q * np.sign(np.diag(r))).T
+
+
+class DenseReference:
+    """Algorithms 2 and 3 as printed: S = (t Lam)^1/2 V, H = diag(1 / (1 + t Lam)),
+    mu <- mu - eta (g - S' H S g) with the covariance materialised."""
+
+    def __init__(self, start, loss, rho, eta, gamma):
+        self.V = start.copy()
+        self.lam = np.zeros(start.shape[0])
+        self.t = 0
+        self.mu = np.zeros(start.shape[1])
+        self.loss, self.rho, self.eta, self.gamma = loss, rho, eta, gamma
+
+    def score(self, x):
+        return self.mu @ x
+
+    def learn(self, x, y):
+        rho_y = self.rho if y > 0 else 1.0
+        if self.loss == "I":
+            suffers, gradient = y * self.score(x) < rho_y, -y * x
+        else:
+            suffers, gradient = y * self.score(x) < 1.0, -rho_y * y * x
+        xh = x / math.sqrt(self.gamma)
+        self.t += 1
+        rate = 1.0 / self.t
+        self.lam = (1 - rate) * self.lam + rate * (self.V @ xh) ** 2
+        self.V = orthonormal_rows(self.V + rate * np.outer(self.V @ xh, xh))
+        S = np.sqrt(self.t * self.lam)[:, None] * self.V
+        H = np.diag(1.0 / (1.0 + self.t * self.lam))
+        if suffers:
+            self.mu = self.mu - self.eta * (gradient - S.T @ H @ S @ gradient)
+        return suffers
+
+
+def decompose(F, K):
+    """Algorithm 6 as printed (classical Gram-Schmidt in the K inner product)."""
+    m = F.shape[0]
+    L, Q = np.zeros((m, m)), np.zeros((m, m))
+    for i in range(m):
+        f = F[i]
+        alpha = Q @ K @ f
+        beta = f - Q.T @ alpha
+        c = math.sqrt(beta @ K @ beta)
+        if c != 0:
+            Q[i] = beta / c
+        alpha[i] = c
+        L[i] = alpha
+    return L, Q
+
+
+class SparseReference:
+    """Algorithms 4-6 with the digest's corrections (spec 3.5): delta = F^-1 Gamma F Z xh
+    (column vector), w corrected on every Z change (S3), b updated with Eq. 15."""
+
+    def __init__(self, start, loss, rho, eta, gamma):
+        m, d = start.shape
+        self.Z = start.copy()
+        self.F = np.eye(m)
+        self.K = np.eye(m)
+        self.lam = np.zeros(m)
+        self.t = 0
+        self.w = np.zeros(d)
+        self.b = np.zeros(m)
+        self.loss, self.rho, self.eta, self.gamma = loss, rho, eta, gamma
+
+    @property
+    def mu(self):
+        return self.w + self.Z.T @ self.b
+
+    def score(self, x):
+        return self.w @ x + self.b @ (self.Z @ x)
+
+    def learn(self, x, y):
+        rho_y = self.rho if y > 0 else 1.0
+        if self.loss == "I":
+            suffers, gradient = y * self.score(x) < rho_y, -y * x
+        else:
+            suffers, gradient = y * self.score(x) < 1.0, -rho_y * y * x
+        xh = x / math.sqrt(self.gamma)
+        # Algorithm 5
+        self.t += 1
+        gamma_t = np.eye(len(self.b)) / self.t
+        self.lam = (1 - 1 / self.t) * self.lam + (1 / self.t) * (self.F @ self.Z @ xh) ** 2
+        delta = np.linalg.solve(self.F, gamma_t @ self.F @ self.Z @ xh)
+        self.K = (
+            self.K
+            + np.outer(self.Z @ xh, delta)
+            + np.outer(delta, self.Z @ xh)
+            + (xh @ xh) * np.outer(delta, delta)
+        )
+        self.Z = self.Z + np.outer(delta, xh)
+        L, Q = decompose(self.F, self.K)
+        self.F = Q
+        D = np.diag(self.t * self.lam / (1 + self.t * self.lam))  # t Lam H
+        # Algorithm 4, with the w correction applied on every round (S3)
+        self.w = self.w - xh * (delta @ self.b)
+        if suffers:
+            self.w = self.w - self.eta * gradient
+            self.b = self.b + self.eta * self.F.T @ D @ self.F @ self.Z @ gradient
+        return suffers
+
+
+def random_stream(rng, n, d, density=1.0):
+    """Unit-norm samples, some sparse, labels from a noisy hyperplane (about 1:3 positive)."""
+    truth = rng.standard_normal(d)
+    samples = []
+    for _ in range(n):
+        x = rng.standard_normal(d) * (rng.random(d) < density)
+        if not x.any():
+            x[rng.integers(d)] = 1.0
+        x /= np.linalg.norm(x)
+        y = 1.0 if x @ truth + 0.3 * rng.standard_normal() > 0.5 else -1.0
+        samples.append((x, y))
+    return samples
+
+
+def run_dense_kernel(start, samples, loss, rho, eta, gamma, on_loss_only=False):
+    m, d = start.shape
+    mean, basis = np.zeros(d), start.copy()
+    eigen, rounds = np.zeros(m), np.zeros(1, dtype=np.int64)
+    scores = []
+    for x, y in samples:
+        idx = np.flatnonzero(x).astype(np.int64)
+        val = x[idx]
+        scores.append(mean[idx] @ val)
+        rho_y = rho if y > 0 else 1.0
+        margin, slope = (rho_y, 1.0) if loss == "I" else (1.0, rho_y)
+        kernels.sacog_step(
+            mean, basis, eigen, rounds, d, idx, val, y, margin, slope, eta, gamma, on_loss_only
+        )
+    return np.array(scores), mean
+
+
+def run_sparse_kernel(start, samples, loss, rho, eta, gamma, threshold=1e7, on_loss_only=False):
+    m, d = start.shape
+    w, b, Z = np.zeros(d), np.zeros(m), start.copy()
+    F, K = np.eye(m), np.eye(m)
+    eigen, rounds = np.zeros(m), np.zeros(1, dtype=np.int64)
+    scores = []
+    for x, y in samples:
+        idx = np.flatnonzero(x).astype(np.int64)
+        val = x[idx]
+        scores.append(kernels.sparse_sacog_score(w, b, Z, idx, val))
+        rho_y = rho if y > 0 else 1.0
+        margin, slope = (rho_y, 1.0) if loss == "I" else (1.0, rho_y)
+        kernels.sparse_sacog_step(
+            w, b, Z, F, K, eigen, rounds, d, idx, val, y, margin, slope, eta, gamma,
+            on_loss_only, threshold,
+        )  # fmt: skip
+    return np.array(scores), w + Z.T @ b
+
+
+# ---- kernels against the references --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("loss", ["I", "II"])
+@pytest.mark.parametrize("density", [1.0, 0.3])
+def test_dense_kernel_matches_reference(loss, density):
+    rng = np.random.default_rng(7)
+    samples = random_stream(rng, 400, 12, density)
+    start = initial_sketch(4, 12, seed=3)
+    reference = DenseReference(start, loss, rho=2.5, eta=0.7, gamma=0.8)
+    expected, updates = [], 0
+    for x, y in samples:
+        expected.append(reference.score(x))
+        updates += reference.learn(x, y)
+    assert 0 < updates < len(samples)  # both branches, including zero-loss sketch updates
+    scores, mean = run_dense_kernel(start, samples, loss, 2.5, 0.7, 0.8)
+    np.testing.assert_allclose(scores, expected, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(mean, reference.mu, rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize("loss", ["I", "II"])
+@pytest.mark.parametrize("density", [1.0, 0.3])
+def test_sparse_kernel_matches_reference(loss, density):
+    rng = np.random.default_rng(11)
+    samples = random_stream(rng, 400, 12, density)
+    start = initial_sketch(4, 12, seed=5)
+    reference = SparseReference(start, loss, rho=2.5, eta=0.7, gamma=0.8)
+    expected, updates = [], 0
+    for x, y in samples:
+        expected.append(reference.score(x))
+        updates += reference.learn(x, y)
+    assert 0 < updates < len(samples)
+    scores, mean = run_sparse_kernel(start, samples, loss, 2.5, 0.7, 0.8)
+    np.testing.assert_allclose(scores, expected, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(mean, reference.mu, rtol=1e-9, atol=1e-10)
+
+
+def test_the_two_references_are_the_same_algorithm():
+    """The digest's equivalence (spec 3.5) at the level of the printed algorithms."""
+    rng = np.random.default_rng(2)
+    samples = random_stream(rng, 300, 10, 0.5)
+    start = initial_sketch(3, 10, seed=0)
+    dense = DenseReference(start, "II", 3.0, 1.0, 1.0)
+    sparse = SparseReference(start, "II", 3.0, 1.0, 1.0)
+    for x, y in samples:
+        assert dense.score(x) == pytest.approx(sparse.score(x), rel=1e-8, abs=1e-10)
+        dense.learn(x, y)
+        sparse.learn(x, y)
+    np.testing.assert_allclose(dense.mu, sparse.mu, rtol=1e-8, atol=1e-10)
+
+
+def test_without_the_s3_correction_the_sparse_form_drifts():
+    """The correction is needed: Algorithm 4 as printed (w untouched on zero-loss rounds) gives a
+    different mean from SACOG as soon as a zero-loss round follows an update."""
+    rng = np.random.default_rng(2)
+    samples = random_stream(rng, 200, 10, 0.5)
+    start = initial_sketch(3, 10, seed=0)
+    dense = DenseReference(start, "I", 1.0, 1.0, 1.0)
+    printed = SparseReference(start, "I", 1.0, 1.0, 1.0)
+    for x, y in samples:
+        dense.learn(x, y)
+        before = printed.w.copy()
+        suffers = printed.learn(x, y)
+        if not suffers:
+            printed.w = before  # Algorithm 4, line 14: w_{t+1} = w_t
+    assert np.abs(dense.mu - printed.mu).max() > 1e-3
+
+
+def test_rebasing_keeps_the_mean():
+    """Re-basing often (threshold just above 1) changes nothing but rounding."""
+    rng = np.random.default_rng(4)
+    samples = random_stream(rng, 300, 9, 0.6)
+    start = initial_sketch(3, 9, seed=1)
+    scores, mean = run_dense_kernel(start, samples, "I", 2.0, 1.0, 0.5)
+    rebased_scores, rebased_mean = run_sparse_kernel(start, samples, "I", 2.0, 1.0, 0.5, 1.5)
+    np.testing.assert_allclose(rebased_scores, scores, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(rebased_mean, mean, rtol=1e-8, atol=1e-10)
+
+
+def test_sketch_on_loss_only_skips_zero_loss_rounds():
+    rng = np.random.default_rng(5)
+    samples = random_stream(rng, 200, 8)
+    start = initial_sketch(3, 8, seed=1)
+    m, d = start.shape
+    mean, basis, eigen, rounds = np.zeros(d), start.copy(), np.zeros(m), np.zeros(1, np.int64)
+    updates = 0
+    for x, y in samples:
+        idx = np.flatnonzero(x).astype(np.int64)
+        updates += kernels.sacog_step(
+            mean, basis, eigen, rounds, d, idx, x[idx], y, 1.0, 1.0, 1.0, 1.0, True
+        )
+    assert rounds[0] == updates < len(samples)
+    dense_scores, _ = run_dense_kernel(start, samples, "I", 1.0, 1.0, 1.0, True)
+    sparse_scores, _ = run_sparse_kernel(start, samples, "I", 1.0, 1.0, 1.0, 1e7, True)
+    np.testing.assert_allclose(sparse_scores, dense_scores, rtol=1e-8, atol=1e-10)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 5),
+    st.integers(0, 6),
+    st.integers(0, 2**31 - 1),
+    st.booleans(),
+)
+def test_orthonormalise_rows(m, extra, seed, duplicate):
+    """Rows come out orthonormal, each spanning what the earlier input rows span; a dependent row
+    (a duplicate) is replaced by a vector orthogonal to the others."""
+    n = m + extra
+    rng = np.random.default_rng(seed)
+    matrix = rng.standard_normal((m, n + 2))
+    matrix[:, n:] = 7.0  # columns beyond n are not touched
+    if duplicate and m > 1:
+        matrix[m - 1, :n] = matrix[0, :n]
+    original = matrix.copy()
+    replaced = kernels.orthonormalise_rows(matrix, n)
+    np.testing.assert_allclose(matrix[:, :n] @ matrix[:, :n].T, np.eye(m), atol=1e-10)
+    assert (matrix[:, n:] == 7.0).all()
+    assert replaced == (1 if duplicate and m > 1 else 0)
+    for i in range(m - replaced):
+        # row i lies in the span of the first i + 1 input rows
+        basis = original[: i + 1, :n]
+        coefficients, *_ = np.linalg.lstsq(basis.T, matrix[i, :n], rcond=None)
+        np.testing.assert_allclose(basis.T @ coefficients, matrix[i, :n], atol=1e-8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 2**31 - 1))
+def test_decompose_orthonormalises_in_the_gram_metric(m, seed):
+    """Algorithm 6: with K = Z Z', the new F makes F Z orthonormal, row by row the same as
+    Gram-Schmidt of the rows of (old F) Z; L Q Z = F Z with L lower triangular."""
+    rng = np.random.default_rng(seed)
+    Z = rng.standard_normal((m, m + 4))
+    F = rng.standard_normal((m, m)) + 3 * np.eye(m)
+    K = Z @ Z.T
+    expected = F @ Z
+    kernels.orthonormalise_rows(expected, m + 4)
+    transform = F.copy()
+    assert kernels._decompose(transform, K.copy())
+    np.testing.assert_allclose(transform @ Z, expected, atol=1e-8)
+    L, Q = decompose(F, K)  # the printed algorithm
+    np.testing.assert_allclose(L @ Q @ Z, F @ Z, atol=1e-8)
+    np.testing.assert_allclose(np.triu(L, 1), 0.0, atol=1e-12)
+    np.testing.assert_allclose(Q @ Z, expected, atol=1e-8)
+
+
+# ---- the estimator on real data ---------------------------------------------------------------
+
+
+def libsvm_rows(name, n, n_features, positive):
+    """The first ``n`` rows of a LIBSVM file of the data home, each scaled to unit L2 norm as in
+    the paper, labelled ``label == positive``."""
+    from sklearn.datasets import load_svmlight_file
+
+    path = pathlib.Path(os.environ["IMBALANCE_STREAM_DATA"]) / "libsvm" / name
+    if not path.exists():
+        pytest.skip(f"{path} not available")
+    X, y = load_svmlight_file(str(path), n_features=n_features)
+    X = X.tocsr()
+    rows = []
+    for i in range(n):
+        start, stop = X.indptr[i], X.indptr[i + 1]
+        values = X.data[start:stop] / np.linalg.norm(X.data[start:stop])
+        rows.append((dict(zip(X.indices[start:stop].tolist(), values.tolist())), y[i] == positive))
+    return rows
+
+
+@pytest.mark.parametrize(
+    "name, n_features, positive, loss",
+    [
+        ("mushrooms", 112, 2, "I"),  # sparse, 112 binary features; positive = edible (spec 6)
+        ("a9a.gz", 123, 1, "II"),  # sparse, 123 binary features, about 1:3.2
+    ],
+)
+def test_sparse_and_dense_sacog_agree_on_real_data(name, n_features, positive, loss):
+    stream = libsvm_rows(name, 3000, n_features, positive)
+    dense = SACOG(loss=loss, eta=1.0, seed=7)
+    sparse = SACOG(loss=loss, eta=1.0, seed=7, sparse=True)
+    zero_loss_rounds = 0
+    for x, y in stream:
+        a, b = dense.decision_one(x), sparse.decision_one(x)
+        assert a == pytest.approx(b, rel=1e-8, abs=1e-8)
+        assert dense.predict_one(x) == sparse.predict_one(x)
+        updates = dense.n_updates
+        dense.learn_one(x, y)
+        sparse.learn_one(x, y)
+        zero_loss_rounds += dense.n_updates == updates
+    assert dense.n_updates == sparse.n_updates > 20
+    assert dense.n_sketch_updates == sparse.n_sketch_updates == len(stream)
+    assert zero_loss_rounds > 100  # the sketch moved on these rounds too
+    dw, sw = dense.weights, sparse.weights
+    assert dw.keys() == sw.keys()
+    np.testing.assert_allclose([sw[k] for k in dw], [dw[k] for k in dw], rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(sparse.directions, dense.directions, atol=1e-8)
+    x = stream[0][0]
+    assert sparse.predict_proba_one(x)[True] == pytest.approx(
+        dense.predict_proba_one(x)[True], abs=1e-8
+    )
+
+
+def test_learning_on_phishing_beats_chance():
+    from river import evaluate, metrics
+
+    for sparse in (False, True):
+        model = preprocessing.StandardScaler() | SACOG(loss="II", eta=0.1, sparse=sparse, seed=1)
+        metric = evaluate.progressive_val_score(
+            datasets.Phishing(), model, metrics.BalancedAccuracy()
+        )
+        assert metric.get() > 0.75
+
+
+def test_variance_matches_the_sketched_covariance():
+    model = SACOG(seed=3, m=3)
+    for x, y in datasets.Phishing().take(50):
+        model.learn_one(x, y)
+    x = next(iter(datasets.Phishing()))[0]
+    idx, val, _ = model._features.encode(x, grow=False)
+    dense = model._features.dense(idx, val, model._n_columns)
+    V = model.directions
+    D = model.eigenvalues / (1 + model.eigenvalues)
+    sigma = np.eye(len(dense)) - V.T @ np.diag(D) @ V
+    assert model._variance(idx, val) == pytest.approx(dense @ sigma @ dense)
+    score = model.decision_one(x)
+    expected = 0.5 * math.erfc(-score / math.sqrt(dense @ sigma @ dense) / math.sqrt(2))
+    assert model.predict_proba_one(x)[True] == pytest.approx(expected)
+
+
+# ---- feature space --------------------------------------------------------------------------
+
+
+def test_key_order_does_not_matter_even_with_spare_columns():
+    """Fewer features than m on the first sample: the spare starting columns go to later features
+    in sorted-name order, so a shuffled copy of the stream gives the same model."""
+    rng = random.Random(0)
+    stream = [({"b": 1.0, "a": -0.5}, True), ({"d": 0.3, "c": 1.0, "e": 2.0}, False)]
+    stream += [({k: rng.uniform(-1, 1) for k in "abcdefg"}, rng.random() < 0.3) for _ in range(60)]
+    for sparse in (False, True):
+        one, two = SACOG(m=4, seed=1, sparse=sparse), SACOG(m=4, seed=1, sparse=sparse)
+        for x, y in stream:
+            keys = list(x)
+            rng.shuffle(keys)
+            assert one.decision_one(x) == pytest.approx(
+                two.decision_one({k: x[k] for k in keys}), rel=1e-9, abs=1e-12
+            )
+            one.learn_one(x, y)
+            two.learn_one({k: x[k] for k in keys}, y)
+        assert one.weights == pytest.approx(two.weights, rel=1e-9, abs=1e-12)
+
+
+def test_new_features_enter_with_zero_columns():
+    model = SACOG(m=2, seed=0)
+    model.learn_one({"a": 1.0, "b": 2.0, "c": 0.5}, True)
+    model.learn_one({"a": 1.0, "z": 1.0}, False)
+    V = model.directions
+    np.testing.assert_allclose(V @ V.T, np.eye(2), atol=1e-12)
+    fresh = SACOG(m=2, seed=0)
+    fresh.learn_one({"a": 1.0, "b": 2.0, "c": 0.5}, True)
+    before = fresh.directions
+    assert before.shape == (2, 3)
+    model.learn_one({"q": 1.0}, True)  # q's column is zero until q is learned: stays orthonormal
+    V = model.directions
+    np.testing.assert_allclose(V @ V.T, np.eye(2), atol=1e-12)
+
+
+def test_seed_controls_the_start():
+    stream = list(datasets.Phishing().take(100))
+    runs = []
+    for seed in (1, 1, 2):
+        model = SACOG(seed=seed)
+        for x, y in stream:
+            model.learn_one(x, y)
+        runs.append(model.weights)
+    assert runs[0] == runs[1]
+    assert runs[0] != runs[2]
+    start = initial_sketch(5, 9, seed=4)
+    np.testing.assert_allclose(start @ start.T, np.eye(5), atol=1e-12)
+    with pytest.raises(ValueError, match="at least 5 columns"):
+        initial_sketch(5, 4)
+
+
+def test_intercept_before_learning():
+    model = SACOG(intercept=True, seed=0)
+    assert model.predict_proba_one({"a": 1.0}) == {True: 0.5, False: 0.5}
+    model.learn_one({}, True)  # the constant feature alone
+    assert model.intercept_ > 0
+
+
+# ---- River citizenship and bad input --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params", list(SACOG._unit_test_params()), ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items())
+)
+def test_river_checks(params):
+    model = SACOG(**params)
+    for check in checks.yield_checks(model):
+        if check.__name__ == "check_bounded_memory_growth":
+            continue  # River's Phishing x10 stream: slow and meaningless for fixed-size arrays
+        check(copy.deepcopy(model))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_bad_input_leaves_the_model_unchanged(sparse):
+    model = SACOG(sparse=sparse, seed=0, rho=2.0)
+    for x, y in datasets.Phishing().take(30):
+        model.learn_one(x, y)
+    snapshot = pickle.dumps(model)
+    bad = [
+        ({"ip_in_url": float("nan")}, True, InvalidFeature, "ip_in_url"),
+        ({"ip_in_url": float("inf"), "new": 1.0}, True, InvalidFeature, "ip_in_url"),
+        ({"new": "high"}, False, InvalidFeature, "new"),
+        ({"new": None}, False, InvalidFeature, "new"),
+        ({"is_popular": 1.0}, None, UnknownLabel, "None"),
+        ({"is_popular": 1.0}, "spam", UnknownLabel, "spam"),
+    ]
+    for x, y, error, name in bad:
+        with pytest.raises(error, match=name):
+            model.learn_one(x, y)
+        assert pickle.dumps(model) == snapshot
+    model.learn_one({}, True)  # documented no-op
+    assert pickle.dumps(model) == snapshot
+
+
+def test_first_thousand_samples_of_one_class():
+    model = SACOG(sparse=True, seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(1000):
+        model.learn_one({f"f{j}": v for j, v in enumerate(rng.standard_normal(6))}, False)
+    assert model.current_rho() == pytest.approx(1001.0)
+    proba = model.predict_proba_one({"f0": 1.0})
+    assert set(proba) == {True, False} and sum(proba.values()) == pytest.approx(1.0)
+    assert all(math.isfinite(w) for w in model.weights.values())
+
+
+def test_invalid_parameters():
+    for params in ({"loss": "III"}, {"m": 0}, {"m": 2.5}, {"rho": -1.0}, {"eta": 0}, {"gamma": -1}):
+        with pytest.raises(ValueError):
+            SACOG(**params)
