@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from river import checks, datasets
+from river import datasets  # river.checks run on these in tests/test_river_checks.py
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import InvalidFeature, UnknownLabel
@@ -206,12 +206,6 @@ def test_single_class_prefix_and_empty_dicts(cls):
 def test_bad_hyper_parameters_raise(cls, bad):
     with pytest.raises(ValueError):
         cls(**bad)
-
-
-@pytest.mark.parametrize("cls", [OAMSeq, OPAUC])
-def test_river_check_estimator(cls):
-    for params in cls._unit_test_params():
-        checks.check_estimator(cls(**params))
 
 
 @pytest.mark.parametrize("module", [oam_module, opauc_module])
