@@ -1,0 +1,350 @@
+"""KOIL and KOIL-MKL: protocol, bad input, budget invariants, memory, and KOIL-MKL against a
+plain-numpy version built from the naive KOIL step.
+
+River's ``check_estimator`` runs on every configuration of both estimators' ``_unit_test_params``
+through ``tests/test_river_checks.py``; ``test_river_check_estimator`` below runs it once more on
+the defaults-like configuration so this module stands on its own.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from river import checks, datasets
+
+from imbalance_stream._numba import budget as B
+from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream.svm import KOIL, KOILMKL
+
+from test_koil_reference import NaiveKOIL, imbalanced_stream
+
+NAMES = [f"f{j}" for j in range(4)]
+
+
+def as_dicts(X):
+    return [dict(zip(NAMES, row)) for row in X]
+
+
+def trained(model, n=200, seed=0):
+    X, y = imbalanced_stream(n, 4, 0.2, seed=seed)
+    for x, label in zip(as_dicts(X), y):
+        model.learn_one(x, bool(label > 0))
+    return model
+
+
+# ---- River's checks ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("model", [KOIL(budget=8, k=3, seed=42), KOILMKL(budget=5, k=2, sigmas=(1.0,), degrees=(2,), seed=42)])
+def test_river_check_estimator(model):
+    checks.check_estimator(model)
+
+
+# ---- construction -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"budget": 0}, {"budget": 2.5}, {"k": 0}, {"policy": "lru"}, {"loss": "log"}, {"C": 0.0},
+        {"eta": -1.0}, {"kernel": "sigmoid"}, {"gamma": float("nan")}, {"degree": 0},
+        {"neighbor_mode": "all"},
+    ],
+)  # fmt: skip
+def test_koil_rejects_bad_hyper_parameters(params):
+    with pytest.raises(ValueError):
+        KOIL(**params)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"hedge_rate": 0.0}, {"degrees": (0,)}, {"sigmas": (-1.0,)}, {"degrees": (), "sigmas": ()},
+     {"vote": "max"}, {"policy": "x"}],
+)  # fmt: skip
+def test_mkl_rejects_bad_hyper_parameters(params):
+    with pytest.raises(ValueError):
+        KOILMKL(**params)
+
+
+# ---- the step's edge cases --------------------------------------------------------------------
+
+
+def test_bootstrap_stores_the_first_samples_with_eta_C():
+    model = KOIL(budget=5, k=2, C=2.0, eta=0.1, positive=1)
+    model.learn_one({"a": 1.0}, 1)  # both buffers empty
+    _, alphas = model.support_vectors(positive=True)
+    assert alphas.tolist() == pytest.approx([0.2])
+    model.learn_one({"a": -1.0}, 0)  # its own buffer is empty, but it violates: eq. 3.10
+    _, positive_alphas = model.support_vectors(positive=True)
+    _, negative_alphas = model.support_vectors(positive=False)
+    assert len(negative_alphas) == 1 and negative_alphas[0] < 0
+    assert model.n_support == {1: 1, 0: 1}
+
+
+def test_a_long_one_class_start_stays_within_budget_and_then_learns():
+    rng = np.random.default_rng(0)
+    model = KOIL(budget=20, k=3, C=2.0, gamma=0.5, seed=0)
+    for _ in range(1000):
+        model.learn_one(dict(zip(NAMES, rng.normal(size=4))), False)
+    assert model.n_support == {True: 0, False: 20}
+    for _ in range(200):
+        label = bool(rng.random() < 0.3)
+        model.learn_one(dict(zip(NAMES, rng.normal(size=4) + 1.5 * label)), label)
+    assert model.n_support[True] == 20
+    scores = [model.decision_one(dict(zip(NAMES, rng.normal(size=4) + 1.5 * s))) for s in (0, 1) * 50]
+    assert all(math.isfinite(s) for s in scores)
+    assert np.mean(scores[1::2]) > np.mean(scores[::2])  # positives rank above negatives
+
+
+def test_probability_is_the_logistic_of_the_score_and_the_threshold_is_zero():
+    model = trained(KOIL(budget=10, k=3, C=3.0, gamma=0.3, seed=1))
+    for x in as_dicts(imbalanced_stream(30, 4, 0.5, seed=9)[0]):
+        score = model.decision_one(x)
+        p = model.predict_proba_one(x)
+        assert p[True] == pytest.approx(1.0 / (1.0 + math.exp(-score)))
+        assert p[True] + p[False] == pytest.approx(1.0)
+        assert model.predict_one(x) == (score >= 0.0)
+
+
+def test_same_seed_same_model_different_seed_different_reservoir():
+    a = trained(KOIL(budget=6, k=2, seed=3), n=400)
+    b = trained(KOIL(budget=6, k=2, seed=3), n=400)
+    c = trained(KOIL(budget=6, k=2, seed=4), n=400)
+    assert pickle.dumps(a) == pickle.dumps(b)
+    assert not np.array_equal(a.support_vectors(False)[0], c.support_vectors(False)[0])
+
+
+# ---- bad input never changes the model --------------------------------------------------------
+
+
+BAD_SAMPLES = [
+    ({"f0": float("nan"), "f1": 1.0}, True, InvalidFeature, "f0"),
+    ({"f0": 1.0, "f1": float("inf")}, False, InvalidFeature, "f1"),
+    ({"f0": 1.0, "f2": "red"}, True, InvalidFeature, "f2"),
+    ({"f0": None}, True, InvalidFeature, "f0"),
+    ({"f0": 1.0}, "maybe", UnknownLabel, "maybe"),
+    ({"f0": 1.0}, None, UnknownLabel, "None"),
+]
+
+
+@pytest.mark.parametrize("make", [lambda: KOIL(budget=6, k=2, seed=0),
+                                  lambda: KOILMKL(budget=4, k=2, sigmas=(1.0,), seed=0)])  # fmt: skip
+@pytest.mark.parametrize("x, y, error, named", BAD_SAMPLES)
+def test_bad_input_raises_naming_it_and_leaves_the_model_unchanged(make, x, y, error, named):
+    model = trained(make(), n=60)
+    before = pickle.dumps(model)
+    with pytest.raises(error, match=named):
+        model.learn_one(x, y)
+    assert pickle.dumps(model) == before
+    if y in (True, False):
+        with pytest.raises(error, match=named):
+            model.predict_proba_one(x)
+        assert pickle.dumps(model) == before
+
+
+def test_empty_sample_is_a_documented_no_op():
+    model = trained(KOIL(budget=6, k=2, seed=0), n=60)
+    before = pickle.dumps(model)
+    model.learn_one({}, True)
+    model.learn_one({"f0": 0.0}, False)  # explicit zeros are dropped: empty too
+    assert pickle.dumps(model) == before
+
+
+# ---- budget invariants ------------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    labels=st.lists(st.booleans(), min_size=1, max_size=120),
+    budget=st.integers(1, 6),
+    k=st.integers(1, 4),
+    policy=st.sampled_from(sorted(B.POLICIES)),
+    loss=st.sampled_from(["hinge", "smooth"]),
+    seed=st.integers(0, 3),
+)
+def test_buffers_never_exceed_the_budget_and_keep_their_books(labels, budget, k, policy, loss, seed):
+    model = KOIL(budget=budget, k=k, policy=policy, loss=loss, C=2.0, gamma=0.5, seed=seed)
+    rng = np.random.default_rng(seed)
+    stored = set()
+    for label in labels:
+        x = rng.normal(size=3) + label
+        stored.add(tuple(x))
+        model.learn_one(dict(zip(NAMES, x)), label)
+        ints = model._pool.ints
+        n_pos, n_neg = int(ints[1]), int(ints[2])
+        if policy != "inf":
+            assert n_pos <= budget and n_neg <= budget
+            assert model._pool.X.shape[0] == 2 * budget  # the pool never grows
+        assert ints[0] == n_pos + n_neg  # slots in use = both buffers
+        slots = np.concatenate([model._pool.members[0, :n_pos], model._pool.members[1, :n_neg]])
+        assert sorted(slots.tolist()) == list(range(n_pos + n_neg))  # each slot in one buffer
+    assert int(ints[5]) == sum(labels) and int(ints[6]) == len(labels) - sum(labels)
+    for positive in (True, False):
+        vectors, alphas = model.support_vectors(positive)
+        assert all(tuple(v[:3]) in stored for v in vectors)  # only samples of the stream
+        # positive vectors only ever gain positive weight, negative ones negative weight
+        assert np.all(alphas > 0) if positive else np.all(alphas < 0)
+
+
+@settings(max_examples=50, deadline=None)
+@given(budget=st.integers(1, 8), n=st.integers(0, 40))
+def test_fifo_keeps_the_last_budget_items_in_ring_order(budget, n):
+    buffer, head = [], 0
+    for item in range(n):
+        position = B.place(B.FIFO_PLUS, len(buffer), head, budget, item + 1, 0.5, 0.5)
+        if position == len(buffer):
+            buffer.append(item)
+        else:
+            buffer[position] = item
+        head = B.advance_head(B.FIFO_PLUS, position, len(buffer) - (position == len(buffer)), head, budget)
+    oldest_first = buffer[head:] + buffer[:head]
+    assert oldest_first == list(range(max(0, n - budget), n))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    budget=st.integers(1, 50), count=st.integers(0, 50), seen=st.integers(1, 10_000),
+    u_accept=st.floats(0, 1, exclude_max=True), u_slot=st.floats(0, 1, exclude_max=True),
+)  # fmt: skip
+def test_reservoir_appends_until_full_then_keeps_with_probability_budget_over_seen(
+    budget, count, seen, u_accept, u_slot
+):
+    count = min(count, budget)
+    position = B.reservoir_position(count, budget, seen, u_accept, u_slot)
+    if count < budget:
+        assert position == count
+    elif u_accept < budget / seen:
+        assert 0 <= position < budget and position == min(int(u_slot * budget), budget - 1)
+    else:
+        assert position == B.DROP
+
+
+def test_reservoir_keeps_each_item_with_the_same_frequency():
+    """Algorithm R over 40 items into 5 slots, 4000 seeded runs: every item's inclusion frequency
+    is 5/40 (a 6-sigma band; an exact fact about the draws, not a timing)."""
+    rng = np.random.default_rng(0)
+    budget, n, runs = 5, 40, 4000
+    kept = np.zeros(n)
+    for _ in range(runs):
+        buffer = []
+        for item in range(n):
+            u = rng.random(2)
+            position = B.reservoir_position(len(buffer), budget, item + 1, u[0], u[1])
+            if position == len(buffer):
+                buffer.append(item)
+            elif position != B.DROP:
+                buffer[position] = item
+        kept[buffer] += 1
+    p = budget / n
+    assert np.all(np.abs(kept / runs - p) < 6 * math.sqrt(p * (1 - p) / runs))
+
+
+def test_memory_is_flat_once_the_buffers_are_full():
+    model = KOIL(budget=20, k=3, C=2.0, gamma=0.5, seed=0)
+    X, y = imbalanced_stream(3000, 4, 0.3, seed=1)
+    sizes = []
+    for t, (x, label) in enumerate(zip(as_dicts(X), y)):
+        model.learn_one(x, bool(label > 0))
+        if t in (999, 2999):
+            sizes.append(model._raw_memory_usage)
+    assert model.n_support == {True: 20, False: 20}
+    assert sizes[0] == sizes[1]
+
+
+# ---- KOIL-MKL against its plain-numpy version -------------------------------------------------
+
+
+class NaiveMKL:
+    """Algorithm 4 with one :class:`NaiveKOIL` per kernel (no decay: eqs. 4.2/4.3)."""
+
+    def __init__(self, degrees, sigmas, budget, k, policy, loss, C, eta, hedge_rate, seed,
+                 includes_C=True):  # fmt: skip
+        common = dict(budget=budget, k=k, policy=policy, loss=loss, C=C, eta=eta, decay=1.0)
+        self.learners = [NaiveKOIL(kernel="poly", gamma=1.0, degree=p, **common) for p in degrees]
+        self.learners += [NaiveKOIL(kernel="rbf", gamma=1 / (2 * s * s), **common) for s in sigmas]
+        self.log_w = np.zeros(len(self.learners))
+        self.rng = np.random.default_rng(seed)
+        self.hedge_rate, self.C, self.loss, self.includes_C = hedge_rate, C, loss, includes_C
+
+    def learn(self, x, y):
+        m = len(self.learners)
+        selected = self.rng.random(m) < np.exp(self.log_w - self.log_w.max())
+        uniforms = self.rng.random((m, 2))
+        for l, learner in enumerate(self.learners):
+            if not selected[l]:
+                continue
+            # the pre-update localized loss of the selected pairs, recomputed from scratch
+            loss = self.pair_loss(learner, x, y)
+            learner.step(x, y, *uniforms[l])
+            self.log_w[l] -= self.hedge_rate * (self.C if self.includes_C else 1.0) * loss
+
+    def pair_loss(self, learner, x, y):
+        opp = learner.vectors[-y]
+        if not opp:
+            return 0.0  # bootstrap round
+        f_t = learner.score(x)
+        losses = np.array([1 - y * (f_t - learner.score(xi)) for xi in opp])
+        similarity = learner.kernel(np.asarray(opp), x)
+        violators = np.flatnonzero(losses > 0)
+        chosen = violators[np.argsort(-similarity[violators], kind="stable")[: learner.k]]
+        return float(np.sum(losses[chosen] ** 2 if self.loss == "smooth" else losses[chosen]))
+
+    def score(self, x):
+        q = np.exp(self.log_w - self.log_w.max())
+        q /= q.sum()
+        return sum(q_l * learner.score(x) for q_l, learner in zip(q, self.learners))
+
+
+@pytest.mark.parametrize("loss, policy", [("hinge", "rs++"), ("smooth", "fifo++")])
+def test_mkl_matches_its_naive_version(loss, policy):
+    params = dict(budget=8, k=3, policy=policy, loss=loss, C=2.0, eta=0.05, hedge_rate=0.05,
+                  seed=11)  # fmt: skip
+    degrees, sigmas = (1, 2), (0.5, 2.0)
+    model = KOILMKL(degrees=degrees, sigmas=sigmas, positive=1, **params)
+    naive = NaiveMKL(degrees, sigmas, **params)
+    X, y = imbalanced_stream(250, 4, 0.25, seed=2)
+    for t, (x, label) in enumerate(zip(X, y)):
+        model.learn_one(dict(zip(NAMES, x)), int(label))
+        naive.learn(x, int(label))
+    q = np.exp(naive.log_w - naive.log_w.max())
+    np.testing.assert_allclose(list(model.kernel_weights.values()), q / q.sum(), rtol=1e-9)
+    assert len(set(np.round(q, 6))) > 1  # the Hedge weights did move apart
+    for l, learner in enumerate(naive.learners):
+        for label, flag in ((1, True), (-1, False)):
+            _, alphas = model.support_vectors(l, positive=flag)
+            np.testing.assert_allclose(alphas, learner.alphas[label], rtol=1e-9, atol=1e-12)
+    x_new = X[3]
+    assert model.decision_one(dict(zip(NAMES, x_new))) == pytest.approx(naive.score(x_new), rel=1e-9)
+
+
+def test_mkl_sign_vote_is_a_weighted_vote_and_the_heaviest_kernel_always_learns():
+    model = trained(KOILMKL(budget=6, k=2, C=8.0, degrees=(2,), sigmas=(0.5, 4.0), vote="sign", seed=0))
+    q = np.array(list(model.kernel_weights.values()))
+    assert q.sum() == pytest.approx(1.0)
+    x = dict(zip(NAMES, [0.5, 0.5, 0.5, 0.5]))
+    signs = [np.sign(steps_score) for steps_score in _per_kernel_scores(model, x)]
+    assert model.decision_one(x) == pytest.approx(float(q @ np.array(signs)))
+    heaviest = int(np.argmax(q))
+    seen = model._pool.ints[heaviest, 5] + model._pool.ints[heaviest, 6]
+    assert seen > 0
+
+
+def _per_kernel_scores(model, x):
+    scores = []
+    for l in range(len(model._names)):
+        vectors_p, alpha_p = model.support_vectors(l, True)
+        vectors_n, alpha_n = model.support_vectors(l, False)
+        vectors = np.vstack([vectors_p, vectors_n])
+        alphas = np.concatenate([alpha_p, alpha_n])
+        v = np.array([x.get(name, 0.0) for name in model._features.names])
+        if model._kinds[l] == 0:
+            k = np.exp(-model._gammas[l] * np.sum((vectors - v) ** 2, axis=1))
+        else:
+            k = (vectors @ v) ** model._degrees[l]
+        scores.append(float(alphas @ k))
+    return scores
