@@ -20,6 +20,16 @@ from imbalance_stream.datasets import read_libsvm
 
 DATA = pathlib.Path(os.environ["IMBALANCE_STREAM_DATA"])
 
+ABALONE_RINGS = dict(zip(
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29],
+    [1, 1, 15, 57, 115, 259, 391, 568, 689, 634, 487, 267, 203, 126, 103, 67, 58, 42, 32, 26, 14, 6, 9, 2, 1, 1, 2, 1],
+))  # fmt: skip
+CAR = {"unacc": 1210, "acc": 384, "good": 69, "vgood": 65}
+PEN_TRA = dict(enumerate([780, 779, 780, 719, 780, 720, 720, 778, 719, 719]))
+PEN_TES = dict(enumerate([363, 364, 364, 336, 364, 335, 336, 364, 336, 336]))
+MNIST_TEST = dict(enumerate([980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009]))
+MNIST_TRAIN = dict(enumerate([5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]))
+
 # (factory, rows, features, raw label counts, positives) -- figures from the data README.
 LOADERS = {
     "German": (
@@ -57,6 +67,24 @@ LOADERS = {
     "Splice-train": (datasets.Splice, 1000, 60, {-1: 483, 1: 517}, 517),
     "Splice-test": (lambda: datasets.Splice("test"), 2175, 60, {-1: 1044, 1: 1131}, 1131),
     "CodRNA": (datasets.CodRNA, 59535, 8, {-1: 39690, 1: 19845}, 19845),
+    "Magic04": (datasets.Magic04, 19020, 10, {"g": 12332, "h": 6688}, 6688),
+    "Spambase": (datasets.Spambase, 4601, 57, {0: 2788, 1: 1813}, 1813),
+    "Abalone": (datasets.Abalone, 4177, 8, ABALONE_RINGS, 1 + 1 + 15 + 57),
+    "Abalone-onehot": (lambda: datasets.Abalone(one_hot=True), 4177, 10, ABALONE_RINGS, 74),
+    "BreastCancerWisconsin": (datasets.BreastCancerWisconsin, 683, 9, {2: 444, 4: 239}, 239),
+    "Car": (datasets.Car, 1728, 6, CAR, 65),
+    "Car-onehot": (lambda: datasets.Car(one_hot=True), 1728, 21, CAR, 65),
+    "PenDigits-train": (datasets.PenDigits, 7494, 16, PEN_TRA, 720),
+    "PenDigits-test": (lambda: datasets.PenDigits("test"), 3498, 16, PEN_TES, 336),
+    "PenDigits-6vs8": (
+        lambda: datasets.PenDigits("all", classes=(6, 8)),
+        1056 + 1055,
+        16,
+        {6: 720 + 336, 8: 719 + 336},
+        1056,
+    ),
+    "MNIST-test": (lambda: datasets.MNIST("test"), 10000, 784, MNIST_TEST, 974),
+    "KOIL-dna-repaired": (lambda: datasets.KOIL("dna", repair=True), 3186, 180, {1: 767, -1: 2419}, 767),
 }
 
 LETTER_TRAIN = [594, 567, 554, 598, 565, 565, 547, 538, 567, 575, 572, 560, 607, 605, 574, 597,
@@ -257,3 +285,73 @@ def test_read_libsvm_real_files_edge_cases():
     assert y == -1 and type(y) is int and x[13] == 0.0  # an explicit zero is kept
     x, y = next(read_libsvm(DATA / "koil" / "german"))
     assert y == -1 and max(x) == 24
+
+
+# --- UCI specifics -------------------------------------------------------------------------------
+
+
+def test_breast_cancer_drops_missing_rows_and_id():
+    X, _, names = datasets.BreastCancerWisconsin().to_numpy()
+    assert "id" not in names and X.min() >= 1 and X.max() <= 10
+    assert X.shape[0] == 699 - 16
+
+
+def test_car_encodings_agree():
+    X, _, names = datasets.Car().to_numpy()
+    H, _, hot_names = datasets.Car(one_hot=True).to_numpy()
+    assert names == ("buying", "maint", "doors", "persons", "lug_boot", "safety")
+    assert np.array_equal(H.sum(axis=1), np.full(1728, 6.0))
+    # the one-hot column "safety=high" is exactly the ordinal code 2 of safety
+    assert np.array_equal(H[:, hot_names.index("safety=high")], (X[:, 5] == 2).astype(float))
+    assert [X[:, j].max() for j in range(6)] == [3, 3, 3, 2, 2, 2]
+
+
+def test_abalone_sex_encoding_and_multiclass():
+    X, _, _ = datasets.Abalone().to_numpy()
+    H, _, names = datasets.Abalone(one_hot=True).to_numpy()
+    assert collections.Counter(X[:, 0].tolist()) == {0.0: 1528, 1.0: 1307, 2.0: 1342}
+    assert H[:, :3].sum(axis=0).tolist() == [1528, 1307, 1342] and names[:3] == ("Sex_M", "Sex_F", "Sex_I")
+    _, y, _ = datasets.Abalone(positive_class=7).to_numpy()
+    assert int(y.sum()) == 391
+    assert datasets.Abalone(positive_class=None).task == river_base.MULTI_CLF
+
+
+def test_magic_string_labels():
+    _, y, _ = datasets.Magic04(positive_class=None).to_numpy()
+    assert set(y.tolist()) == {"g", "h"}
+    x, label = next(iter(datasets.Magic04(positive_class=None)))
+    assert label == "g" and type(label) is str
+
+
+# --- MNIST ---------------------------------------------------------------------------------------
+
+
+def test_mnist_train_header_labels_and_slice():
+    from imbalance_stream.datasets.mnist import FILES
+
+    images = datasets.read_idx(FILES["train-images"].resolve())
+    assert images.shape == (60000, 28, 28) and images.dtype == np.uint8
+    dataset = datasets.MNIST()
+    assert collections.Counter(dataset.raw_labels().tolist()) == MNIST_TRAIN
+    assert images.mean() == pytest.approx(33.318, abs=1e-3)  # the canonical mean pixel value
+    for i, (x, y) in enumerate(dataset.take(3)):
+        assert y == (dataset.raw_labels()[i] == 8)
+        dense = np.zeros(784)
+        dense[list(x)] = list(x.values())
+        assert np.array_equal(dense.reshape(28, 28), images[i])
+
+
+def test_read_idx_rejects_bad_files(tmp_path):
+    bad = tmp_path / "bad.idx"
+    bad.write_bytes(b"\x00\x00\x08\x01\x00\x00\x00\x05abc")
+    with pytest.raises(ValueError, match="header"):
+        datasets.read_idx(bad)
+    bad.write_bytes(b"PK\x03\x04")
+    with pytest.raises(ValueError, match="not an IDX"):
+        datasets.read_idx(bad)
+
+
+def test_unknown_splits_rejected():
+    for factory in (datasets.A9A, datasets.DNA, datasets.MNIST, datasets.PenDigits):
+        with pytest.raises(ValueError, match="split"):
+            factory(split="validation")

@@ -6,6 +6,12 @@ File datasets (read from the data home ``$IMBALANCE_STREAM_DATA``, default
 * LIBSVM: :class:`German`, :class:`A9A`, :class:`IJCNN1`, :class:`Australian`,
   :class:`Mushrooms`, :class:`W8A`, :class:`DNA`, :class:`Satimage`, :class:`Letter`,
   :class:`Splice`, :class:`CodRNA`;
+* UCI: :class:`Magic04`, :class:`Spambase`, :class:`Abalone`, :class:`BreastCancerWisconsin`,
+  :class:`Car`, :class:`PenDigits`;
+* :class:`MNIST` (IDX files; :func:`read_idx` reads any IDX file);
+* :class:`KOIL` (the KOIL paper's 26 datasets with their cross-validation folds;
+  :func:`koil_cv_folds`, :func:`koil_inner_folds`, :func:`check_koil_files` and
+  :class:`CorruptedFileError` for the files damaged upstream);
 * helpers: :func:`read_libsvm` (stream any LIBSVM/svmlight file), :func:`get_data_home`,
   :class:`DataFile`, :class:`BenchmarkDataset` (base class), :class:`ChecksumError`.
 
@@ -20,6 +26,7 @@ given by a float or a schedule: :class:`Static`, :class:`Step`, :class:`Gradual`
 
 from .base import DATA_HOME_ENV, BenchmarkDataset, ChecksumError, DataFile, get_data_home
 from .imbalance import Gradual, ImbalancedStream, Periodic, Schedule, Static, Step, as_schedule
+from .koil import KOIL, CorruptedFileError, check_koil_files, koil_cv_folds, koil_inner_folds
 from .libsvm import read_libsvm
 from .libsvm_datasets import (
     A9A,
@@ -34,30 +41,45 @@ from .libsvm_datasets import (
     Splice,
     W8A,
 )
+from .mnist import MNIST, read_idx
+from .uci import Abalone, BreastCancerWisconsin, Car, Magic04, PenDigits, Spambase
 
 __all__ = [
     "A9A",
-    "DATA_HOME_ENV",
-    "DNA",
-    "IJCNN1",
+    "Abalone",
     "Australian",
     "BenchmarkDataset",
+    "BreastCancerWisconsin",
+    "Car",
     "ChecksumError",
     "CodRNA",
+    "CorruptedFileError",
+    "DATA_HOME_ENV",
+    "DNA",
     "DataFile",
     "German",
     "Gradual",
+    "IJCNN1",
     "ImbalancedStream",
+    "KOIL",
     "Letter",
+    "MNIST",
+    "Magic04",
     "Mushrooms",
+    "PenDigits",
     "Periodic",
     "Satimage",
     "Schedule",
+    "Spambase",
     "Splice",
     "Static",
     "Step",
     "W8A",
     "as_schedule",
+    "check_koil_files",
     "get_data_home",
+    "koil_cv_folds",
+    "koil_inner_folds",
+    "read_idx",
     "read_libsvm",
 ]

@@ -264,7 +264,12 @@ class BenchmarkDataset(river_base.FileDataset):
 
     @abc.abstractmethod
     def _parse(self, paths: list[pathlib.Path]) -> tuple[np.ndarray, np.ndarray, typing.Sequence]:
-        """Read the files into (X float64 (n, d), raw labels (n,), feature names (d,))."""
+        """Read the files into (X (n, d), raw labels (n,), feature names (d,)).
+
+        ``X`` is float64, or a smaller numeric type (MNIST's uint8) that :meth:`to_numpy`
+        converts on each call, so that the per-process cache stays compact.
+
+        """
 
     def _parse_key(self) -> tuple:
         """Options that change what :meth:`_parse` returns (part of the cache key)."""
@@ -277,7 +282,7 @@ class BenchmarkDataset(river_base.FileDataset):
             cached = _CACHE.get(key)
         if cached is None:
             X, raw, names = self._parse(paths)
-            X = np.ascontiguousarray(X, dtype=np.float64)
+            X = np.ascontiguousarray(X)  # float64, or a compact type that to_numpy converts
             raw = np.asarray(raw)
             if X.shape != (len(raw), len(names)):
                 raise RuntimeError(
@@ -303,6 +308,8 @@ class BenchmarkDataset(river_base.FileDataset):
 
         """
         X, raw, names = self._arrays()
+        if X.dtype != np.float64:  # compactly cached data (MNIST): a fresh float64 copy
+            X = X.astype(np.float64)
         return X, self._binarise(raw), names
 
     def _binarise(self, raw: np.ndarray) -> np.ndarray:
@@ -318,15 +325,16 @@ class BenchmarkDataset(river_base.FileDataset):
         return _freeze(y)
 
     def __iter__(self):
-        X, y, names = self.to_numpy()
-        labels = y.tolist()  # Python bools / ints / strs, not numpy scalars
+        X, raw, names = self._arrays()
+        labels = self._binarise(raw).tolist()  # Python bools / ints / strs, not numpy scalars
         if self.sparse:
             for row, label in zip(X, labels):
                 nonzero = np.flatnonzero(row)
-                yield dict(zip([names[j] for j in nonzero], row[nonzero].tolist())), label
+                values = row[nonzero].astype(np.float64).tolist()
+                yield dict(zip([names[j] for j in nonzero], values)), label
         else:
             for row, label in zip(X, labels):
-                yield dict(zip(names, row.tolist())), label
+                yield dict(zip(names, row.astype(np.float64).tolist())), label
 
     @property
     def _repr_content(self):
