@@ -12,6 +12,8 @@ import shutil
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from river.datasets import base as river_base
 
 from imbalance_stream import datasets
@@ -355,3 +357,46 @@ def test_unknown_splits_rejected():
     for factory in (datasets.A9A, datasets.DNA, datasets.MNIST, datasets.PenDigits):
         with pytest.raises(ValueError, match="split"):
             factory(split="validation")
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.integers(-3, 3),
+            st.dictionaries(
+                st.integers(1, 40),
+                st.floats(allow_nan=False, allow_infinity=False, width=32),
+                max_size=8,
+            ),
+        ),
+        max_size=12,
+    ),
+    separator=st.sampled_from([" ", "\t"]),
+    newline=st.sampled_from(["\n", "\r\n"]),
+    final_newline=st.booleans(),
+    suffix=st.sampled_from(["", ".gz", ".bz2"]),
+)
+def test_read_libsvm_round_trip(tmp_path_factory, rows, separator, newline, final_newline, suffix):
+    lines = []
+    for label, features in rows:
+        tokens = [f"{label:+d}"] + [f"{k}:{v!r}" for k, v in sorted(features.items())]
+        lines.append(separator.join(tokens) + (separator if separator == "\t" else ""))
+    text = newline.join(lines) + (newline if final_newline and lines else "")
+    path = write(tmp_path_factory.mktemp("rt") / f"data{suffix}", text)
+    assert list(read_libsvm(path)) == [(dict(sorted(f.items())), label) for label, f in rows]
+
+
+def test_reprs_and_lengths():
+    for factory in (datasets.German, datasets.Car, lambda: datasets.KOIL("glass")):
+        dataset = factory()
+        text = repr(dataset)
+        assert type(dataset).__name__ in text and "Positive class" in text
+        assert sum(1 for _ in dataset) == dataset.n_samples
+
+
+def test_loader_as_imbalanced_stream_source():
+    stream = datasets.ImbalancedStream(datasets.Car(), ratio=0.5, seed=0)
+    labels = [y for _, y in stream]
+    assert set(labels) == {True, False}
+    assert sum(labels) == 65  # stops once the 65 'vgood' cars are used up

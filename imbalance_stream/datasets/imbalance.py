@@ -246,6 +246,19 @@ class ImbalancedStream(river_base.SyntheticDataset):
     >>> sum(labels[:2000]), sum(labels[2000:])
     (1030, 36)
 
+    Concept and prior drifting together: River's ``ConceptDriftStream`` takes two streams with the
+    same ``n_features`` and reads their ``task``, ``n_classes``, ``n_outputs`` and ``n_samples``,
+    which an ``ImbalancedStream`` carries over from its source:
+
+    >>> drifting = synth.ConceptDriftStream(
+    ...     stream=ImbalancedStream(synth.SEA(seed=1, variant=0), ratio=0.5, seed=1),
+    ...     drift_stream=ImbalancedStream(synth.SEA(seed=2, variant=2), ratio=0.05, seed=2),
+    ...     position=1000, width=100, seed=3,
+    ... )
+    >>> labels = [y for _, y in drifting.take(2000)]
+    >>> sum(labels[:900]), sum(labels[1100:])
+    (423, 44)
+
     """
 
     def __init__(
@@ -279,6 +292,12 @@ class ImbalancedStream(river_base.SyntheticDataset):
         self.seed = seed
         self.replace = replace
         self.buffer_size = int(buffer_size)
+
+    def _get_params(self) -> dict[str, typing.Any]:
+        params = super()._get_params()
+        # One line per parameter: a dataset's repr spans many lines, its class name suffices.
+        params["source"] = type(self.source).__name__
+        return params
 
     def _is_positive(self, y) -> bool:
         if callable(self.positive):
