@@ -34,8 +34,10 @@ class DCILIncLPSVM(IncLPSVM):
 
     Everything else (window, ``forget_one``, the one-class fallback, the tie rule, the probability
     mapping ``1 / (1 + exp(-2 f))``, the thesis's ``[x', -1] O`` decision value) is as in
-    :class:`~imbalance_stream.linear_model.IncLPSVM`. While only one class is held, the present class
-    would have weight 0 and ``O = 0``; the model predicts that class instead (digest A2).
+    :class:`~imbalance_stream.linear_model.IncLPSVM`. While only one class is held (empty model, a
+    one-class start, a window that lost a class), the present class would have weight 0 and
+    ``O = 0``: no solve is run, the decision value is 0 and the model predicts the class held, with
+    probability 1 (digest A2, through the tie rule A3).
 
     Inputs are not scaled: the weighted ridge grows as the minority shrinks and regularises the bias,
     so put a fixed or slowly adapting scaler in front. With a window, the window holds the scaled
@@ -88,6 +90,10 @@ class DCILIncLPSVM(IncLPSVM):
             raise ValueError(f"kappa must be a positive finite number, got {kappa!r}")
         super().__init__(C=C, window=window, positive=positive)
         self.kappa = kappa
+
+    def _solvable(self):
+        # One class held: its weight is 0 and O = 0 (digest §2.6 fact 8); predict it instead (A2).
+        return self._counts[0] > 0 and self._counts[1] > 0
 
     def _weights(self, n_positive, n_negative):
         return class_weights(n_positive, n_negative, self.kappa)

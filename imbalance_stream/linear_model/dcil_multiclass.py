@@ -73,6 +73,8 @@ class MulticlassDCILIncLPSVM(McIncLPSVM):
         super().__init__(C=C, window=window)
         self.kappa = kappa
 
+    _min_classes_to_solve = 2  # one class held: its weight is 0 and O = 0 (A2)
+
     def _solve(self, held, n):
         total = self._total[:n, :n]
         v = total[:, 0]

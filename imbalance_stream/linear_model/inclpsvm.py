@@ -44,11 +44,11 @@ class IncLPSVM(BinaryClassifier):
 
     The decision value is the thesis's ``f(x) = [x', -1] O = x'w - b``. ``predict_one`` returns the
     positive label when ``f > 0``, the negative one when ``f < 0``, and on a tie ``f = 0`` the class
-    with more samples held (the positive one if the counts are equal; digest A3). While only one
-    class is held (empty model, a one-class start, a window that lost a class) no solve is run and
-    that class is predicted (digest A2). Probabilities are ``P(positive) = 1 / (1 + exp(-2 f))``, the
-    softmax of the two one-vs-rest scores ``(f, -f)``: ``f = +-1`` (a proximal plane) maps to 0.88.
-    They are uncalibrated scores (digest A22); they are 1 or 0 while one class only is held.
+    with more samples held (the positive one if the counts are equal; digest A3). Probabilities are
+    ``P(positive) = 1 / (1 + exp(-2 f))``, the softmax of the two one-vs-rest scores ``(f, -f)``:
+    ``f = +-1`` (a proximal plane) maps to 0.88. They are uncalibrated scores (digest A22); 1/2 for
+    an empty model. Unweighted LPSVM is well defined with one class held (its plane pushes every
+    point to that class), so this model always solves; the weighted subclass cannot (see there).
 
     ``window=W`` keeps the last W samples: when a new sample arrives and W are held, the oldest is
     retired in the same step (Algorithm 3 with one added and one retired sample). The window stores
@@ -139,13 +139,12 @@ class IncLPSVM(BinaryClassifier):
         held, or (with a window) a sample not in the window raises ``ValueError`` and changes
         nothing.
         """
-        sign = self._sign(y)
+        slot = _POSITIVE if self._sign(y) > 0 else _NEGATIVE
+        if self._counts[slot] == 0:
+            raise UnknownLabel(f"cannot forget a sample of label {y!r}: the model holds none")
         indices, values, new = self._features.encode(x, grow=True)
         if new:
             raise ValueError(f"cannot forget a sample with feature {new[0]!r}, which was never learned")
-        slot = _POSITIVE if sign > 0 else _NEGATIVE
-        if self._counts[slot] == 0:
-            raise UnknownLabel(f"cannot forget a sample of label {y!r}: the model holds none")
         if self._buffer is not None:
             for position, (held_indices, held_values, held_slot) in enumerate(self._buffer):
                 if (
@@ -172,13 +171,14 @@ class IncLPSVM(BinaryClassifier):
         r = sigma_pos * positive[:, 0] - sigma_neg * negative[:, 0]
         return A, r
 
-    def _both_classes(self) -> bool:
-        return self._counts[_POSITIVE] > 0 and self._counts[_NEGATIVE] > 0
+    def _solvable(self) -> bool:
+        """Whether the system has a solution worth solving for: LPSVM needs a sample held."""
+        return self._counts[_POSITIVE] > 0 or self._counts[_NEGATIVE] > 0
 
     def _current(self) -> np.ndarray:
         """The internal solution u (u[0] = -b), solved now if the statistics changed."""
         if self._solution is None:
-            if self._both_classes():
+            if self._solvable():
                 self._solution = solve_spd(*self._system())
             else:
                 self._solution = np.zeros(len(self._features))
@@ -223,7 +223,7 @@ class IncLPSVM(BinaryClassifier):
         return float(np.dot(u[indices], values)) if len(u) else 0.0
 
     def _proba(self, indices, values):
-        if not self._both_classes():
+        if not self._solvable():
             if self._counts[_POSITIVE]:
                 return 1.0
             return 0.0 if self._counts[_NEGATIVE] else 0.5

@@ -154,6 +154,9 @@ class McIncLPSVM(base.Classifier):
 
     # ---- solutions ----------------------------------------------------------------------------
 
+    #: Unweighted LPSVM is defined with one class held; the weighted model needs two (digest A2).
+    _min_classes_to_solve = 1
+
     def _held(self) -> list[int]:
         return [slot for slot, count in enumerate(self._counts) if count > 0]
 
@@ -175,7 +178,7 @@ class McIncLPSVM(base.Classifier):
             n = len(self._features)
             solutions = np.zeros((len(self._labels), n))
             held = self._held()
-            if len(held) >= 2:
+            if len(held) >= self._min_classes_to_solve:
                 solutions[held] = self._solve(held, n)
             self._solutions = solutions
         return self._solutions
