@@ -126,6 +126,15 @@ def _with_seed(spec, seed: int | None):
     return table
 
 
+def _finite(stream) -> bool:
+    """Whether a stream ends: it says how long it is, or wraps one that does (an uncapped
+    ImbalancedStream reads its ``source``, a ConceptDriftStream its first ``stream``)."""
+    if getattr(stream, "n_samples", None) is not None:
+        return True
+    inner = getattr(stream, "stream", None) or getattr(stream, "source", None)
+    return inner is not None and _finite(inner)
+
+
 def _narrowest_width(position: int) -> int:
     """The smallest width for which River's ConceptDriftStream does not overflow ``math.exp``
     (its exponent at the first sample is ``4 (position - 1) / width``)."""
@@ -396,7 +405,7 @@ def _validate(config: dict, name: str, source: str) -> Scenario:
         raise
     except (TypeError, ValueError) as error:
         raise ScenarioError(f"[stream]: {error}") from None
-    if scenario.n_samples is None and getattr(stream, "n_samples", None) is None:
+    if scenario.n_samples is None and not _finite(stream):
         raise ScenarioError(
             "stream.n_samples: the source is an endless generator; say how many samples to evaluate"
         )

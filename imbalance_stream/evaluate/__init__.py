@@ -2,5 +2,13 @@
 
 from .array_replay import ReplayResult, replay_array
 from .parallel import map_cells
+from .prequential import PrequentialResult, plot_curves, run_prequential
 
-__all__ = ["ReplayResult", "map_cells", "replay_array"]
+__all__ = [
+    "PrequentialResult",
+    "ReplayResult",
+    "map_cells",
+    "plot_curves",
+    "replay_array",
+    "run_prequential",
+]

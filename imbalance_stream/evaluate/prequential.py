@@ -86,19 +86,36 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         total = n_samples if n_samples is not None else getattr(dataset, "n_samples", None)
         data = bar = tqdm(data, total=total, desc=name, unit=" samples", leave=False)
 
+    counted = [0]
+
+    def counting(samples):
+        for sample in samples:
+            counted[0] += 1
+            yield sample
+
     rows: list[dict] = []
     seen = 0
+
+    def read(at):
+        for label, metric in metrics.items():  # the same objects River updates
+            rows.append({"model": name, "step": at, "metric": label, "value": metric.get()})
+
     try:
         checkpoints = evaluate.iter_progressive_val_score(
-            dataset=data, model=model, metric=metrics_base.Metrics(list(metrics.values())), step=step
+            dataset=counting(data),
+            model=model,
+            metric=metrics_base.Metrics(list(metrics.values())),
+            step=step,
         )
         for state in checkpoints:
             seen = state["Step"]
-            for label, metric in metrics.items():  # the same objects River updates
-                rows.append({"model": name, "step": seen, "metric": label, "value": metric.get()})
+            read(seen)
     finally:
         if bar is not None:
             bar.close()
+    if seen != counted[0]:  # River reports the end only after a checkpoint has been reached
+        seen = counted[0]
+        read(seen)
     final = {label: metric.get() for label, metric in metrics.items()}
     return rows, final, seen
 

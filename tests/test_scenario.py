@@ -1,0 +1,342 @@
+"""Registry (names -> classes, specs -> objects), scenario validation, and the prequential runner."""
+
+from __future__ import annotations
+
+import itertools
+import pathlib
+
+import pytest
+from river import compose, datasets, evaluate, imblearn, linear_model, metrics, preprocessing
+from river.datasets import synth
+
+from imbalance_stream.evaluate.prequential import run_prequential
+from imbalance_stream.linear_model import ACOG
+from imbalance_stream.registry import SpecError, aliases, build, resolve
+from imbalance_stream.scenario import ScenarioError, load, parse, run
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# ---- registry -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, kind, expected",
+    [
+        ("imbalance_stream.linear_model.ACOG", "estimator", ACOG),
+        ("ACOG", "estimator", ACOG),
+        ("river.linear_model.LogisticRegression", "estimator", linear_model.LogisticRegression),
+        ("river.imblearn.RandomUnderSampler", "estimator", imblearn.RandomUnderSampler),
+        ("river.preprocessing.StandardScaler", "estimator", preprocessing.StandardScaler),
+        ("river.metrics.BalancedAccuracy", "metric", metrics.BalancedAccuracy),
+        ("river.datasets.synth.Agrawal", "dataset", synth.Agrawal),
+        ("river.datasets.Phishing", None, datasets.Phishing),
+    ],
+)
+def test_resolve_allowed_names(name, kind, expected):
+    assert resolve(name, kind) is expected
+
+
+def test_short_names_cover_the_package_public_classes():
+    table = aliases()
+    assert table["ACOG"] == "imbalance_stream.linear_model.ACOG"
+    for short, full in table.items():
+        assert full.startswith("imbalance_stream.") and full.endswith("." + short)
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("os.system", "outside the allowed modules"),
+        ("subprocess.Popen", "outside the allowed modules"),
+        ("builtins.eval", "outside the allowed modules"),
+        ("numpy.ndarray", "outside the allowed modules"),
+        ("riverside.Model", "outside the allowed modules"),
+        ("river.compose.pipeline.inspect", "outside the allowed modules"),
+        ("river.utils.math.dot", "not a class"),
+        ("river.metrics", "not a class"),
+        ("river.__builtins__", "private"),
+        ("river..linear_model", "empty"),
+        ("river", "dotted name"),
+        ("", "non-empty"),
+    ],
+)
+def test_resolve_refuses_names_outside_the_allow_list(name, message):
+    with pytest.raises(SpecError, match=message):
+        resolve(name)
+
+
+def test_resolve_checks_the_kind():
+    with pytest.raises(SpecError, match="is a metric class; expected an estimator class"):
+        resolve("river.metrics.BalancedAccuracy", "estimator")
+    with pytest.raises(SpecError, match="is an estimator class; expected a dataset class"):
+        resolve("ACOG", "dataset")
+    with pytest.raises(SpecError, match="not a River estimator"):
+        resolve("river.base.Base")
+
+
+def test_resolve_suggests_close_names():
+    with pytest.raises(SpecError, match="did you mean 'river.linear_model.LogisticRegression'"):
+        resolve("river.linear_model.LogistcRegression")
+    with pytest.raises(SpecError, match="did you mean 'ACOG'"):
+        resolve("ACOGG")
+    with pytest.raises(SpecError, match="did you mean 'river.datasets.synth'"):
+        resolve("river.datasets.synt.SEA")
+
+
+def test_build_nests_wrappers_pipelines_and_label_keyed_dicts():
+    model = build(
+        {
+            "class": "river.imblearn.RandomUnderSampler",
+            "params": {
+                "classifier": [
+                    "river.preprocessing.StandardScaler",
+                    {"class": "river.linear_model.LogisticRegression", "params": {"l2": 0.01}},
+                ],
+                "desired_dist": {"true": 0.4, "false": 0.6},
+                "seed": 3,
+            },
+        }
+    )
+    assert isinstance(model, imblearn.RandomUnderSampler)
+    assert model.desired_dist == {True: 0.4, False: 0.6}
+    assert isinstance(model.classifier, compose.Pipeline)
+    scaler, logreg = model.classifier.steps.values()
+    assert isinstance(scaler, preprocessing.StandardScaler)
+    assert logreg.l2 == 0.01
+
+
+def test_label_keys_become_ints_and_bools_only_when_they_look_like_labels():
+    model = build(
+        {"class": "river.imblearn.RandomOverSampler",
+         "params": {"classifier": "river.linear_model.LogisticRegression",
+                    "desired_dist": {"0": 0.25, "-1": 0.25, "true": 0.25, "cat": 0.25}}}
+    )  # fmt: skip
+    assert model.desired_dist == {0: 0.25, -1: 0.25, True: 0.25, "cat": 0.25}
+
+
+def test_build_list_is_a_pipeline_and_one_item_is_the_item():
+    pipeline = build(["river.preprocessing.StandardScaler", "ACOG"])
+    assert isinstance(pipeline, compose.Pipeline)
+    assert isinstance(build(["ACOG"]), ACOG)
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ({"class": "ACOG", "params": {"et": 1.0}}, "has no parameter 'et'; did you mean 'eta'"),
+        ({"class": "ACOG", "params": {"loss": "III"}}, "refused its parameters: loss must be"),
+        ({"class": "ACOG", "param": {}}, "unknown key 'param'.*did you mean 'params'"),
+        ({"params": {}}, "missing 'class'"),
+        ({"class": "ACOG", "params": [1]}, "expected a table of keyword arguments"),
+        ([], "at least one step"),
+        (3, "expected a class name"),
+        ({"class": "os.system"}, "outside the allowed modules"),
+    ],
+)
+def test_build_errors_name_the_place(spec, message):
+    with pytest.raises(SpecError, match=message) as error:
+        build(spec, where="models.m")
+    assert str(error.value).startswith("models.m")
+
+
+# ---- scenarios ------------------------------------------------------------------------------
+
+SMALL = """
+name = "small"
+
+[stream]
+source = { class = "river.datasets.synth.SEA", params = { variant = 0 } }
+n_samples = 3000
+seed = 7
+positive = true
+
+[stream.imbalance]
+ratio = 0.1
+
+[stream.drift]
+source = { class = "river.datasets.synth.SEA", params = { variant = 3 } }
+position = 1500
+width = 20
+
+[models]
+ACOG = ["river.preprocessing.StandardScaler", { class = "ACOG", params = { intercept = true } }]
+LogReg = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]
+
+[metrics]
+BA = "river.metrics.BalancedAccuracy"
+Recall = { class = "river.metrics.Recall", params = { pos_val = true } }
+
+[output]
+step = 1000
+"""
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (SMALL + "\nmodel = 1\n", "unknown key 'model'"),
+        (SMALL.replace("[output]", "[outputs]"), "unknown key 'outputs'; did you mean 'output'"),
+        (SMALL.replace("n_samples = 3000", "n_sample = 3000"),
+         r"stream: unknown key 'n_sample'; did you mean 'n_samples'"),
+        (SMALL.replace("n_samples = 3000", "n_samples = -5"), "stream.n_samples: expected an integer"),
+        (SMALL.replace("ratio = 0.1", "ratio = 1.5"), r"ratio: a share must be in \[0, 1\]"),
+        (SMALL.replace("ratio = 0.1", "rate = 0.1"), "unknown key 'rate'; did you mean 'ratio'"),
+        (SMALL.replace("width = 20", "width = 1"), "width >= 9 for position = 1500"),
+        (SMALL.replace("position = 1500\n", ""), "stream.drift: missing 'position'"),
+        (SMALL.replace('"river.linear_model.LogisticRegression"', '"river.linear_model.LogReg"'),
+         "models.LogReg.*unknown class name 'river.linear_model.LogReg'"),
+        (SMALL.replace('"river.linear_model.LogisticRegression"', '"river.metrics.Recall"'),
+         "models.LogReg.*expected an estimator class"),
+        (SMALL.replace('"river.metrics.BalancedAccuracy"', '"river.metrics.MAE"'),
+         "metrics.BA: MAE does not work with model 'ACOG'"),
+        (SMALL.replace("intercept = true", "intercept = true, sigma = 2"),
+         "ACOG has no parameter 'sigma'"),
+        (SMALL.replace('name = "small"', 'kind = "prequentail"'), "kind: expected one of"),
+        (SMALL.replace('name = "small"', 'name = "../escape"'), "name: expected letters"),
+        (SMALL.replace("[models]\n", "[models]\nx = 1\n"), "expected a class name"),
+        (SMALL.replace("[metrics]", "[metrics]\n[nothing]"), "unknown key 'nothing'"),
+        ("[stream]\nsource = \"river.datasets.synth.SEA\"\n[models]\nA = \"ACOG\"\n"
+         "[metrics]\nBA = \"river.metrics.BalancedAccuracy\"\n",
+         "endless generator"),
+        ("[stream]\nsource = \"river.datasets.Phishing\"\n", r"missing \[models\]"),
+        ("this is = not toml =", "not valid TOML"),
+        ('kind = "protocol"\nprotocol = "no.such.protocol"\n', "unknown protocol 'no.such.protocol'"),
+        ('kind = "protocol"\n', "needs protocol"),
+        ('kind = "protocol"\nprotocol = "x"\n[stream]\n', "unknown key 'stream'"),
+    ],
+)
+def test_validation_errors_are_clear(text, message):
+    with pytest.raises(ScenarioError, match=message) as error:
+        parse(text, source="bad.toml")
+    assert str(error.value).startswith("bad.toml: ")
+
+
+def test_load_names_a_missing_file(tmp_path):
+    with pytest.raises(ScenarioError, match="cannot read scenario"):
+        load(tmp_path / "missing.toml")
+
+
+def test_every_model_gets_the_same_stream():
+    scenario = parse(SMALL)
+    first = list(itertools.islice(scenario.make_stream(), 500))
+    second = list(itertools.islice(scenario.make_stream(), 500))
+    assert first == second
+    other = list(itertools.islice(scenario.with_seed(8).make_stream(), 500))
+    assert other != first
+
+
+def test_imbalance_and_drift_are_applied():
+    scenario = parse(SMALL)
+    stream = scenario.make_stream()
+    assert isinstance(stream, synth.ConceptDriftStream)
+    assert (stream.position, stream.width) == (1500, 20)
+    labels = [y for _, y in itertools.islice(stream, 3000)]
+    assert 0.07 < sum(labels) / len(labels) < 0.13
+    # SEA labels x0 + x1 > theta positive; theta is 8 in variant 0 and 9.5 in variant 3.
+    xs = list(itertools.islice(scenario.make_stream(), 3000))
+    before = min(x[0] + x[1] for x, y in xs[:1400] if y)
+    after = min(x[0] + x[1] for x, y in xs[1600:] if y)
+    assert 8.0 < before < 9.5 < after
+
+
+def test_seed_fills_in_unseeded_sources_only():
+    stream = parse(SMALL).make_stream()
+    assert stream.stream.source.seed == 7 and stream.drift_stream.source.seed == 8
+    seeded = parse(SMALL.replace("params = { variant = 0 }", "params = { variant = 0, seed = 99 }"))
+    assert seeded.make_stream().stream.source.seed == 99
+
+
+def test_schedule_follows_the_stream_clock_across_the_drift():
+    text = SMALL.replace(
+        "ratio = 0.1", 'ratio = { class = "Step", params = { before = 0.5, after = 0.05, at = 2000 } }'
+    )
+    labels = [y for _, y in itertools.islice(parse(text).make_stream(), 3000)]
+    # The concept after the drift (from 1500) reads the schedule from step 1500, not from 0.
+    assert 0.4 < sum(labels[1600:2000]) / 400 < 0.6
+    assert sum(labels[2100:]) / 900 < 0.1
+
+
+def test_run_gives_a_row_per_model_and_tidy_curves():
+    result = run(parse(SMALL))
+    assert [row["model"] for row in result.table] == ["ACOG", "LogReg"]
+    assert all(row["samples"] == 3000 for row in result.table)
+    steps = sorted({row["step"] for row in result.curves})
+    assert steps == [1000, 2000, 3000]
+    assert {tuple(sorted(row)) for row in result.curves} == {("metric", "model", "step", "value")}
+    last = {(r["model"], r["metric"]): r["value"] for r in result.curves if r["step"] == 3000}
+    for row in result.table:
+        assert last[(row["model"], "BA")] == row["BA"]
+
+
+# ---- prequential runner ---------------------------------------------------------------------
+
+
+def test_prequential_matches_river_progressive_val_score():
+    model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    expected = evaluate.progressive_val_score(datasets.Phishing(), model.clone(), metrics.BalancedAccuracy())
+    result = run_prequential(
+        datasets.Phishing(), {"lr": model}, {"BA": metrics.BalancedAccuracy()}, step=100
+    )
+    assert result.final["lr"]["BA"] == expected.get()
+    assert result.n_samples == {"lr": 1250}
+    assert [r["step"] for r in result.rows] == [*range(100, 1201, 100), 1250]
+
+
+def test_prequential_mixes_label_and_probability_metrics():
+    result = run_prequential(
+        lambda: datasets.Phishing(),
+        {"acog": preprocessing.StandardScaler() | ACOG()},
+        {"AUC": metrics.ROCAUC(), "BA": metrics.BalancedAccuracy()},
+        step=1000,
+        n_samples=600,
+    )
+    assert result.n_samples == {"acog": 600}
+    assert 0.5 < result.final["acog"]["AUC"] <= 1.0
+    assert 0.5 < result.final["acog"]["BA"] <= 1.0
+
+
+def test_prequential_does_not_touch_the_given_objects():
+    model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    metric = metrics.BalancedAccuracy()
+    run_prequential(datasets.Phishing(), {"lr": model}, {"BA": metric}, n_samples=200)
+    assert metric.get() == 0.0
+    assert model["LogisticRegression"].weights == {}
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"models": {}}, "at least one model"),
+        ({"metrics": {}}, "at least one metric"),
+        ({"step": 0}, "step must be a positive integer"),
+    ],
+)
+def test_prequential_argument_errors(kwargs, message):
+    arguments = {
+        "stream": datasets.Phishing(),
+        "models": {"lr": linear_model.LogisticRegression()},
+        "metrics": {"BA": metrics.BalancedAccuracy()},
+        **kwargs,
+    }
+    with pytest.raises(ValueError, match=message):
+        run_prequential(**arguments)
+
+
+def test_quickstart_scenario_validates():
+    scenario = load(ROOT / "scenarios" / "quickstart.toml")
+    assert scenario.name == "quickstart"
+    assert list(scenario.make_models()) == [
+        "ACOG-II diag",
+        "ACOG-II full",
+        "LogisticRegression",
+        "RandomUnderSampler(LogisticRegression)",
+    ]
+
+
+def test_example_scenarios_validate():
+    root = ROOT / "scenarios" / "examples"
+    files = sorted(root.glob("*.toml"))
+    assert files, "scenarios/examples holds example files"
+    for path in files:
+        assert load(path).name == path.stem
+
