@@ -10,9 +10,12 @@ from numba import njit
 __all__ = [
     "acog_diag_step",
     "acog_full_step",
+    "arow_full_step",
+    "covariance_times_sparse",
     "probit",
     "quad_form_diag",
     "quad_form_full",
+    "rank_one_downdate",
     "sparse_dot",
 ]
 
@@ -55,6 +58,32 @@ def probit(z):
 
 
 @njit(cache=True)
+def covariance_times_sparse(cov, n, indices, values):
+    """``u = cov x`` over the leading ``n`` rows, for a sparse ``x`` and a symmetric ``cov``:
+    O(n s)."""
+    u = np.zeros(n)
+    for k in range(indices.shape[0]):
+        # cov is symmetric: read row j (contiguous) instead of column j
+        row = cov[indices[k]]
+        value = values[k]
+        for i in range(n):
+            u[i] += row[i] * value
+    return u
+
+
+@njit(cache=True)
+def rank_one_downdate(cov, n, u, denominator):
+    """``cov -= u u' / denominator`` on the leading ``n`` rows and columns: the Woodbury form of
+    the precision update ``cov^-1 += x x' / r`` when ``u = cov x`` and
+    ``denominator = r + x' cov x``, shared by ACOG and AROW. O(n^2)."""
+    for i in range(n):
+        scaled = u[i] / denominator
+        if scaled != 0.0:
+            for j in range(n):
+                cov[i, j] -= scaled * u[j]
+
+
+@njit(cache=True)
 def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
     """One ACOG round with a full covariance (seed 002, Algorithm 1, Eq. 6 and 7).
 
@@ -68,13 +97,7 @@ def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
     score = sparse_dot(mean, indices, values)
     if y * score >= margin:
         return False
-    u = np.zeros(n)
-    for k in range(indices.shape[0]):
-        # cov is symmetric: read row j (contiguous) instead of column j
-        row = cov[indices[k]]
-        value = values[k]
-        for i in range(n):
-            u[i] += row[i] * value
+    u = covariance_times_sparse(cov, n, indices, values)
     v = 0.0
     for k in range(indices.shape[0]):
         v += values[k] * u[indices[k]]
@@ -82,11 +105,31 @@ def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
     step = eta * slope * y * gamma / denominator
     for i in range(n):
         mean[i] += step * u[i]
+    rank_one_downdate(cov, n, u, denominator)
+    return True
+
+
+@njit(cache=True)
+def arow_full_step(mean, cov, n, indices, values, y, r):
+    """One AROW round (Crammer, Kulesza and Dredze 2009; spec 3.7, LIBOL ``AROW.m``).
+
+    With ``u = cov x``, ``v = x' u`` and the hinge loss ``l = max(0, 1 - y mean.x)``: if
+    ``l > 0``, ``mean += l / (v + r) * y * u`` (a step along the *old* covariance, proportional
+    to the loss) and ``cov -= u u' / (v + r)``, the same downdate as ACOG with ``gamma = r``.
+    Returns whether the round updated.
+    """
+    loss = 1.0 - y * sparse_dot(mean, indices, values)
+    if not loss > 0.0:
+        return False
+    u = covariance_times_sparse(cov, n, indices, values)
+    v = 0.0
+    for k in range(indices.shape[0]):
+        v += values[k] * u[indices[k]]
+    denominator = v + r
+    step = loss / denominator * y
     for i in range(n):
-        scaled = u[i] / denominator
-        if scaled != 0.0:
-            for j in range(n):
-                cov[i, j] -= scaled * u[j]
+        mean[i] += step * u[i]
+    rank_one_downdate(cov, n, u, denominator)
     return True
 
 

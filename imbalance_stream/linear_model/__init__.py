@@ -2,6 +2,9 @@
 incremental proximal SVMs of seed 001."""
 
 from .acog import ACOG
+from .arow import AROW
+from .cog import COG
+from .cpa_pb import CPAPB
 from .dcil_inclpsvm import DCILIncLPSVM
 from .dcil_multiclass import MulticlassDCILIncLPSVM
 from .inclpsvm import IncLPSVM
@@ -9,10 +12,17 @@ from .mc_inclpsvm import McIncLPSVM
 from .lpsvm import LPSVM, WeightedLPSVM, class_weights, lpsvm_solution, wlpsvm_solution
 from .oam import OAMSeq
 from .opauc import OPAUC
+from .pa import PA
+from .paum import PAUM
+from .perceptron import Perceptron
+from .romma import ROMMA
 from .sacog import SACOG
 
 __all__ = [
     "ACOG",
+    "AROW",
+    "COG",
+    "CPAPB",
     "DCILIncLPSVM",
     "IncLPSVM",
     "LPSVM",
@@ -20,6 +30,10 @@ __all__ = [
     "MulticlassDCILIncLPSVM",
     "OAMSeq",
     "OPAUC",
+    "PA",
+    "PAUM",
+    "Perceptron",
+    "ROMMA",
     "SACOG",
     "WeightedLPSVM",
     "class_weights",

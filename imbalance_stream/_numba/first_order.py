@@ -1,0 +1,108 @@
+"""Kernels of the first-order baselines of seed 002 (spec 3.7): Perceptron, PAUM and COG
+(additive steps), PA-I and CPA_PB (passive-aggressive steps), ROMMA.
+
+All are linear with no bias (an estimator adds one as a constant feature), start from ``w = 0``,
+predict ``+1`` when ``w.x >= 0`` (ties go to the rare class, LIBOL's rule, spec U2) and take
+labels ``y`` in {+1, -1}. Each kernel updates ``weights`` in place and returns whether it did.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from .linear import sparse_dot
+
+__all__ = ["additive_step", "passive_aggressive_step", "romma_step", "squared_norm"]
+
+
+@njit(cache=True)
+def squared_norm(values):
+    total = 0.0
+    for k in range(values.shape[0]):
+        total += values[k] * values[k]
+    return total
+
+
+@njit(cache=True)
+def additive_step(weights, indices, values, y, threshold, inclusive, step):
+    """``w += step * y * x`` when ``y w.x < threshold`` (``<=`` when ``inclusive``).
+
+    * Perceptron: ``threshold = 0``, ``inclusive = (y < 0)``, ``step = 1``: exactly the mistakes
+      under the tie rule (a positive is missed when ``w.x < 0``, a negative when ``w.x >= 0``);
+    * PAUM: ``threshold = tau_y``, ``inclusive = True``, ``step = eta``;
+    * COG: ``threshold = margin_y``, ``inclusive = False`` (loss > 0), ``step = eta * slope_y``.
+    """
+    margin = y * sparse_dot(weights, indices, values)
+    if margin > threshold or (margin == threshold and not inclusive):
+        return False
+    scale = step * y
+    for k in range(indices.shape[0]):
+        weights[indices[k]] += scale * values[k]
+    return True
+
+
+@njit(cache=True)
+def passive_aggressive_step(weights, indices, values, y, threshold, inclusive, target, C):
+    """Passive-aggressive step: when ``y w.x < threshold`` (``<=`` when ``inclusive``),
+    ``tau = min(C, (target - y w.x) / |x|^2)`` and ``w += tau * y * x``.
+
+    * PA-I: ``threshold = target = 1``, ``inclusive = False`` (hinge loss > 0), finite ``C``;
+    * CPA_PB in its binary form (``Phi(x, r) = r x / 2``): the trigger is a mistake
+      (``threshold = 0``, ``inclusive = (y < 0)``), ``target = sqrt(cost of the mistake)`` and
+      ``C = inf`` (plain PA).
+    """
+    margin = y * sparse_dot(weights, indices, values)
+    if margin > threshold or (margin == threshold and not inclusive):
+        return False
+    norm = squared_norm(values)
+    if not norm > 0.0:
+        return False
+    tau = min(C, (target - margin) / norm)
+    scale = tau * y
+    for k in range(indices.shape[0]):
+        weights[indices[k]] += scale * values[k]
+    return True
+
+
+@njit(cache=True)
+def romma_step(weights, n, indices, values, y):
+    """One ROMMA round (Li and Long 2000, non-aggressive; LIBOL ``ROMMA.m``; spec 3.7).
+
+    On a mistake (tie rule as above): if ``w = 0``, ``w = y x``; otherwise, with
+    ``D = |x|^2 |w|^2 - (w.x)^2``, ``c = (|x|^2 |w|^2 - y w.x) / D`` and
+    ``e = |w|^2 (y - w.x) / D``, ``w <- c w + e x`` (no update if ``D = 0``, x parallel to w).
+    ``|w|^2`` is computed over the leading ``n`` entries: O(n) on mistake rounds only.
+    """
+    score = sparse_dot(weights, indices, values)
+    if (score >= 0.0) == (y > 0):
+        return False
+    w_norm = 0.0
+    for i in range(n):
+        w_norm += weights[i] * weights[i]
+    if w_norm == 0.0:
+        for k in range(indices.shape[0]):
+            weights[indices[k]] = y * values[k]
+        return True
+    x_norm = squared_norm(values)
+    denominator = x_norm * w_norm - score * score
+    if denominator == 0.0:
+        return False
+    c = (x_norm * w_norm - y * score) / denominator
+    e = w_norm * (y - score) / denominator
+    for i in range(n):
+        weights[i] *= c
+    for k in range(indices.shape[0]):
+        weights[indices[k]] += e * values[k]
+    return True
+
+
+@njit(cache=True)
+def logistic(score):
+    """``1 / (1 + exp(-score))`` without overflow: the probability the first-order baselines
+    report (the paper never thresholds probabilities, spec 4.2)."""
+    if score >= 0.0:
+        return 1.0 / (1.0 + math.exp(-score))
+    z = math.exp(score)
+    return z / (1.0 + z)

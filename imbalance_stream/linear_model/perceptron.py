@@ -1,0 +1,61 @@
+"""The Perceptron baseline of seed 002 (spec 3.7), in the paper's form."""
+
+from __future__ import annotations
+
+from imbalance_stream._numba import first_order as kernels
+
+from ._first_order import FirstOrderLinear
+
+__all__ = ["Perceptron"]
+
+
+class Perceptron(FirstOrderLinear):
+    """Perceptron (Rosenblatt 1958) as the ACOG paper's baseline: linear, no bias, ``w_1 = 0``,
+    predict the positive label when ``w.x >= 0``, and ``w <- w + y x`` on every mistake.
+
+    ``river.linear_model.Perceptron`` is not the same model, so it is not reused: it learns a
+    bias (intercept step 1, not optional), and its update condition is ``y w.x <= 0`` (hinge
+    loss with threshold 0), so it also updates when a positive sample scores exactly 0, which
+    the paper's tie rule counts as correct; and it takes boolean labels only. Here any two
+    labels work, the rare one named by ``positive``, and ``intercept=True`` adds an optional
+    bias as a constant feature. Probabilities are ``1 / (1 + exp(-w.x))``.
+
+    Parameters
+    ----------
+    positive
+        The rare label, +1 inside the model.
+    intercept
+        Learn a bias through a constant feature (off by default, as in the paper).
+
+    Attributes
+    ----------
+    n_updates
+        Number of mistakes, i.e. of updates.
+
+    Examples
+    --------
+
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> from imbalance_stream.linear_model import Perceptron
+
+    >>> model = preprocessing.StandardScaler() | Perceptron()
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
+    BalancedAccuracy: 83.76%
+
+    References
+    ----------
+    Rosenblatt, F. (1958). The perceptron: a probabilistic model for information storage and
+    organization in the brain. Psychological Review, 65(6).
+
+    """
+
+    def _learn(self, indices, values, sign):
+        # A mistake: a positive with w.x < 0, or a negative with w.x >= 0.
+        updated = kernels.additive_step(self._weights, indices, values, sign, 0.0, sign < 0, 1.0)
+        self.n_updates += bool(updated)
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"intercept": True}
+        yield {"positive": False}

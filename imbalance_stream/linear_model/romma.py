@@ -1,0 +1,62 @@
+"""The ROMMA baseline of seed 002 (spec 3.7)."""
+
+from __future__ import annotations
+
+from imbalance_stream._numba import first_order as kernels
+
+from ._first_order import FirstOrderLinear
+
+__all__ = ["ROMMA"]
+
+
+class ROMMA(FirstOrderLinear):
+    """Relaxed Online Maximum Margin Algorithm (Li and Long 2000), the non-aggressive version
+    the ACOG paper compares with (LIBOL's ``ROMMA.m``; spec 3.7).
+
+    On a mistake (positive label when ``w.x >= 0``), the new weights are the smallest-norm vector
+    satisfying the last constraint ``y w.x >= 1`` and the relaxed half-space of the previous
+    ones: with ``D = |x|^2 |w|^2 - (w.x)^2``,
+
+    ``w <- c w + e x``, ``c = (|x|^2 |w|^2 - y w.x) / D``, ``e = |w|^2 (y - w.x) / D``,
+
+    and ``w <- y x`` while ``w = 0``. When ``x`` is parallel to ``w`` (``D = 0``) there is no
+    update. No bias, as in the paper (``intercept=True`` adds one as a constant feature). River
+    has no ROMMA. The rescaling touches every weight, so a mistake costs O(d).
+
+    Parameters
+    ----------
+    positive
+        The rare label, +1 inside the model.
+    intercept
+        Learn a bias through a constant feature (off by default, as in the paper).
+
+    Attributes
+    ----------
+    n_updates
+        Number of rounds that changed the weights.
+
+    Examples
+    --------
+
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> from imbalance_stream.linear_model import ROMMA
+
+    >>> model = preprocessing.StandardScaler() | ROMMA()
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
+    BalancedAccuracy: 84.62%
+
+    References
+    ----------
+    Li, Y., Long, P. M. (2002). The Relaxed Online Maximum Margin Algorithm. Machine Learning,
+    46(1-3), 361-387.
+
+    """
+
+    def _learn(self, indices, values, sign):
+        updated = kernels.romma_step(self._weights, len(self._features), indices, values, sign)
+        self.n_updates += bool(updated)
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"intercept": True}

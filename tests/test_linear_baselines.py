@@ -1,0 +1,393 @@
+"""The baselines of seed 002 (spec 3.7): Perceptron, ROMMA, PA-I, CPA_PB, PAUM, AROW, COG-I/II.
+Plain-numpy references of each update against the jitted kernels, the invariants of each rule,
+the relations the digest states (PAUM = COG-I, PA-I = River's PAClassifier weights), River's
+checks and bad input."""
+
+from __future__ import annotations
+
+import copy
+import math
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from river import checks, datasets, linear_model, preprocessing
+
+from imbalance_stream._numba import first_order, linear
+from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream.linear_model import AROW, COG, CPAPB, PA, PAUM, ROMMA, Perceptron
+
+ESTIMATORS = [Perceptron, ROMMA, PA, CPAPB, PAUM, AROW, COG]
+
+# ---- plain-numpy references (dense vectors, the formulas of spec 3.7) ---------------------------
+
+
+def predict(w, x):
+    return 1.0 if w @ x >= 0 else -1.0
+
+
+def perceptron_ref(w, x, y, rho):
+    if predict(w, x) != y:
+        return w + y * x
+    return w
+
+
+def romma_ref(w, x, y, rho):
+    if predict(w, x) == y:
+        return w
+    if not w.any():
+        return y * x
+    xx, ww, wx = x @ x, w @ w, w @ x
+    D = xx * ww - wx**2
+    if D == 0:
+        return w
+    return (xx * ww - y * wx) / D * w + ww * (y - wx) / D * x
+
+
+def pa1_ref(C):
+    def update(w, x, y, rho):
+        loss = max(0.0, 1 - y * (w @ x))
+        if loss > 0:
+            return w + min(C, loss / (x @ x)) * y * x
+        return w
+
+    return update
+
+
+def cpapb_ref(w, x, y, rho):
+    yhat = predict(w, x)
+    if yhat == y:
+        return w
+    cost = rho if y > 0 else 1.0
+    # multiclass CPA-PB with Phi(x, r) = r x / 2
+    phi = lambda r: r * x / 2  # noqa: E731
+    loss = w @ phi(yhat) - w @ phi(y) + math.sqrt(cost)
+    direction = phi(y) - phi(yhat)
+    return w + loss / (direction @ direction) * direction
+
+
+def paum_ref(tau_negative, eta):
+    def update(w, x, y, rho):
+        tau = rho if y > 0 else tau_negative
+        if y * (w @ x) <= tau:
+            return w + eta * y * x
+        return w
+
+    return update
+
+
+def cog_ref(loss_type, eta):
+    def update(w, x, y, rho):
+        rho_y = rho if y > 0 else 1.0
+        if loss_type == "I":
+            loss, gradient = max(0.0, rho_y - y * (w @ x)), -y * x
+        else:
+            loss, gradient = rho_y * max(0.0, 1 - y * (w @ x)), -rho_y * y * x
+        return w - eta * gradient if loss > 0 else w
+
+    return update
+
+
+def arow_ref(mu, sigma, x, y, r):
+    loss = max(0.0, 1 - y * (mu @ x))
+    if loss > 0:
+        v = x @ sigma @ x
+        beta = 1 / (v + r)
+        mu = mu + loss * beta * y * (sigma @ x)
+        sigma = sigma - beta * np.outer(sigma @ x, sigma @ x)
+    return mu, sigma
+
+
+# ---- kernels against the references --------------------------------------------------------------
+
+
+def stream(seed, n=300, d=8):
+    rng = np.random.default_rng(seed)
+    truth = rng.standard_normal(d)
+    out = []
+    for _ in range(n):
+        x = rng.standard_normal(d) * (rng.random(d) < 0.6)
+        if not x.any():
+            x[0] = 1.0
+        y = 1.0 if x @ truth + 0.5 * rng.standard_normal() > 0.8 else -1.0
+        out.append((x, y))
+    return out
+
+
+CASES = {
+    "perceptron": (
+        perceptron_ref,
+        lambda w, i, v, y, rho: first_order.additive_step(w, i, v, y, 0.0, y < 0, 1.0),
+    ),
+    "romma": (romma_ref, lambda w, i, v, y, rho: first_order.romma_step(w, len(w), i, v, y)),
+    "pa1": (
+        pa1_ref(0.3),
+        lambda w, i, v, y, rho: first_order.passive_aggressive_step(w, i, v, y, 1.0, False, 1.0, 0.3),
+    ),
+    "cpapb": (
+        cpapb_ref,
+        lambda w, i, v, y, rho: first_order.passive_aggressive_step(
+            w, i, v, y, 0.0, y < 0, math.sqrt(rho if y > 0 else 1.0), math.inf
+        ),
+    ),
+    "paum": (
+        paum_ref(0.7, 0.4),
+        lambda w, i, v, y, rho: first_order.additive_step(
+            w, i, v, y, rho if y > 0 else 0.7, True, 0.4
+        ),
+    ),
+    "cog1": (
+        cog_ref("I", 0.3),
+        lambda w, i, v, y, rho: first_order.additive_step(
+            w, i, v, y, rho if y > 0 else 1.0, False, 0.3
+        ),
+    ),
+    "cog2": (
+        cog_ref("II", 0.3),
+        lambda w, i, v, y, rho: first_order.additive_step(
+            w, i, v, y, 1.0, False, 0.3 * (rho if y > 0 else 1.0)
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_first_order_kernels_match_references(name):
+    reference, kernel = CASES[name]
+    d, rho = 8, 2.5
+    w_ref, w = np.zeros(d), np.zeros(d)
+    updates = 0
+    for x, y in stream(1, d=d):
+        idx = np.flatnonzero(x).astype(np.int64)
+        assert predict(w, x) == predict(w_ref, x)
+        w_ref = reference(w_ref, x, y, rho)
+        updates += kernel(w, idx, x[idx], y, rho)
+        np.testing.assert_allclose(w, w_ref, rtol=1e-10, atol=1e-12)
+    assert 5 < updates < 300
+
+
+def test_arow_kernel_matches_reference():
+    d, r = 8, 0.7
+    mu_ref, sigma_ref = np.zeros(d), np.eye(d)
+    mu, sigma = np.zeros(d), np.eye(d)
+    updates = 0
+    for x, y in stream(2, d=d):
+        idx = np.flatnonzero(x).astype(np.int64)
+        mu_ref, sigma_ref = arow_ref(mu_ref, sigma_ref, x, y, r)
+        updates += linear.arow_full_step(mu, sigma, d, idx, x[idx], y, r)
+        np.testing.assert_allclose(mu, mu_ref, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(sigma, sigma_ref, rtol=1e-9, atol=1e-12)
+    assert 5 < updates < 300
+    np.testing.assert_allclose(sigma, sigma.T, atol=1e-12)
+    assert np.linalg.eigvalsh(sigma).min() > 0
+
+
+def test_arow_and_acog_share_the_covariance_downdate():
+    """Fed the same update rounds, AROW (r) and ACOG (gamma = r) hold the same covariance."""
+    d = 6
+    mu_a, sigma_a = np.zeros(d), np.eye(d)
+    mu_c, sigma_c = np.zeros(d), np.eye(d)
+    for x, y in stream(3, n=100, d=d):
+        idx = np.flatnonzero(x).astype(np.int64)
+        if linear.arow_full_step(mu_a, sigma_a, d, idx, x[idx], y, 0.5):
+            # force ACOG to update on the same round: a margin it cannot reach
+            assert linear.acog_full_step(mu_c, sigma_c, d, idx, x[idx], y, 1e300, 1.0, 1.0, 0.5)
+    np.testing.assert_array_equal(sigma_a, sigma_c)
+
+
+# ---- invariants of the rules -----------------------------------------------------------------------
+
+vectors = st.lists(st.floats(-5, 5, allow_nan=False), min_size=3, max_size=3).map(np.array)
+
+
+@settings(max_examples=60, deadline=None)
+@given(vectors, vectors, st.sampled_from([1.0, -1.0]))
+def test_romma_update_meets_both_constraints(w, x, y):
+    """After a mistake update the new w satisfies y w.x = 1 and w.w_old = |w_old|^2 (the two
+    constraints whose smallest-norm solution ROMMA takes)."""
+    if not np.abs(x).sum() > 1e-3 or abs(np.linalg.norm(w) * np.linalg.norm(x)) < 1e-3:
+        return
+    cosine = abs(w @ x) / (np.linalg.norm(w) * np.linalg.norm(x))
+    new = w.copy()
+    idx = np.arange(3, dtype=np.int64)
+    if not first_order.romma_step(new, 3, idx, x, y) or cosine > 0.99:
+        return
+    assert y * (new @ x) == pytest.approx(1.0, rel=1e-6, abs=1e-6)
+    assert new @ w == pytest.approx(w @ w, rel=1e-6, abs=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(vectors, vectors, st.sampled_from([1.0, -1.0]), st.floats(0.1, 20))
+def test_passive_aggressive_steps_reach_their_targets(w, x, y, rho):
+    """Plain PA lands exactly on the margin 1; CPA_PB lands on sqrt(cost of the mistake)."""
+    if not (x @ x) > 1e-3:
+        return
+    idx = np.arange(3, dtype=np.int64)
+    pa = w.copy()
+    if first_order.passive_aggressive_step(pa, idx, x, y, 1.0, False, 1.0, math.inf):
+        assert y * (pa @ x) == pytest.approx(1.0, abs=1e-7)
+    cpa = w.copy()
+    target = math.sqrt(rho if y > 0 else 1.0)
+    if first_order.passive_aggressive_step(cpa, idx, x, y, 0.0, y < 0, target, math.inf):
+        assert predict(w, x) != y
+        assert y * (cpa @ x) == pytest.approx(target, abs=1e-7)
+    else:
+        assert predict(w, x) == y
+
+
+def test_tie_rule_and_mistake_trigger():
+    """w = 0 predicts the rare class: a positive is correct (no Perceptron update), a negative
+    is a mistake."""
+    model = Perceptron()
+    assert model.predict_one({"a": 1.0}) is True
+    model.learn_one({"a": 1.0}, True)
+    assert model.n_updates == 0 and model.weights == {"a": 0.0}
+    model.learn_one({"a": 1.0}, False)
+    assert model.n_updates == 1 and model.weights == {"a": -1.0}
+    assert model.predict_one({"a": 1.0}) is False
+
+
+def test_cog_losses_put_rho_in_margin_or_slope():
+    one = COG(loss="I", rho=4.0, eta=1.0)
+    two = COG(loss="II", rho=4.0, eta=1.0)
+    for model in (one, two):
+        model.learn_one({"a": 1.0}, True)
+    # I: step 1, margin 4 -> still violated; II: step rho = 4 at margin 1
+    assert one.weights == {"a": 1.0} and two.weights == {"a": 4.0}
+    one.learn_one({"a": 1.0}, True)
+    two.learn_one({"a": 1.0}, True)
+    assert one.weights == {"a": 2.0} and two.weights == {"a": 4.0}
+
+
+def test_laplace_rho_counts_the_current_label_first():
+    model = COG(loss="II")
+    model.learn_one({"a": 1.0}, False)
+    model.learn_one({"a": 1.0}, False)
+    assert model.current_rho() == 3.0
+    assert model.current_rho(1.0) == 1.5
+    model.learn_one({"a": -1.0}, True)  # rho = (2 + 1) / (1 + 1)
+    assert model.current_rho() == 1.5
+
+
+# ---- relations stated by the digest -------------------------------------------------------------
+
+
+def scaled_phishing(n=None):
+    scaler = preprocessing.StandardScaler()
+    out = []
+    for x, y in datasets.Phishing().take(n) if n else datasets.Phishing():
+        scaler.learn_one(x)
+        out.append((scaler.transform_one(x), y))
+    return out
+
+
+def test_paum_equals_cog_one_at_unit_step():
+    """Spec 9.5: PAUM(tau_+ = rho, tau_- = 1, eta = 1) and COG-I(eta = 1) make the same
+    predictions (no exact ties on continuous data)."""
+    for rho in (None, 3.0):
+        paum, cog = PAUM(rho=rho), COG(loss="I", rho=rho, eta=1.0)
+        for x, y in scaled_phishing():
+            assert paum.predict_one(x) == cog.predict_one(x)
+            paum.learn_one(x, y)
+            cog.learn_one(x, y)
+        assert paum.weights == pytest.approx(cog.weights)
+
+
+def test_pa_one_learns_the_weights_of_rivers_pa_classifier():
+    ours = PA(C=0.5)
+    river = linear_model.PAClassifier(C=0.5, mode=1, learn_intercept=False)
+    for x, y in scaled_phishing():
+        ours.learn_one(x, y)
+        river.learn_one(x, y)
+    assert ours.weights == pytest.approx(dict(river.weights), rel=1e-10)
+    # ...but predicts the rare class on a tie, where River's argmax picks False
+    assert PA().predict_one({"a": 1.0}) is True
+    assert linear_model.PAClassifier().predict_one({"a": 1.0}) is False
+
+
+def test_learning_on_phishing_beats_chance():
+    from river import evaluate, metrics
+
+    for cls in ESTIMATORS:
+        model = preprocessing.StandardScaler() | cls()
+        metric = evaluate.progressive_val_score(
+            datasets.Phishing(), model, metrics.BalancedAccuracy()
+        )
+        assert metric.get() > 0.75, cls.__name__
+
+
+# ---- River citizenship and bad input --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "cls, params",
+    [(cls, params) for cls in ESTIMATORS for params in cls._unit_test_params()],
+    ids=lambda p: p.__name__ if isinstance(p, type) else ",".join(f"{k}={v}" for k, v in p.items()),
+)
+def test_river_checks(cls, params):
+    model = cls(**params)
+    for check in checks.yield_checks(model):
+        if check.__name__ == "check_bounded_memory_growth":
+            continue  # River's Phishing x10 stream: slow and meaningless for fixed-size arrays
+        check(copy.deepcopy(model))
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_bad_input_leaves_the_model_unchanged(cls):
+    model = cls()
+    for x, y in datasets.Phishing().take(30):
+        model.learn_one(x, y)
+    snapshot = pickle.dumps(model)
+    bad = [
+        ({"ip_in_url": float("nan")}, True, InvalidFeature, "ip_in_url"),
+        ({"ip_in_url": float("-inf"), "new": 1.0}, True, InvalidFeature, "ip_in_url"),
+        ({"new": "high"}, False, InvalidFeature, "new"),
+        ({"new": None}, False, InvalidFeature, "new"),
+        ({"is_popular": 1.0}, None, UnknownLabel, "None"),
+        ({"is_popular": 1.0}, "spam", UnknownLabel, "spam"),
+    ]
+    for x, y, error, name in bad:
+        with pytest.raises(error, match=name):
+            model.learn_one(x, y)
+        assert pickle.dumps(model) == snapshot
+    model.learn_one({}, True)  # documented no-op
+    assert pickle.dumps(model) == snapshot
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_intercept_before_and_on_empty_samples(cls):
+    """With an intercept the constant feature exists before any learning: predicting, and
+    learning from an empty dict, use it."""
+    model = cls(intercept=True)
+    assert model.predict_proba_one({"a": 1.0}) == {True: 0.5, False: 0.5}
+    model.learn_one({}, False)
+    assert model.intercept_ < 0
+    assert model.predict_one({}) is False
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_first_thousand_samples_of_one_class(cls):
+    model = cls()
+    rng = np.random.default_rng(0)
+    for _ in range(1000):
+        model.learn_one({f"f{j}": v for j, v in enumerate(rng.standard_normal(4))}, False)
+    assert all(math.isfinite(w) for w in model.weights.values())
+    proba = model.predict_proba_one({"f0": 1.0})
+    assert set(proba) == {True, False} and sum(proba.values()) == pytest.approx(1.0)
+
+
+def test_invalid_parameters():
+    bad = [
+        (PA, {"C": 0}),
+        (CPAPB, {"rho": 0}),
+        (PAUM, {"eta": 0}),
+        (PAUM, {"tau_negative": -1}),
+        (AROW, {"r": 0}),
+        (COG, {"loss": "III"}),
+        (COG, {"eta": -1}),
+    ]
+    for cls, params in bad:
+        with pytest.raises(ValueError):
+            cls(**params)
