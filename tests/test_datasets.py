@@ -85,6 +85,7 @@ LOADERS = {
         {6: 720 + 336, 8: 719 + 336},
         1056,
     ),
+    "Iris": (lambda: datasets.Iris(positive_class=1), 150, 4, {0: 50, 1: 50, 2: 50}, 50),
     "MNIST-test": (lambda: datasets.MNIST("test"), 10000, 784, MNIST_TEST, 974),
     "KOIL-dna-repaired": (lambda: datasets.KOIL("dna", repair=True), 3186, 180, {1: 767, -1: 2419}, 767),
 }

@@ -7,7 +7,7 @@ File datasets (read from the data home ``$IMBALANCE_STREAM_DATA``, default
   :class:`Mushrooms`, :class:`W8A`, :class:`DNA`, :class:`Satimage`, :class:`Letter`,
   :class:`Splice`, :class:`CodRNA`;
 * UCI: :class:`Magic04`, :class:`Spambase`, :class:`Abalone`, :class:`BreastCancerWisconsin`,
-  :class:`Car`, :class:`PenDigits`;
+  :class:`Car`, :class:`PenDigits`; :class:`Iris` (scikit-learn's bundled copy, optional);
 * :class:`MNIST` (IDX files; :func:`read_idx` reads any IDX file);
 * :class:`KOIL` (the KOIL paper's 26 datasets with their cross-validation folds;
   :func:`koil_cv_folds`, :func:`koil_inner_folds`, :func:`check_koil_files` and
@@ -42,7 +42,7 @@ from .libsvm_datasets import (
     W8A,
 )
 from .mnist import MNIST, read_idx
-from .uci import Abalone, BreastCancerWisconsin, Car, Magic04, PenDigits, Spambase
+from .uci import Abalone, BreastCancerWisconsin, Car, Iris, Magic04, PenDigits, Spambase
 
 __all__ = [
     "A9A",
@@ -61,6 +61,7 @@ __all__ = [
     "Gradual",
     "IJCNN1",
     "ImbalancedStream",
+    "Iris",
     "KOIL",
     "Letter",
     "MNIST",

@@ -202,7 +202,7 @@ class BenchmarkDataset(river_base.FileDataset):
     Parameters
     ----------
     files
-        The data files, in the order the parser reads them.
+        The data files, in the order the parser reads them (none for data bundled by a package).
     positive_class
         Raw label (or collection of raw labels) that becomes the positive class ``True``; every
         other label becomes ``False``. ``None`` keeps the raw labels (multi-class task).
@@ -231,7 +231,7 @@ class BenchmarkDataset(river_base.FileDataset):
         self.positive_class = positive_class
         binary = positive_class is not None
         super().__init__(
-            filename=self.files[0].path,
+            filename=self.files[0].path if self.files else "",
             task=BINARY_CLF if binary else MULTI_CLF,
             n_features=n_features,
             n_samples=n_samples,
@@ -242,9 +242,9 @@ class BenchmarkDataset(river_base.FileDataset):
     # --- files ---------------------------------------------------------------------------------
 
     @property
-    def path(self) -> pathlib.Path:
-        """Location of the (first) data file in the current data home."""
-        return self.files[0].location()
+    def path(self) -> pathlib.Path | None:
+        """Location of the (first) data file in the current data home (None without files)."""
+        return self.files[0].location() if self.files else None
 
     @property
     def paths(self) -> list[pathlib.Path]:

@@ -13,7 +13,7 @@ import numpy as np
 
 from .base import BenchmarkDataset, DataFile, open_text
 
-__all__ = ["Abalone", "BreastCancerWisconsin", "Car", "Magic04", "PenDigits", "Spambase"]
+__all__ = ["Abalone", "BreastCancerWisconsin", "Car", "Iris", "Magic04", "PenDigits", "Spambase"]
 
 UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/"
 
@@ -411,3 +411,42 @@ class PenDigits(BenchmarkDataset):
         if self.classes is not None:
             data = data[np.isin(data[:, 16], self.classes)]
         return data[:, :16].astype(np.float64), data[:, 16], self.FEATURES
+
+
+class Iris(BenchmarkDataset):
+    """Iris (UCI), 150 rows, 4 features, 3 classes of 50, as bundled by scikit-learn.
+
+    Needs the optional dependency scikit-learn (``pip install imbalance-stream[sklearn]``); the
+    data come with it, so no file of the data home is read. Raw labels ``0`` setosa,
+    ``1`` versicolor, ``2`` virginica. The DCIL seed (001, Table 5.1) uses the three one-vs-rest
+    tasks "1 to 2,3", "2 to 1,3", "3 to 1,2" (50 vs 100), i.e. ``positive_class=0``, ``1``, ``2``;
+    the default is ``0``.
+
+    Parameters
+    ----------
+    positive_class
+        Raw label(s) of the positive class (``0``: setosa); ``None`` keeps the three classes.
+
+    Examples
+    --------
+    >>> from imbalance_stream.datasets import Iris
+    >>> X, y, names = Iris(positive_class=2).to_numpy()
+    >>> X.shape, int(y.sum()), names[0]
+    ((150, 4), 50, 'sepal length (cm)')
+
+    """
+
+    def __init__(self, positive_class=0):
+        super().__init__(
+            files=(), positive_class=positive_class, n_features=4, n_samples=150, n_classes=3
+        )
+
+    def _parse(self, paths):
+        try:
+            from sklearn.datasets import load_iris
+        except ImportError as error:  # pragma: no cover - scikit-learn is installed in the tests
+            raise ImportError(
+                "Iris reads the copy bundled with scikit-learn: pip install scikit-learn"
+            ) from error
+        bunch = load_iris()
+        return bunch.data, bunch.target.astype(np.int64), tuple(bunch.feature_names)
