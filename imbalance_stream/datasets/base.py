@@ -32,6 +32,7 @@ __all__ = [
     "ChecksumError",
     "DataFile",
     "get_data_home",
+    "clear_cache",
     "open_text",
 ]
 
@@ -175,6 +176,12 @@ class DataFile:
 # Parsed arrays, per process: key -> (X, raw labels, feature names).
 _CACHE: dict[tuple, tuple[np.ndarray, np.ndarray, tuple]] = {}
 _CACHE_LOCK = threading.Lock()
+
+
+def clear_cache() -> None:
+    """Forget the parsed arrays of every dataset (they are re-read, not re-verified, on next use)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
 
 
 def _freeze(array: np.ndarray) -> np.ndarray:
@@ -339,7 +346,10 @@ class BenchmarkDataset(river_base.FileDataset):
     @property
     def _repr_content(self):
         content = super()._repr_content
-        content["Path"] = ", ".join(str(p) for p in self.paths)
+        if self.files:
+            content["Path"] = ", ".join(str(p) for p in self.paths)
+        else:
+            content.pop("Path", None)
         if self.positive_class is not None:
             content["Positive class"] = repr(self.positive_class)
         return content
