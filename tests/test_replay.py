@@ -12,7 +12,7 @@ from scipy import sparse
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.evaluate.array_replay import has_array_path, replay_array
-from imbalance_stream.linear_model import ACOG
+from imbalance_stream.linear_model import ACOG, AROW, COG, CPAPB, PA, PAUM, ROMMA, Perceptron
 
 CONFIGS = [
     {"covariance": "diag", "loss": "II"},
@@ -66,6 +66,38 @@ def test_array_path_is_identical_to_the_dict_path(params):
         fast.learn_one(x, label)
         slow.learn_one(x, label)
     _same_state(fast, slow)
+
+
+BASELINES = [
+    Perceptron,
+    lambda: Perceptron(intercept=True),
+    PAUM,
+    lambda: PAUM(rho=3.0, eta=0.5, tau_negative=0.5),
+    lambda: COG(loss="I", eta=2.0),
+    lambda: COG(loss="II", rho=9.0, eta=0.1),
+    lambda: PA(C=0.1),
+    CPAPB,
+    lambda: CPAPB(rho=9.0),
+    ROMMA,
+    AROW,
+    lambda: AROW(r=0.5),
+]
+
+
+@pytest.mark.parametrize("make", BASELINES, ids=lambda make: repr(make()))
+def test_baselines_array_path_is_identical_to_the_dict_path(make):
+    X, y = _stream(n=2000)
+    fast, slow = make(), make()
+    r_fast = replay_array(fast, X, y)
+    r_slow = replay_array(slow, X, y, method="dict")
+    assert (r_fast.path, r_slow.path) == ("array", "dict")
+    assert np.array_equal(r_fast.predicted_positive, r_slow.predicted_positive)
+    assert fast.weights == slow.weights and fast.n_updates == slow.n_updates
+    assert getattr(fast, "_n_positive", 0) == getattr(slow, "_n_positive", 0)
+    x = {3: 0.5, 7: -0.25}
+    fast.learn_one(x, 1)
+    slow.learn_one(x, 1)
+    assert fast.weights == slow.weights
 
 
 def test_sparse_input_and_a_model_with_history():

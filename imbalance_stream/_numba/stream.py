@@ -13,12 +13,15 @@ with the current label counted first; ``counts = [t_p, t_n]`` is read and update
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
-from .linear import acog_diag_step, acog_full_step, sparse_dot
+from .first_order import additive_step, passive_aggressive_step, romma_step
+from .linear import acog_diag_step, acog_full_step, arow_full_step, sparse_dot
 
-__all__ = ["replay_acog_diag", "replay_acog_full"]
+__all__ = ["replay_acog_diag", "replay_acog_full", "replay_baseline"]
 
 
 @njit(cache=True)
@@ -88,3 +91,79 @@ def replay_acog_diag(
 def empty_predictions(n_rows: int) -> np.ndarray:
     """The int8 output buffer the runners fill with +1 / -1."""
     return np.zeros(n_rows, dtype=np.int8)
+
+
+# ---- the first-order and AROW baselines of seed 002 ----------------------------------------------
+
+#: ``kind`` codes of :func:`replay_baseline`
+PERCEPTRON, PAUM, COG_I, COG_II, PA, CPAPB, ROMMA, AROW = range(8)
+
+
+@njit(cache=True)
+def _count_rho(y, rho, laplace, counts):
+    """Count the label, then return the cost ratio in force (Laplace estimate or fixed)."""
+    if laplace:
+        n_pos = counts[0] + (1 if y > 0 else 0)
+        n_neg = counts[1] + (1 if y < 0 else 0)
+        rho = (n_neg + 1.0) / (n_pos + 1.0)
+    if y > 0:
+        counts[0] += 1
+    else:
+        counts[1] += 1
+    return rho
+
+
+@njit(cache=True)
+def replay_baseline(
+    kind, indptr, indices, values, signs, weights, cov, n, rho, laplace, counts, eta, C,
+    tau_negative, r, predictions,
+):  # fmt: skip
+    """Replay a stream through one of the baselines with the kernels their ``_learn`` calls.
+
+    ``weights`` is the weight vector (AROW: the mean, with ``cov`` its covariance); ``n`` the
+    number of columns (ROMMA's norm, AROW's covariance); ``rho``/``laplace``/``counts`` the cost
+    ratio of the cost-sensitive ones (PAUM, COG, CPA_PB); ``eta``, ``C``, ``tau_negative``, ``r``
+    their hyper-parameters. Returns the number of update rounds.
+    """
+    n_updates = 0
+    for t in range(signs.shape[0]):
+        start = indptr[t]
+        stop = indptr[t + 1]
+        row_indices = indices[start:stop]
+        row_values = values[start:stop]
+        score = sparse_dot(weights, row_indices, row_values)
+        predictions[t] = 1 if score >= 0.0 else -1
+        if stop == start:
+            continue
+        y = signs[t]
+        if kind == PERCEPTRON:
+            updated = additive_step(weights, row_indices, row_values, y, 0.0, y < 0, 1.0)
+        elif kind == PAUM:
+            rho_t = _count_rho(y, rho, laplace, counts)
+            margin = rho_t if y > 0 else tau_negative
+            updated = additive_step(weights, row_indices, row_values, y, margin, True, eta)
+        elif kind == COG_I or kind == COG_II:
+            rho_t = _count_rho(y, rho, laplace, counts)
+            rho_y = rho_t if y > 0 else 1.0
+            if kind == COG_I:
+                margin, slope = rho_y, 1.0
+            else:
+                margin, slope = 1.0, rho_y
+            updated = additive_step(weights, row_indices, row_values, y, margin, False, eta * slope)
+        elif kind == PA:
+            updated = passive_aggressive_step(
+                weights, row_indices, row_values, y, 1.0, False, 1.0, C
+            )
+        elif kind == CPAPB:
+            rho_t = _count_rho(y, rho, laplace, counts)
+            cost = rho_t if y > 0 else 1.0
+            updated = passive_aggressive_step(
+                weights, row_indices, row_values, y, 0.0, y < 0, math.sqrt(cost), math.inf
+            )
+        elif kind == ROMMA:
+            updated = romma_step(weights, n, row_indices, row_values, y)
+        else:
+            updated = arow_full_step(weights, cov, n, row_indices, row_values, y, r)
+        if updated:
+            n_updates += 1
+    return n_updates

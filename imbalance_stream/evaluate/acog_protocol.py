@@ -86,7 +86,7 @@ DATASETS = {
     "mushrooms": ("imbalance_stream.datasets:Mushrooms", {}),
     "australian": ("imbalance_stream.datasets:Australian", {}),
     "dna": ("imbalance_stream.datasets:DNA", {"split": "train"}),
-    "magic04": ("imbalance_stream.datasets:Magic04", {}),
+    "magic04": ("imbalance_stream.datasets.uci:Magic04", {}),
 }
 
 #: The paper's datasets that the data home does not hold.
@@ -141,12 +141,12 @@ _LM = "imbalance_stream.linear_model:"
 LEARNERS = {
     "Perceptron": Learner(_LM + "Perceptron", {}, None, rho=None),
     "ROMMA": Learner(_LM + "ROMMA", {}, None, rho=None),
-    "PA-I": Learner(_LM + "PAI", {}, "C", rho=None),
+    "PA-I": Learner(_LM + "PA", {}, "C", rho=None),
     "PAUM": Learner(_LM + "PAUM", {}, None, sum_rho_in_cost_run=True),
     "CPAPB": Learner(_LM + "CPAPB", {}, None),
     "AROW": Learner(_LM + "AROW", {"r": 1.0}, None, rho=None),
-    "COG-I": Learner(_LM + "COG", {"loss": "I"}, "learning_rate"),
-    "COG-II": Learner(_LM + "COG", {"loss": "II"}, "learning_rate"),
+    "COG-I": Learner(_LM + "COG", {"loss": "I"}, "eta"),
+    "COG-II": Learner(_LM + "COG", {"loss": "II"}, "eta"),
     "ACOG-I": Learner(_ACOG, {"loss": "I", "covariance": "full"}, "eta"),
     "ACOG-II": Learner(_ACOG, {"loss": "II", "covariance": "full"}, "eta"),
     "ACOG-Idiag": Learner(_ACOG, {"loss": "I", "covariance": "diag"}, "eta"),

@@ -25,6 +25,7 @@ dicts with the same names continues seamlessly.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Callable, Sequence
 
@@ -364,3 +365,40 @@ def _register_builtin_paths():
         model._n_positive, model._n_negative = int(counts[0]), int(counts[1])
         model.n_updates += int(n_updates)
         return predictions
+
+    try:
+        from imbalance_stream.linear_model import AROW, COG, CPAPB, PA, PAUM, ROMMA, Perceptron
+    except ImportError:  # pragma: no cover - the baselines are part of the package
+        return
+    kinds = {Perceptron: stream_kernels.PERCEPTRON, PAUM: stream_kernels.PAUM,
+             PA: stream_kernels.PA, CPAPB: stream_kernels.CPAPB, ROMMA: stream_kernels.ROMMA}  # fmt: skip
+    no_covariance = np.zeros((0, 0))
+
+    def _replay_baseline(model, indptr, indices, values, signs):
+        predictions = stream_kernels.empty_predictions(len(signs))
+        if isinstance(model, AROW):
+            kind, weights, cov = stream_kernels.AROW, model._mean, model._cov
+        else:
+            weights, cov = model._weights, no_covariance
+            if isinstance(model, COG):
+                kind = stream_kernels.COG_I if model.loss == "I" else stream_kernels.COG_II
+            else:
+                kind = kinds[type(model)]
+        rho = getattr(model, "rho", 1.0)
+        laplace = rho is None
+        counts = np.array(
+            [getattr(model, "_n_positive", 0), getattr(model, "_n_negative", 0)], dtype=np.int64
+        )
+        n_updates = stream_kernels.replay_baseline(
+            kind, indptr, indices, values, signs, weights, cov, len(model._features),
+            1.0 if laplace else float(rho), laplace, counts, float(getattr(model, "eta", 1.0)),
+            float(getattr(model, "C", math.inf)), float(getattr(model, "tau_negative", 1.0)),
+            float(getattr(model, "r", 1.0)), predictions,
+        )  # fmt: skip
+        if hasattr(model, "_n_positive"):
+            model._n_positive, model._n_negative = int(counts[0]), int(counts[1])
+        model.n_updates += int(n_updates)
+        return predictions
+
+    for cls in (Perceptron, PAUM, COG, PA, CPAPB, ROMMA, AROW):
+        register_array_path(cls)(_replay_baseline)
