@@ -1,0 +1,201 @@
+"""The imbalance-stream command: quickstart end to end, errors, protocols, parallel runs."""
+
+from __future__ import annotations
+
+import csv
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from imbalance_stream import cli
+from imbalance_stream.evaluate import protocols
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+QUICKSTART_MODELS = [
+    "ACOG-II diag",
+    "ACOG-II full",
+    "LogisticRegression",
+    "RandomUnderSampler(LogisticRegression)",
+]
+
+SMALL = """
+name = "small"
+description = "two models on a short imbalanced SEA stream"
+
+[stream]
+source = { class = "river.datasets.synth.SEA", params = { variant = 0 } }
+n_samples = 1500
+seed = 5
+
+[stream.imbalance]
+ratio = 0.2
+
+[models]
+ACOG = ["river.preprocessing.StandardScaler", { class = "ACOG", params = { intercept = true } }]
+LogReg = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]
+RUS = { class = "river.imblearn.RandomUnderSampler", params = { classifier = { class = "river.linear_model.LogisticRegression" }, desired_dist = { true = 0.5, false = 0.5 }, seed = 1 } }
+
+[metrics]
+BA = "river.metrics.BalancedAccuracy"
+AUC = { class = "ExactROCAUC", params = { pos_val = true } }
+
+[output]
+step = 500
+"""
+
+
+def _read_csv(path):
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_quickstart_end_to_end(tmp_path):
+    """The README's command: a table naming every model, the CSVs and the PNG."""
+    out = tmp_path / "quickstart"
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    done = subprocess.run(
+        [sys.executable, "-m", "imbalance_stream.cli", "run", "scenarios/quickstart.toml",
+         "--out", str(out), "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, env=env, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("model"))
+    for name in QUICKSTART_MODELS:
+        assert any(line.startswith(name + " ") for line in lines[header + 2 :]), name
+    assert {"BalancedAccuracy", "Sensitivity", "ExactROCAUC"} <= set(lines[header].split())
+    assert (out / "curves.png").stat().st_size > 10_000
+    curves = _read_csv(out / "curves.csv")
+    assert list(curves[0]) == ["model", "step", "metric", "value"]
+    assert {row["model"] for row in curves} == set(QUICKSTART_MODELS)
+    table = {row["model"]: row for row in _read_csv(out / "table.csv")}
+    assert list(table) == QUICKSTART_MODELS
+    assert all(row["samples"] == "20000" for row in table.values())
+    # The claim the README and the notebook make of this stream.
+    assert float(table["ACOG-II diag"]["BalancedAccuracy"]) > float(
+        table["LogisticRegression"]["BalancedAccuracy"]
+    )
+
+
+@pytest.fixture
+def small(tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL)
+    return path
+
+
+def test_parallel_runs_give_the_serial_table(small, tmp_path, capsys):
+    assert cli.main(["run", str(small), "--out", str(tmp_path / "serial"), "--quiet"]) == 0
+    serial_out = capsys.readouterr().out
+    assert cli.main(["run", str(small), "--out", str(tmp_path / "par"), "--quiet", "--n-jobs", "2"]) == 0
+    parallel_out = capsys.readouterr().out
+    strip = [line for line in serial_out.splitlines() if not line.startswith("wrote")]
+    assert strip == [line for line in parallel_out.splitlines() if not line.startswith("wrote")]
+    for name in ("table.csv", "curves.csv"):
+        assert (tmp_path / "serial" / name).read_text() == (tmp_path / "par" / name).read_text()
+
+
+def test_default_output_directory_and_seed_override(small, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["run", str(small), "--quiet"]) == 0
+    assert (tmp_path / "out" / "small" / "table.csv").exists()
+    first = (tmp_path / "out" / "small" / "table.csv").read_text()
+    assert cli.main(["run", str(small), "--quiet", "--seed", "6"]) == 0
+    assert (tmp_path / "out" / "small" / "table.csv").read_text() != first
+
+
+def test_without_matplotlib_the_png_is_skipped_with_a_note(small, tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
+    assert cli.main(["run", str(small), "--out", str(tmp_path), "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert "matplotlib is not installed" in captured.err
+    assert (tmp_path / "curves.csv").exists() and not (tmp_path / "curves.png").exists()
+
+
+def tiny_protocol(params, *, out_dir, n_jobs, scheduler, progress):
+    """A test protocol: one row per size, and a file in out_dir."""
+    (out_dir / "note.txt").write_text(f"n_jobs={n_jobs} scheduler={scheduler}")
+    return [
+        {"size": size, "square": size * size, "paper_square": params.get("paper", 0)}
+        for size in params["sizes"]
+    ]
+
+
+def test_protocol_scenario_prints_rows_and_writes_table(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(protocols.PROTOCOLS, "test.tiny", f"{__name__}:tiny_protocol")
+    path = tmp_path / "tiny.toml"
+    path.write_text('kind = "protocol"\nprotocol = "test.tiny"\n[params]\nsizes = [2, 3]\npaper = 7\n')
+    out = tmp_path / "out"
+    assert cli.main(["run", str(path), "--out", str(out), "--n-jobs", "2", "--quiet"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[1].split() == ["size", "square", "paper_square"]
+    assert printed[3].split() == ["2", "4", "7"] and printed[4].split() == ["3", "9", "7"]
+    assert _read_csv(out / "table.csv") == [
+        {"size": "2", "square": "4", "paper_square": "7"},
+        {"size": "3", "square": "9", "paper_square": "7"},
+    ]
+    assert (out / "note.txt").read_text() == "n_jobs=2 scheduler=None"
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("[stream]\nsorce = 1\n", "unknown key 'sorce'; did you mean 'source'"),
+        (SMALL.replace('"river.linear_model.LogisticRegression"', '"sklearn.linear_model.LogisticRegression"'),
+         "outside the allowed modules"),
+        (SMALL.replace("ExactROCAUC", "ExactAUC"), "did you mean 'ExactROCAUC'"),
+        ('kind = "protocol"\nprotocol = "nope"\n', "unknown protocol 'nope'"),
+    ],
+)
+def test_scenario_errors_exit_2_with_a_message(tmp_path, capsys, content, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(content)
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("imbalance-stream: error: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_missing_file_and_bad_usage_exit_2(tmp_path, capsys):
+    assert cli.main(["run", str(tmp_path / "missing.toml")]) == 2
+    assert "cannot read scenario" in capsys.readouterr().err
+    for argv in ([], ["fly"], ["run"], ["run", "x.toml", "--n-jobs", "two"], ["run", "x.toml", "--n-jobs", "0"]):
+        with pytest.raises(SystemExit) as exit_:
+            cli.main(argv)
+        assert exit_.value.code == 2
+
+
+def test_console_script_reports_errors_without_traceback(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text("[models]\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, "-m", "imbalance_stream.cli", "run", str(path)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "bad.toml" in done.stderr
+
+
+def test_list_shows_estimators_metrics_and_protocols(monkeypatch, capsys):
+    monkeypatch.setitem(protocols.PROTOCOLS, "test.tiny", f"{__name__}:tiny_protocol")
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "imbalance_stream.linear_model.ACOG" in out
+    assert "imbalance_stream.metrics.ExactROCAUC" in out
+    assert "test.tiny" in out
+    estimators = out.split("Estimators")[1].split("Metrics")[0]
+    assert "ACOG" in estimators and "ExactROCAUC" not in estimators
+
+
+def test_format_table_aligns_numbers():
+    text = cli.format_table([{"model": "a", "BA": 0.5, "n": 10}, {"model": "bbb", "BA": 0.25, "n": 7}])
+    assert text.splitlines() == [
+        "model      BA   n",
+        "-----  ------  --",
+        "a      0.5000  10",
+        "bbb    0.2500   7",
+    ]
