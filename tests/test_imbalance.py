@@ -289,3 +289,20 @@ def test_property_labels_from_source_and_exhaustion(labels, shares, seed, replac
         assert len(ids) == len(set(ids)) <= len(labels)
     if not labels:
         assert out == []
+
+
+def test_patience_stops_a_hopeless_search():
+    stream = ImbalancedStream(CoinSource(0), 0.5, positive="1", seed=0, patience=500)
+    with pytest.raises(RuntimeError, match="without a positive one"):
+        list(itertools.islice(stream, 10))
+    with pytest.raises(ValueError):
+        ImbalancedStream(CoinSource(0), 0.5, patience=0)
+    # a rare but present class is found when patience allows it
+    def rare():
+        for i in itertools.count():
+            yield {"i": i}, i % 1000 == 999
+
+    found = ImbalancedStream(rare(), 1.0, patience=1000, buffer_size=5, n_samples=3)
+    assert [x["i"] for x, _ in found] == [999, 1999, 2999]
+    with pytest.raises(RuntimeError):
+        list(ImbalancedStream(rare(), 1.0, patience=998, n_samples=3))

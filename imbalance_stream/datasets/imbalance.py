@@ -219,6 +219,11 @@ class ImbalancedStream(river_base.SyntheticDataset):
         After the source is exhausted, resample from what was seen instead of stopping.
     buffer_size
         Capacity of each class's buffer (and reservoir).
+    patience
+        How many consecutive source samples of the other class may be read while looking for
+        the drawn class before giving up with a :class:`RuntimeError` (usually ``positive`` does
+        not match any label of the source, which would otherwise read an infinite generator
+        forever). ``None`` waits without limit.
 
     Attributes
     ----------
@@ -270,6 +275,7 @@ class ImbalancedStream(river_base.SyntheticDataset):
         seed: int | None = None,
         replace: bool = False,
         buffer_size: int = 10_000,
+        patience: int | None = 1_000_000,
     ):
         if n_samples is not None and (
             isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) or n_samples < 0
@@ -292,6 +298,9 @@ class ImbalancedStream(river_base.SyntheticDataset):
         self.seed = seed
         self.replace = replace
         self.buffer_size = int(buffer_size)
+        if patience is not None and not (isinstance(patience, numbers.Integral) and patience >= 1):
+            raise ValueError(f"patience must be a positive integer or None, got {patience!r}")
+        self.patience = patience
 
     def _get_params(self) -> dict[str, typing.Any]:
         params = super()._get_params()
@@ -329,6 +338,7 @@ class ImbalancedStream(river_base.SyntheticDataset):
             if buffers[wanted]:
                 sample = buffers[wanted].popleft()
             else:
+                waited = 0
                 while not exhausted:
                     try:
                         x, y = next(source)
@@ -348,6 +358,13 @@ class ImbalancedStream(river_base.SyntheticDataset):
                         sample = (x, y)
                         break
                     buffers[label].append((x, y))
+                    waited += 1
+                    if self.patience is not None and waited >= self.patience:
+                        kind = "positive" if wanted else "negative"
+                        raise RuntimeError(
+                            f"read {waited} samples in a row without a {kind} one (positive="
+                            f"{self.positive!r}); check that `positive` matches the source's labels"
+                        )
                 if sample is None and self.replace and reservoirs[wanted]:
                     x, y = reservoirs[wanted][rng.randrange(len(reservoirs[wanted]))]
                     sample = (dict(x) if isinstance(x, dict) else x), y  # a fresh dict per step
