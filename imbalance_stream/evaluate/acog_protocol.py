@@ -35,7 +35,8 @@ Parameters (the ``[params]`` table of a scenario; all optional except ``datasets
 ``grid``
     The hyper-parameter grid (default ``1e-5 .. 1e5``, 11 values).
 ``oracle``
-    Also evaluate every grid value on the evaluation orders (default true).
+    Also evaluate every grid value on the evaluation orders: true (default), false, or a list of
+    the algorithms to do it for (the others are evaluated at their selected value only).
 ``max_samples``
     Use a seeded random subset of each dataset (smoke tests); default: all.
 ``hyperparameters``
@@ -280,7 +281,8 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
     n_select = int(params.get("selection_runs", 5))
     seed = int(params.get("seed", 2018))
     grid = tuple(float(v) for v in params.get("grid", GRID))
-    oracle = bool(params.get("oracle", True))
+    oracle = params.get("oracle", True)
+    oracle_for = set(algorithms) if oracle is True else set(oracle or ())
     max_samples = params.get("max_samples")
     max_samples = None if max_samples is None else int(max_samples)
     fixed = params.get("hyperparameters", {})
@@ -335,7 +337,7 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
     stage2 = []
     for (d, a, m), chosen in selected.items():
         values, _ = values_of(d, a, m)
-        todo = values if oracle and chosen is not None and len(values) > 1 else [chosen]
+        todo = values if a in oracle_for and chosen is not None and len(values) > 1 else [chosen]
         stage2 += [cell(d, a, m, "eval", v, range(n_runs)) for v in todo]
     eval_log = [row for rows in map_cells(_run_cell, stage2, n_jobs, scheduler, progress, "evaluation")
                 for row in rows]  # fmt: skip
@@ -352,11 +354,14 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
                     by_value.setdefault(r["value"], []).append(r)
                 scores = {v: _scores(rs) for v, rs in by_value.items()}
                 chosen = selected[d, a, m]
-                best = _best(scores, m) if chosen is not None else None
+                searched = chosen is not None and a in oracle_for
+                best = _best(scores, m) if searched else None
                 record.setdefault(d, {}).setdefault(a, {})[m] = {
                     "parameter": LEARNERS[a].tuned, "selected": chosen, "oracle": best}
                 s = scores[chosen]
-                o = scores[best] if best is not None else s
+                # untuned learners: the oracle is the single run; no oracle search: NaN
+                nan = {"sum": math.nan, "sum_std": math.nan, "cost": math.nan, "cost_std": math.nan}
+                o = scores[best] if best is not None else (s if chosen is None else nan)
                 prefix = "" if m == "sum" else "cost_"
                 if m == "sum":
                     row.update({"value": chosen, "sum": s["sum"], "sum_std": s["sum_std"]})
