@@ -1,0 +1,712 @@
+"""The KOIL thesis's evaluation protocol (seed 000, digest section 4) and its tables.
+
+Protocol. Each dataset comes with the authors' fold files (:class:`imbalance_stream.datasets.KOIL`):
+4 repetitions x 5 folds = 20 trials. In each trial a fresh model makes **one pass** over the
+training rows in file order (the authors' files are pre-shuffled), then scores the test rows with its
+real-valued decision function; the trial's number is the **exact** test AUC of that final model
+(Mann-Whitney, ties count 1/2; the tie-as-0 form of the authors' code is kept too, as
+``auc_strict``). A table cell is the mean and sample std (ddof = 1) over the 20 trials, and KOIL is
+compared with each other column by a paired two-sided t-test over the 20 trials at 5%
+(``scipy.stats.ttest_rel``).
+
+Hyper-parameters are selected once per dataset and algorithm, as the digest recommends (section 7,
+item 13): a joint grid, scored by the mean AUC of a 5-fold inner cross-validation on the training
+rows of the first trial, using the authors' inner assignment (``_IdxAsso``); where that file is
+damaged (segment, vowel, ...) a seeded random 5-fold assignment of the same rows is used instead,
+and the selection file says so. The selected values are reused for all 20 trials and written to
+``selected.json``; a scenario can pass them back (``fixed``) to skip the search.
+
+The cells of a search and of the trials are independent and run through
+:func:`imbalance_stream.evaluate.parallel.map_cells` (serial, processes or Dask).
+
+Registered protocols: ``koil.table3_2`` (synthetic Syn1-4), ``koil.table3_3`` (14 benchmarks),
+``koil.table4_1`` (KOIL with multiple kernels) and ``koil.fig3_1`` (budget-policy ablation curves).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import json
+import math
+import pathlib
+
+import numpy as np
+from scipy import stats
+
+from .parallel import map_cells
+
+__all__ = [
+    "ALGORITHMS",
+    "PAPER",
+    "auc",
+    "auc_strict",
+    "compare",
+    "fig3_1",
+    "run_trials",
+    "search",
+    "table",
+    "table3_2",
+    "table3_3",
+    "table4_1",
+]
+
+# ---- exact AUC ----------------------------------------------------------------------------------
+
+
+def auc(scores, positive) -> float:
+    """Exact ROC AUC of ``scores`` for the boolean labels ``positive``; ties count 1/2.
+
+    The Mann-Whitney statistic from mid-ranks, O(n log n). ``nan`` when a class is absent.
+    """
+    scores = np.asarray(scores, dtype=float)
+    positive = np.asarray(positive, dtype=bool)
+    n_pos = int(positive.sum())
+    n_neg = positive.size - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return math.nan
+    ranks = stats.rankdata(scores)
+    return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
+
+
+def auc_strict(scores, positive) -> float:
+    """The AUC of eq. 3.1 as the authors' code computes it: ties between classes count 0."""
+    scores = np.asarray(scores, dtype=float)
+    positive = np.asarray(positive, dtype=bool)
+    pos, neg = np.sort(scores[positive]), np.sort(scores[~positive])
+    if not len(pos) or not len(neg):
+        return math.nan
+    # for each positive, the number of negatives strictly below it
+    below = np.searchsorted(neg, pos, side="left")
+    return float(below.sum() / (len(pos) * len(neg)))
+
+
+# ---- algorithms ---------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Algorithm:
+    """How a table column builds its model.
+
+    ``target`` is ``"module:Class"``; ``fixed`` holds its constant parameters; ``grid`` names the
+    searched ones (``"C"``, ``"sigma"``, ...: see :data:`GRIDS`); ``budget`` says which budget
+    parameter the protocol's ``budget`` / ``baseline_budget`` sets: ``"koil"`` (``budget`` and
+    ``k`` of KOIL), ``"per_class"`` (the baseline budget) or ``"total"`` (twice the baseline
+    budget, for single-buffer learners, digest section 7, item 21); ``step`` whether it takes the
+    protocol's step size ``eta``; ``seeded`` whether it takes ``seed``.
+    """
+
+    target: str
+    fixed: dict = dataclasses.field(default_factory=dict)
+    grid: tuple = ()
+    budget: str | None = None
+    step: bool = False
+    seeded: bool = False
+
+
+_KOIL = "imbalance_stream.svm:KOIL"
+_MKL = "imbalance_stream.svm:KOILMKL"
+
+
+def _koil(target, policy, loss, grid=("C", "sigma")):
+    return Algorithm(target, {"policy": policy, "loss": loss}, grid, "koil", step=True, seeded=True)
+
+
+#: The columns of Tables 3.2, 3.3, 4.1 and the curves of Fig. 3.1.
+ALGORITHMS: dict[str, Algorithm] = {
+    "KOIL_RS++": _koil(_KOIL, "rs++", "hinge"),
+    "KOIL_FIFO++": _koil(_KOIL, "fifo++", "hinge"),
+    "KOIL^s_RS++": _koil(_KOIL, "rs++", "smooth"),
+    "KOIL^s_FIFO++": _koil(_KOIL, "fifo++", "smooth"),
+    "KOIL_RS": _koil(_KOIL, "rs", "hinge"),
+    "KOIL_FIFO": _koil(_KOIL, "fifo", "hinge"),
+    "KOIL_inf": _koil(_KOIL, "inf", "hinge"),
+    # the thesis's Perceptron is linear (its synthetic AUCs are ~0.5, digest 2.12): River's own
+    "Perceptron": Algorithm("river.linear_model:Perceptron"),
+    "OAM_seq": Algorithm("imbalance_stream.linear_model:OAMSeq", {}, ("C",), "per_class", seeded=True),
+    "OPAUC": Algorithm("imbalance_stream.linear_model:OPAUC", {}, ("lam",), step=True),
+    "NORMA": Algorithm("imbalance_stream.svm:NORMA", {}, ("lam", "nu", "sigma"), step=True),
+    "RBP": Algorithm("imbalance_stream.svm:RBP", {}, ("sigma",), "total", seeded=True),
+    "Forgetron": Algorithm("imbalance_stream.svm:Forgetron", {}, ("sigma",), "total"),
+    "Projectron": Algorithm("imbalance_stream.svm:Projectron", {}, ("proj_eta", "sigma")),
+    "Projectron++": Algorithm("imbalance_stream.svm:ProjectronPlusPlus", {}, ("proj_eta", "sigma")),
+    "KOIL^MKL_RS++": _koil(_MKL, "rs++", "hinge", ("C",)),
+    "KOIL^MKL_FIFO++": _koil(_MKL, "fifo++", "hinge", ("C",)),
+    "KOIL^MKL,s_RS++": _koil(_MKL, "rs++", "smooth", ("C",)),
+    "KOIL^MKL,s_FIFO++": _koil(_MKL, "fifo++", "smooth", ("C",)),
+}
+
+#: Table 4.1 compares each multiple-kernel column with the single-kernel KOIL of the same policy
+#: and loss.
+MKL_PAIRS = {
+    "KOIL^MKL_RS++": "KOIL_RS++",
+    "KOIL^MKL_FIFO++": "KOIL_FIFO++",
+    "KOIL^MKL,s_RS++": "KOIL^s_RS++",
+    "KOIL^MKL,s_FIFO++": "KOIL^s_FIFO++",
+}
+
+#: The thesis's grids: exponents of 2 (digest 2.11). ``nu`` stops at 2^0 = 1, its upper bound.
+GRIDS = {
+    "C": list(range(-10, 11)),
+    "sigma": list(range(-10, 11)),
+    "lam": list(range(-10, 11)),
+    "nu": list(range(-10, 1)),
+    "proj_eta": list(range(-10, 11)),
+}
+
+
+def _model_params(name: str, values: dict, settings: dict) -> dict:
+    """Constructor parameters of column ``name`` for grid ``values`` (powers of 2 already taken)."""
+    spec = ALGORITHMS[name]
+    params = dict(spec.fixed)
+    if spec.step:
+        params["eta"] = settings["eta"]  # 0.01 wherever a step size applies
+    for key, value in values.items():
+        if key == "sigma":
+            params["gamma"] = 1.0 / (2.0 * value * value)  # exp(-|a-b|^2 / (2 sigma^2)), digest 7.10
+        elif key == "proj_eta":
+            params["eta"] = value  # the Projectron's projection threshold
+        else:
+            params[key] = value
+    if spec.budget == "koil":
+        params["budget"] = settings["budget"]
+        params["k"] = settings["k"]
+    elif spec.budget == "per_class":
+        params["budget"] = settings["baseline_budget"]
+    elif spec.budget == "total":
+        params["budget"] = 2 * settings["baseline_budget"]
+    if spec.seeded:
+        params["seed"] = settings["seed"]
+    return params
+
+
+def _build(name: str, params: dict):
+    module, _, attribute = ALGORITHMS[name].target.partition(":")
+    return getattr(importlib.import_module(module), attribute)(**params)
+
+
+def _scorer(model):
+    """Real-valued decision function: ``decision_one``, or River's linear models' raw dot product
+    (their probabilities saturate to exactly 1.0 and would create ties)."""
+    if hasattr(model, "decision_one"):
+        return model.decision_one
+    return model._raw_dot_one
+
+
+# ---- data ---------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4)
+def _dataset(name: str):
+    """``(rows as sparse dicts, labels as bools, 20 (train, test) splits, dataset)``, cached per
+    process so that the cells of one worker parse each file once."""
+    from imbalance_stream.datasets import KOIL
+
+    data = KOIL(name)
+    X, y, _ = data.to_numpy()
+    rows = [{j: float(v) for j, v in enumerate(x) if v != 0.0} for x in X]
+    return rows, np.asarray(y, dtype=bool), data.cv_splits(), data
+
+
+def inner_assignment(name: str, seed: int = 0) -> tuple[np.ndarray, str]:
+    """Inner 5-fold assignment of the first trial's training rows, and where it came from."""
+    from imbalance_stream.datasets.koil import CorruptedFileError
+
+    _, _, splits, data = _dataset(name)
+    n_train = len(splits[0][0])
+    try:
+        folds = np.asarray(data.inner_folds(0, 0), dtype=np.int64)
+        if folds.shape != (n_train,) or folds.min() < 1 or folds.max() > 5:
+            raise CorruptedFileError(f"{name}_IdxAsso: unexpected inner folds")
+        return folds, f"{name}_IdxAsso (column 1, first {n_train} entries)"
+    except CorruptedFileError as error:
+        rng = np.random.default_rng(seed)
+        folds = rng.permutation(np.arange(n_train) % 5) + 1
+        return folds, f"seeded random 5-fold assignment (seed {seed}): {str(error).splitlines()[0]}"
+
+
+def _fit_score(name: str, params: dict, dataset: str, train, test, checkpoints=()):
+    """Train column ``name`` on ``train`` rows in order; exact AUCs on ``test`` (final model, and
+    after each of ``checkpoints`` training samples if given)."""
+    rows, labels, _, _ = _dataset(dataset)
+    model = _build(name, params)
+    score = _scorer(model)
+    test_labels = labels[test]
+    curve = []
+    marks = set(checkpoints)
+    for seen, i in enumerate(train, start=1):
+        model.learn_one(rows[i], bool(labels[i]))
+        if seen in marks:
+            curve.append(auc([score(rows[j]) for j in test], test_labels))
+    scores = np.array([score(rows[j]) for j in test])
+    return auc(scores, test_labels), auc_strict(scores, test_labels), curve
+
+
+# ---- cells --------------------------------------------------------------------------------------
+
+
+def _search_cell(cell):
+    dataset, name, params, fold = cell
+    _, _, splits, _ = _dataset(dataset)
+    train = splits[0][0]
+    folds, _ = inner_assignment(dataset)
+    value, _, _ = _fit_score(name, params, dataset, train[folds != fold], train[folds == fold])
+    return value
+
+
+def _trial_cell(cell):
+    dataset, name, params, trial, checkpoints = cell
+    _, _, splits, _ = _dataset(dataset)
+    train, test = splits[trial]
+    return _fit_score(name, params, dataset, train, test, checkpoints)
+
+
+def _grid_points(name: str, grid: dict) -> list[dict]:
+    keys = ALGORITHMS[name].grid
+    if not keys:
+        return [{}]
+    points = [{}]
+    for key in keys:
+        points = [dict(p, **{key: 2.0**e}) for p in points for e in grid[key]]
+    return points
+
+
+def search(datasets, names, settings, grid, fixed=None, n_jobs=None, scheduler=None, progress=False):
+    """Select each column's hyper-parameters on each dataset by inner 5-fold CV (mean AUC).
+
+    Returns ``{dataset: {name: {"values": {...}, "params": {...}, "cv_auc": float, "source": str}}}``.
+    ``fixed`` (same nesting, ``{"values": {...}}`` or plain values) skips the search for the
+    entries it holds.
+    """
+    fixed = fixed or {}
+    selected: dict = {}
+    cells, owners = [], []
+    for dataset in datasets:
+        selected[dataset] = {}
+        for name in names:
+            given = fixed.get(dataset, {}).get(name)
+            if given is not None:
+                values = dict(given.get("values", given))
+                selected[dataset][name] = {
+                    "values": values,
+                    "params": _model_params(name, values, settings),
+                    "cv_auc": None,
+                    "source": "fixed by the scenario",
+                }
+                continue
+            points = _grid_points(name, grid)
+            if len(points) == 1:
+                selected[dataset][name] = {
+                    "values": points[0],
+                    "params": _model_params(name, points[0], settings),
+                    "cv_auc": None,
+                    "source": "no hyper-parameter to search",
+                }
+                continue
+            for point in points:
+                params = _model_params(name, point, settings)
+                for fold in range(1, 6):
+                    cells.append((dataset, name, params, fold))
+                    owners.append((dataset, name, json.dumps(point, sort_keys=True)))
+    results = map_cells(_search_cell, cells, n_jobs, scheduler, progress, "KOIL search")
+    scores: dict = {}
+    for owner, value in zip(owners, results):
+        scores.setdefault(owner[:2], {}).setdefault(owner[2], []).append(value)
+    for (dataset, name), by_point in scores.items():
+        # the best mean inner AUC; ties go to the first grid point (smallest exponents)
+        best_key, best = None, -math.inf
+        for key, values in by_point.items():
+            mean = float(np.nanmean(values)) if not np.all(np.isnan(values)) else -math.inf
+            if mean > best:
+                best_key, best = key, mean
+        values = json.loads(best_key)
+        _, source = inner_assignment(dataset)
+        selected[dataset][name] = {
+            "values": values,
+            "params": _model_params(name, values, settings),
+            "cv_auc": best,
+            "source": source,
+        }
+    return selected
+
+
+def run_trials(selected, trials, checkpoints=None, n_jobs=None, scheduler=None, progress=False):
+    """Run every selected (dataset, column) on ``trials``; returns ``{(dataset, name): [(auc,
+    auc_strict, curve), ...]}``. ``checkpoints`` maps a dataset to its curve positions."""
+    cells, owners = [], []
+    for dataset, by_name in selected.items():
+        marks = tuple((checkpoints or {}).get(dataset, ()))
+        for name, entry in by_name.items():
+            for trial in trials:
+                cells.append((dataset, name, entry["params"], trial, marks))
+                owners.append((dataset, name))
+    results = map_cells(_trial_cell, cells, n_jobs, scheduler, progress, "KOIL trials")
+    out: dict = {}
+    for owner, result in zip(owners, results):
+        out.setdefault(owner, []).append(result)
+    return out
+
+
+def compare(reference: list[np.ndarray], other: np.ndarray, alpha: float = 0.05) -> tuple[str, list]:
+    """The thesis's mark of a column against the KOIL pair.
+
+    Paired two-sided t-tests of ``other`` against each array of ``reference`` (same trials):
+    ``"•"`` both references significantly better, ``"○"`` one of them, ``"-"`` a reference
+    significantly worse (and none better), ``""`` a tie. Returns the mark and the p-values.
+    """
+    better = worse = 0
+    p_values = []
+    for ref in reference:
+        ref = np.asarray(ref, dtype=float)
+        other = np.asarray(other, dtype=float)
+        if len(ref) < 2 or np.allclose(ref, other):
+            p_values.append(1.0)
+            continue
+        result = stats.ttest_rel(ref, other)
+        p = float(result.pvalue) if np.isfinite(result.pvalue) else 1.0
+        p_values.append(p)
+        if p < alpha:
+            if ref.mean() > other.mean():
+                better += 1
+            else:
+                worse += 1
+    if better == len(reference) and better:
+        return "•", p_values
+    if better:
+        return "○", p_values
+    if worse:
+        return "-", p_values
+    return "", p_values
+
+
+# ---- the thesis's numbers -----------------------------------------------------------------------
+
+# Transcribed from the digest (section 6): "mean±std mark" per column; marks as printed
+# ("*" = KOIL significantly better, "-" = worse; Table 4.1: "•" better than the single kernel).
+_PAPER_TEXT = {
+    "3.2": (
+        ["KOIL_RS++", "KOIL_FIFO++", "KOIL^s_RS++", "KOIL^s_FIFO++", "Perceptron", "OAM_seq",
+         "OPAUC", "NORMA", "RBP", "Forgetron", "Projectron", "Projectron++"],
+        """
+s4   .961±.016 .960±.014 .967±.011 .968±.011 .495±.031* .501±.021* .503±.032* .940±.013* .948±.021* .878±.147* .954±.019 .953±.017
+s10  .959±.022 .958±.018 .961±.017 .962±.018 .484±.037* .502±.032* .508±.032* .937±.041* .887±.062* .954±.023 .941±.032* .944±.023*
+s50  .939±.029 .941±.025 .943±.022 .942±.023 .495±.025* .499±.022* .492±.020* .769±.087* .872±.081* .807±.130* .901±.064* .922±.039*
+s100 .965±.014 .966±.013 .968±.013 .966±.015 .510±.023* .495±.026* .499±.022* .834±.205* .892±.069* .844±.097* .962±.015 .948±.024*
+""",
+    ),
+    "3.3": (
+        ["KOIL_RS++", "KOIL_FIFO++", "KOIL^s_RS++", "KOIL^s_FIFO++", "Perceptron", "OAM_seq",
+         "OPAUC", "NORMA", "RBP", "Forgetron", "Projectron", "Projectron++"],
+        """
+sonar      .955±.028 .955±.028 .957±.031 .957±.031 .803±.083* .843±.056* .844±.077* .925±.044* .913±.032* .896±.054* .896±.049* .896±.049*
+australian .923±.023 .922±.026 .919±.024 .920±.026 .869±.035* .925±.024 .923±.025 .919±.023 .911±.017* .912±.026* .923±.024 .923±.024
+heart      .908±.040 .910±.040 .911±.038 .908±.037 .876±.066* .912±.040 .901±.043* .890±.051* .865±.043* .900±.053* .902±.038 .905±.042
+ionosphere .985±.015 .985±.015 .959±.026* .952±.031* .851±.056* .905±.041* .888±.046* .961±.016* .960±.030* .945±.031* .964±.025* .963±.027*
+diabetes   .826±.036 .830±.030 .817±.037* .825±.028 .726±.059* .827±.033 .805±.035* .792±.032* .828±.034 .820±.027* .832±.033 .833±.033
+glass      .887±.053 .884±.054 .885±.048 .885±.048 .810±.065* .827±.064* .800±.074* .811±.077* .811±.071* .813±.075* .811±.070* .781±.076*
+german     .769±.032 .778±.031 .774±.030 .769±.037* .748±.033* .777±.027 .787±.026- .766±.032* .699±.038* .712±.054* .769±.028* .770±.024
+svmguide2  .897±.040 .885±.043 .891±.042 .882±.040* .860±.037* .886±.045* .859±.050* .865±.046* .890±.038 .864±.045* .886±.044* .886±.045*
+segment    .983±.008 .985±.012 .970±.012* .959±.015* .875±.020* .919±.020* .882±.019* .910±.042* .969±.017* .943±.038* .979±.013* .978±.016*
+satimage_sub .924±.012 .923±.015 .922±.012 .922±.013 .700±.015* .755±.018* .724±.016* .914±.025* .899±.018* .892±.032* .910±.015* .904±.011*
+vowel      1.000±.000 1.000±.001 .998±.007* .993±.014* .848±.070* .905±.024* .885±.034* .996±.005* .968±.017* .987±.027* .982±.013* .994±.019*
+letter     .933±.021 .942±.017 .926±.022* .932±.017* .767±.029* .827±.021* .823±.018* .910±.027* .928±.011* .815±.102* .926±.016* .926±.015*
+poker      .681±.031 .693±.032 .654±.023* .676±.031* .514±.030* .503±.024* .509±.031* .577±.040* .501±.031* .572±.029* .675±.027* .675±.027*
+shuttle    .950±.040 .956±.021 .946±.039 .953±.020 .520±.134* .999±.000- .754±.043* .725±.053* .844±.041* .839±.060* .873±.063* .795±.063*
+""",
+    ),
+    "4.1": (
+        ["KOIL^MKL_RS++", "KOIL^MKL_FIFO++", "KOIL^MKL,s_RS++", "KOIL^MKL,s_FIFO++"],
+        """
+sonar      .893±.053 .899±.047 .946±.040- .949±.031-
+australian .922±.027- .919±.028- .918±.026- .911±.024
+heart      .906±.044- .907±.042- .906±.040- .904±.038-
+ionosphere .953±.062 .957±.073 .972±.039- .972±.042•
+diabetes   .826±.035- .831±.032- .827±.036• .822±.033-
+glass      .890±.056- .891±.051- .890±.053- .893±.052-
+german     .771±.042- .769±.033- .774±.033- .768±.039-
+svmguide2  .906±.040• .896±.049 .905±.041• .903±.043•
+segment    .993±.004• .994±.004 .991±.005 .990±.009•
+satimage_sub .937±.015• .939±.015• .938±.012• .937±.014•
+vowel      .999±.002 .999±.002- .999±.002- .998±.003-
+letter     .954±.013 .959±.014• .962±.011• .968±.008•
+poker      .690±.035• .707±.027• .709±.023 .705±.020•
+shuttle    .948±.028- .926±.032 .888±.029 .886±.032
+""",
+    ),
+}
+
+
+def _parse_paper(text_columns):
+    columns, text = text_columns
+    table = {}
+    for line in text.strip().splitlines():
+        dataset, *cells = line.split()
+        table[dataset] = {}
+        for column, cell in zip(columns, cells):
+            body = cell.rstrip("*-•")
+            mark = cell[len(body) :]
+            mean, std = body.split("±")
+            table[dataset][column] = (float(mean), float(std), mark)
+    return table
+
+
+#: ``PAPER[table][dataset][column] = (mean, std, printed mark)``; datasets by KOIL file name
+#: (Syn1-4 = s4, s10, s50, s100; satimage = satimage_sub).
+PAPER = {key: _parse_paper(value) for key, value in _PAPER_TEXT.items()}
+
+SYNTHETIC_NAMES = {"s4": "Syn1", "s10": "Syn2", "s50": "Syn3", "s100": "Syn4"}
+
+
+# ---- the protocol entry points ------------------------------------------------------------------
+
+_DEFAULTS = {
+    "budget": 100,
+    "k": 10,
+    "baseline_budget": 100,
+    "eta": 0.01,
+    "seed": 0,
+    "trials": 20,
+    "reference": ["KOIL_RS++", "KOIL_FIFO++"],
+    "grid": {},
+    "fixed": {},
+    "selected_file": None,
+}
+
+
+def _settings(params: dict, defaults: dict) -> dict:
+    settings = dict(_DEFAULTS, **defaults)
+    unknown = set(params) - set(settings) - {"datasets", "algorithms", "paper", "checkpoints"}
+    if unknown:
+        raise ValueError(f"unknown KOIL protocol parameters: {sorted(unknown)}")
+    settings.update(params)
+    for name in settings["algorithms"]:
+        if name not in ALGORITHMS:
+            raise ValueError(f"unknown KOIL column {name!r}; choose from {sorted(ALGORITHMS)}")
+    grid = {key: list(value) for key, value in GRIDS.items()}
+    for key, value in settings["grid"].items():
+        if key not in GRIDS:
+            raise ValueError(f"unknown grid parameter {key!r}; choose from {sorted(GRIDS)}")
+        grid[key] = [float(e) for e in value]
+    settings["grid"] = grid
+    trials = settings["trials"]
+    settings["trial_indices"] = list(range(trials)) if isinstance(trials, int) else list(trials)
+    return settings
+
+
+def _fixed(settings, out_dir):
+    fixed = dict(settings["fixed"])
+    if settings["selected_file"]:
+        path = pathlib.Path(settings["selected_file"])
+        earlier = json.loads(path.read_text())
+        for dataset, by_name in earlier.items():
+            for name, entry in by_name.items():
+                fixed.setdefault(dataset, {}).setdefault(name, {"values": entry["values"]})
+    return fixed
+
+
+def table(params: dict, *, out_dir, n_jobs=None, scheduler=None, progress=False, defaults=None):
+    """Run the protocol on ``params["datasets"]`` x ``params["algorithms"]``; one row per cell.
+
+    Writes ``selected.json`` (hyper-parameters, inner-CV AUC, inner folds' origin),
+    ``trials.json`` (every trial's AUCs) and ``table.md`` (the table beside the thesis's, with
+    win/tie/loss counts) into ``out_dir``.
+    """
+    settings = _settings(params, defaults or {})
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    datasets, names = list(settings["datasets"]), list(settings["algorithms"])
+    selected = search(
+        datasets, names, settings, settings["grid"], _fixed(settings, out_dir), n_jobs, scheduler, progress
+    )
+    (out_dir / "selected.json").write_text(json.dumps(selected, indent=2, sort_keys=True))
+    results = run_trials(selected, settings["trial_indices"], None, n_jobs, scheduler, progress)
+    (out_dir / "trials.json").write_text(
+        json.dumps(
+            {f"{d}|{n}": [[a, s] for a, s, _ in r] for (d, n), r in results.items()}, indent=1
+        )
+    )
+    paper = PAPER.get(str(settings.get("paper", "")), {})
+    references = [r for r in settings["reference"] if r in names]
+    rows = []
+    for dataset in datasets:
+        ref_aucs = [np.array([a for a, _, _ in results[(dataset, r)]]) for r in references]
+        for name in names:
+            aucs = np.array([a for a, _, _ in results[(dataset, name)]])
+            strict = np.array([s for _, s, _ in results[(dataset, name)]])
+            if name in MKL_PAIRS and MKL_PAIRS[name] in names:
+                # Table 4.1's marks: "•" MKL significantly better than its single kernel, "-" tie
+                single = np.array([a for a, _, _ in results[(dataset, MKL_PAIRS[name])]])
+                mark, p_values = compare([aucs], single)
+                mark = {"•": "•", "○": "•", "": "-", "-": ""}[mark]
+            elif name in references or name in MKL_PAIRS.values() and settings.get("paper") == "4.1":
+                mark, p_values = "", []
+            else:
+                mark, p_values = compare(ref_aucs, aucs)
+            printed = paper.get(dataset, {}).get(name)
+            entry = selected[dataset][name]
+            rows.append(
+                {
+                    "dataset": SYNTHETIC_NAMES.get(dataset, dataset),
+                    "algorithm": name,
+                    "trials": len(aucs),
+                    "auc_mean": round(float(aucs.mean()), 4),
+                    "auc_std": round(float(aucs.std(ddof=1)), 4) if len(aucs) > 1 else 0.0,
+                    "auc_strict_mean": round(float(strict.mean()), 4),
+                    "mark": mark,
+                    "p_values": ";".join(f"{p:.3g}" for p in p_values),
+                    "paper_auc_mean": printed[0] if printed else None,
+                    "paper_auc_std": printed[1] if printed else None,
+                    "paper_mark": printed[2] if printed else None,
+                    "difference": round(float(aucs.mean()) - printed[0], 4) if printed else None,
+                    "selected": json.dumps(entry["values"], sort_keys=True),
+                    "cv_auc": None if entry["cv_auc"] is None else round(entry["cv_auc"], 4),
+                }
+            )
+    (out_dir / "table.md").write_text(_markdown(rows, names))
+    return rows
+
+
+def _markdown(rows, names) -> str:
+    """The table, ours beside the thesis's (``ours / thesis``), with win/tie/loss counts."""
+    datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+    lines = ["| Data | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    wtl = {n: [0, 0, 0] for n in names}
+    for dataset in datasets:
+        cells = []
+        for name in names:
+            row = next(r for r in rows if r["dataset"] == dataset and r["algorithm"] == name)
+            ours = f"{row['auc_mean']:.3f}±{row['auc_std']:.3f}{row['mark']}"
+            if row["paper_auc_mean"] is not None:
+                ours += f" / {row['paper_auc_mean']:.3f}±{row['paper_auc_std']:.3f}{row['paper_mark']}"
+            cells.append(ours)
+            if name in MKL_PAIRS:  # Table 4.1: "•" MKL better, "-" tie, blank worse
+                wtl[name][{"•": 0, "-": 1}.get(row["mark"], 2)] += 1
+            else:  # KOIL (better) / tie / KOIL worse
+                wtl[name][0 if row["mark"] in ("•", "○") else 2 if row["mark"] == "-" else 1] += 1
+        lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
+    lines.append("| win/tie/loss | " + " | ".join("%d/%d/%d" % tuple(wtl[n]) for n in names) + " |")
+    return "\n".join(lines) + "\n"
+
+
+_TABLE3_2 = {
+    "datasets": ["s4", "s10", "s50", "s100"],
+    "algorithms": list(PAPER["3.2"]["s4"]),
+    "budget": 50,
+    "k": 5,
+    "paper": "3.2",
+}
+_TABLE3_3 = {
+    "datasets": [d for d in PAPER["3.3"] if d != "shuttle"],
+    "algorithms": list(PAPER["3.3"]["sonar"]),
+    "paper": "3.3",
+}
+_TABLE4_1 = {
+    "datasets": [d for d in PAPER["4.1"] if d != "shuttle"],
+    "algorithms": ["KOIL_RS++", "KOIL_FIFO++", "KOIL^s_RS++", "KOIL^s_FIFO++"] + list(PAPER["4.1"]["sonar"]),
+    "paper": "4.1",
+}
+
+
+def table3_2(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
+    """Table 3.2: Syn1-4 (KOIL files s4, s10, s50, s100); KOIL budget 50 per class, k = 5;
+    baselines' budget 100 per class."""
+    return table(params, out_dir=out_dir, n_jobs=n_jobs, scheduler=scheduler, progress=progress, defaults=_TABLE3_2)
+
+
+def table3_3(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
+    """Table 3.3: the benchmark sets (shuttle's data file is not available); budget 100, k = 10."""
+    return table(params, out_dir=out_dir, n_jobs=n_jobs, scheduler=scheduler, progress=progress, defaults=_TABLE3_3)
+
+
+def table4_1(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
+    """Table 4.1: KOIL with 16 kernels against the single tuned kernel (marks: ``•`` means the
+    single-kernel pair is significantly better, the reverse of the thesis's marks)."""
+    return table(params, out_dir=out_dir, n_jobs=n_jobs, scheduler=scheduler, progress=progress, defaults=_TABLE4_1)
+
+
+# ---- Fig. 3.1 -----------------------------------------------------------------------------------
+
+_FIG3_1 = {
+    "datasets": ["glass", "heart", "diabetes", "german"],
+    "algorithms": ["KOIL_RS++", "KOIL_FIFO++", "KOIL_RS", "KOIL_FIFO", "KOIL_inf"],
+    "checkpoints": 15,
+    "tune": "KOIL_RS++",
+}
+
+
+def fig3_1(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
+    """Fig. 3.1: test AUC against training samples seen, for the budget policies RS++, FIFO++, RS,
+    FIFO and an unbounded budget, averaged over the trials, at ``checkpoints`` evenly spaced
+    positions of the training pass (the authors' code evaluates every ``round(n / 15)`` samples). All policies share the hyper-parameters selected for ``tune``
+    (KOIL_RS++) so that the curves differ only by the policy. Rows: one per dataset, policy and
+    checkpoint; ``fig3_1.png`` is drawn when matplotlib is installed."""
+    extra = {k: params[k] for k in ("checkpoints", "tune") if k in params}
+    rest = {k: v for k, v in params.items() if k not in extra}
+    settings = _settings(rest, {k: v for k, v in _FIG3_1.items() if k != "tune"})
+    n_points = int(extra.get("checkpoints", _FIG3_1["checkpoints"]))
+    tune = extra.get("tune", _FIG3_1["tune"])
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    datasets, names = list(settings["datasets"]), list(settings["algorithms"])
+    chosen = search(
+        datasets, [tune], settings, settings["grid"], _fixed(settings, out_dir), n_jobs, scheduler, progress
+    )
+    selected, checkpoints = {}, {}
+    for dataset in datasets:
+        values = chosen[dataset][tune]["values"]
+        selected[dataset] = {
+            name: {**chosen[dataset][tune], "params": _model_params(name, values, settings)}
+            for name in names
+        }
+        _, _, splits, _ = _dataset(dataset)
+        # n_points evenly spaced positions, the last one the end of the shortest training fold
+        n_train = min(len(splits[t][0]) for t in settings["trial_indices"])
+        checkpoints[dataset] = sorted({max(1, round(i * n_train / n_points)) for i in range(1, n_points + 1)})
+    (out_dir / "selected.json").write_text(json.dumps(chosen, indent=2, sort_keys=True))
+    results = run_trials(selected, settings["trial_indices"], checkpoints, n_jobs, scheduler, progress)
+    rows = []
+    for dataset in datasets:
+        for name in names:
+            curves = [curve for _, _, curve in results[(dataset, name)]]
+            length = min(len(c) for c in curves)
+            curve = np.array([c[:length] for c in curves])
+            finals = np.array([a for a, _, _ in results[(dataset, name)]])
+            for position, seen in enumerate(checkpoints[dataset][:length]):
+                rows.append(
+                    {
+                        "dataset": dataset,
+                        "policy": name,
+                        "seen": seen,
+                        "auc_mean": round(float(np.nanmean(curve[:, position])), 4),
+                        "auc_std": round(float(np.nanstd(curve[:, position], ddof=1)), 4)
+                        if len(curve) > 1
+                        else 0.0,
+                        "final_auc_mean": round(float(finals.mean()), 4),
+                    }
+                )
+    _plot_fig3_1(rows, datasets, names, out_dir / "fig3_1.png")
+    return rows
+
+
+def _plot_fig3_1(rows, datasets, names, path):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # matplotlib is an optional extra
+        return
+    fig, axes = plt.subplots(1, len(datasets), figsize=(4 * len(datasets), 3.4), squeeze=False)
+    for ax, dataset in zip(axes[0], datasets):
+        for name in names:
+            points = [r for r in rows if r["dataset"] == dataset and r["policy"] == name]
+            ax.plot([p["seen"] for p in points], [p["auc_mean"] for p in points], marker=".", label=name)
+        ax.set_title(dataset)
+        ax.set_xlabel("training samples seen")
+        ax.set_ylabel("test AUC")
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
