@@ -26,10 +26,6 @@ PROTOCOLS: dict[str, str] = {
     "koil.table3_3": "imbalance_stream.evaluate.koil_protocol:table3_3",
     "koil.table4_1": "imbalance_stream.evaluate.koil_protocol:table4_1",
     "koil.fig3_1": "imbalance_stream.evaluate.koil_protocol:fig3_1",
-    "koil.table3_2": "imbalance_stream.evaluate.koil_protocol:table3_2",
-    "koil.table3_3": "imbalance_stream.evaluate.koil_protocol:table3_3",
-    "koil.table4_1": "imbalance_stream.evaluate.koil_protocol:table4_1",
-    "koil.fig3_1": "imbalance_stream.evaluate.koil_protocol:fig3_1",
     "dcil.table5_1": "imbalance_stream.evaluate.dcil_protocol:table5_1",
     "dcil.table5_3": "imbalance_stream.evaluate.dcil_protocol:table5_3",
 }
