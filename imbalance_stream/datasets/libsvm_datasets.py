@@ -283,8 +283,9 @@ class IJCNN1(_LIBSVMDataset):
     Examples
     --------
     >>> from imbalance_stream.datasets import IJCNN1
-    >>> IJCNN1().n_samples
-    49990
+    >>> X, y, _ = IJCNN1().to_numpy()
+    >>> X.shape, int(y.sum())
+    ((49990, 22), 4853)
 
     """
 
@@ -363,8 +364,9 @@ class W8A(_LIBSVMDataset):
     Examples
     --------
     >>> from imbalance_stream.datasets import W8A
-    >>> W8A().n_features
-    300
+    >>> x, y = next(iter(W8A()))
+    >>> x, y
+    ({41: 1.0, 54: 1.0, 117: 1.0, 250: 1.0}, False)
 
     """
 
@@ -499,8 +501,9 @@ class Splice(_LIBSVMDataset):
     Examples
     --------
     >>> from imbalance_stream.datasets import Splice
-    >>> Splice(split="all").n_samples
-    3175
+    >>> X, y, _ = Splice(split="all").to_numpy()
+    >>> X.shape, int(y.sum()), float(X.min()), float(X.max())
+    ((3175, 60), 1648, 1.0, 4.0)
 
     """
 
