@@ -62,7 +62,7 @@ def cpapb_ref(w, x, y, rho):
         return w
     cost = rho if y > 0 else 1.0
     # multiclass CPA-PB with Phi(x, r) = r x / 2
-    phi = lambda r: r * x / 2  # noqa: E731
+    phi = lambda r: r * x / 2
     loss = w @ phi(yhat) - w @ phi(y) + math.sqrt(cost)
     direction = phi(y) - phi(yhat)
     return w + loss / (direction @ direction) * direction
@@ -124,7 +124,9 @@ CASES = {
     "romma": (romma_ref, lambda w, i, v, y, rho: first_order.romma_step(w, len(w), i, v, y)),
     "pa1": (
         pa1_ref(0.3),
-        lambda w, i, v, y, rho: first_order.passive_aggressive_step(w, i, v, y, 1.0, False, 1.0, 0.3),
+        lambda w, i, v, y, rho: first_order.passive_aggressive_step(
+            w, i, v, y, 1.0, False, 1.0, 0.3
+        ),
     ),
     "cpapb": (
         cpapb_ref,
@@ -321,6 +323,10 @@ def test_learning_on_phishing_beats_chance():
 # ---- River citizenship and bad input --------------------------------------------------------------
 
 
+def first_params(cls):
+    return next(iter(cls._unit_test_params()))
+
+
 @pytest.mark.parametrize(
     "cls, params",
     [(cls, params) for cls in ESTIMATORS for params in cls._unit_test_params()],
@@ -329,8 +335,8 @@ def test_learning_on_phishing_beats_chance():
 def test_river_checks(cls, params):
     model = cls(**params)
     for check in checks.yield_checks(model):
-        if check.__name__ == "check_bounded_memory_growth":
-            continue  # River's Phishing x10 stream: slow and meaningless for fixed-size arrays
+        if check.__name__ == "check_bounded_memory_growth" and params != first_params(type(model)):
+            continue  # a 2,000-sample stream: run it once per class to keep the suite fast
         check(copy.deepcopy(model))
 
 

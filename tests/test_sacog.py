@@ -121,7 +121,7 @@ class SparseReference:
             + (xh @ xh) * np.outer(delta, delta)
         )
         self.Z = self.Z + np.outer(delta, xh)
-        L, Q = decompose(self.F, self.K)
+        _, Q = decompose(self.F, self.K)
         self.F = Q
         D = np.diag(self.t * self.lam / (1 + self.t * self.lam))  # t Lam H
         # Algorithm 4, with the w correction applied on every round (S3)
@@ -471,14 +471,20 @@ def test_intercept_before_learning():
 # ---- River citizenship and bad input --------------------------------------------------------------
 
 
+def first_params(cls):
+    return next(iter(cls._unit_test_params()))
+
+
 @pytest.mark.parametrize(
-    "params", list(SACOG._unit_test_params()), ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items())
+    "params",
+    list(SACOG._unit_test_params()),
+    ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()),
 )
 def test_river_checks(params):
     model = SACOG(**params)
     for check in checks.yield_checks(model):
-        if check.__name__ == "check_bounded_memory_growth":
-            continue  # River's Phishing x10 stream: slow and meaningless for fixed-size arrays
+        if check.__name__ == "check_bounded_memory_growth" and params != first_params(type(model)):
+            continue  # a 2,000-sample stream: run it once per class to keep the suite fast
         check(copy.deepcopy(model))
 
 
