@@ -430,6 +430,51 @@ def test_key_order_does_not_matter_even_with_spare_columns():
         assert one.weights == pytest.approx(two.weights, rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_growing_feature_space_is_the_fixed_space_with_zero_columns(sparse):
+    """A model whose features appear over time equals Algorithm 2 run on the final space from a
+    start whose late columns are zero (spec 4.2); the first sample's columns take the seeded
+    start in sorted-name order whatever the order of the dict's keys."""
+    rng = np.random.default_rng(9)
+    d, early, m = 10, 6, 3
+    samples = random_stream(rng, 200, d, 0.7)
+    for x, _ in samples[:40]:
+        x[early:] = 0.0  # features 6..9 appear only after 40 samples
+    samples[0][0][:early] = rng.uniform(0.5, 1.0, early)
+    start = np.zeros((m, d))
+    start[:, :early] = initial_sketch(m, early, seed=4)
+    reference = DenseReference(start, "II", 2.0, 0.5, 1.0)
+    model = SACOG(loss="II", m=m, rho=2.0, eta=0.5, seed=4, sparse=sparse)
+    for x, y in samples:
+        keys = [int(j) for j in np.flatnonzero(x)][::-1]  # reversed: not the sorted order
+        sample = {j: float(x[j]) for j in keys}
+        assert model.decision_one(sample) == pytest.approx(reference.score(x), abs=1e-9)
+        model.learn_one(sample, y > 0)
+        reference.learn(x, y)
+    weights = model.weights
+    np.testing.assert_allclose([weights[j] for j in range(d)], reference.mu, atol=1e-9)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(0, 2**31 - 1),
+    st.sampled_from(["I", "II"]),
+    st.floats(0.05, 20.0),
+    st.floats(0.01, 10.0),
+    st.floats(0.2, 1.0),
+    st.integers(1, 4),
+)
+def test_sparse_equals_dense_on_any_stream(seed, loss, gamma, eta, density, m):
+    rng = np.random.default_rng(seed)
+    samples = random_stream(rng, 60, 7, density)
+    start = initial_sketch(m, 7, seed=seed)
+    dense_scores, dense_mean = run_dense_kernel(start, samples, loss, 3.0, eta, gamma)
+    sparse_scores, sparse_mean = run_sparse_kernel(start, samples, loss, 3.0, eta, gamma)
+    scale = max(1.0, np.abs(dense_mean).max())
+    np.testing.assert_allclose(sparse_scores, dense_scores, atol=1e-8 * scale)
+    np.testing.assert_allclose(sparse_mean, dense_mean, atol=1e-8 * scale)
+
+
 def test_new_features_enter_with_zero_columns():
     model = SACOG(m=2, seed=0)
     model.learn_one({"a": 1.0, "b": 2.0, "c": 0.5}, True)
