@@ -1,0 +1,150 @@
+"""Speed and memory of KOIL (seed 000), as ratios against peers measured in the same run.
+
+Test-then-train (``predict_proba_one(x)`` then ``learn_one(x, y)``) over KOIL's ``letter`` file
+(16 features in [0, 1], 538 positives in 15,000 rows: the positive buffer fills after about 2,800
+rows), KOIL with budget 100 per class, k = 10, RS++, RBF, against:
+
+1. the naive step: ``NaiveKOIL`` of ``tests/test_koil_reference.py``, plain numpy, which
+   recomputes every opposite score from scratch (O(N^2 d) per step), as the authors' code does;
+2. the same jitted KOIL but with every opposite score recomputed from scratch by a jitted loop
+   before each step (``KOIL + jitted rescoring``): the algorithmic gain of the cached Gram matrix
+   and incremental scores alone, without the numpy-vs-numba difference;
+3. River's ``LogisticRegression`` (a linear model: the scale of a cheap River learner).
+
+All models see the same rows and KOIL's final weights are checked against the naive step's.
+Timings are medians over repetitions, the models run in turn within each repetition. Memory:
+River's ``_raw_memory_usage`` of KOIL along the whole stream (flat once both buffers are full).
+
+Run from the repository root::
+
+    IMBALANCE_STREAM_DATA=../shared/datasets python benchmarks/bench_koil.py [--samples 4000] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from river import linear_model as river_linear  # noqa: E402
+from river import optim  # noqa: E402
+from test_koil_reference import NaiveKOIL  # noqa: E402
+
+from imbalance_stream._numba.kernels import kernel  # noqa: E402
+from imbalance_stream.datasets import KOIL as KOILData  # noqa: E402
+from imbalance_stream.svm import KOIL  # noqa: E402
+
+PARAMS = dict(budget=100, k=10, policy="rs++", loss="hinge", C=4.0, eta=0.01, gamma=2.0, seed=0)
+
+
+@njit(cache=True)
+def rescore_opposite(X, beta, h, members, ints, cls, kind, gamma, degree, coef0):
+    """The naive hot spot: ``h_i = sum_j beta_j k(x_j, x_i)`` for every vector of buffer ``cls``
+    from scratch, O(N_cls n d)."""
+    n = ints[0]
+    for p in range(ints[1 + cls]):
+        i = members[cls, p]
+        total = 0.0
+        for j in range(n):
+            total += beta[j] * kernel(kind, X[i], X[j], gamma, degree, coef0)
+        h[i] = total
+
+
+class RescoringKOIL(KOIL):
+    """KOIL whose step first recomputes the opposite scores from scratch (same results)."""
+
+    def _learn(self, indices, values, sign):
+        pool = self._pool
+        opposite = 1 if sign > 0 else 0
+        rescore_opposite(pool.X, pool.beta, pool.h, pool.members, pool.ints, opposite,
+                         *self._kernel_args())  # fmt: skip
+        super()._learn(indices, values, sign)
+
+
+def load(n_samples: int):
+    X, y, _ = KOILData("letter").to_numpy()
+    X, y = X[:n_samples], np.asarray(y[:n_samples], dtype=bool)
+    names = [f"x{j}" for j in range(X.shape[1])]
+    dicts = [dict(zip(names, row.tolist())) for row in X]
+    return X, y, dicts
+
+
+def run_river_model(model, dicts, labels):
+    start = time.perf_counter()
+    for x, label in zip(dicts, labels):
+        model.predict_proba_one(x)
+        model.learn_one(x, label)
+    return time.perf_counter() - start, model
+
+
+def run_naive(X, y):
+    model = NaiveKOIL(**{k: v for k, v in PARAMS.items()})
+    start = time.perf_counter()
+    for row, label in zip(X, y):
+        model.score(row)
+        model.learn(row, 1 if label else -1)
+    return time.perf_counter() - start, model
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=4000)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    X, y, dicts = load(args.samples)
+    labels = y.tolist()
+    # compile once, outside the timings
+    run_river_model(KOIL(**PARAMS), dicts[:300], labels[:300])
+    run_river_model(RescoringKOIL(**PARAMS), dicts[:300], labels[:300])
+
+    makers = {
+        "KOIL (Gram cache, incremental scores)": lambda: KOIL(**PARAMS),
+        "KOIL + jitted rescoring (O(N^2 d))": lambda: RescoringKOIL(**PARAMS),
+        "river LogisticRegression": lambda: river_linear.LogisticRegression(optim.SGD(0.01)),
+    }
+    times = {name: [] for name in [*makers, "naive numpy step (tests)"]}
+    for _ in range(args.repeats):
+        for name, make in makers.items():
+            elapsed, model = run_river_model(make(), dicts, labels)
+            times[name].append(elapsed)
+            if name.startswith("KOIL ("):
+                fast = model
+        elapsed, naive = run_naive(X, y)
+        times["naive numpy step (tests)"].append(elapsed)
+
+    # same weights as the naive step
+    for flag, label in ((True, 1), (False, -1)):
+        _, alphas = fast.support_vectors(positive=flag)
+        np.testing.assert_allclose(alphas, naive.alphas[label], rtol=1e-9, atol=1e-12)
+
+    reference = statistics.median(times["KOIL (Gram cache, incremental scores)"])
+    print(f"letter, first {len(y)} rows ({int(y.sum())} positive), KOIL budget 100/class, k = 10, "
+          f"RS++; median of {args.repeats} runs; n_support at the end {fast.n_support}")  # fmt: skip
+    print(f"{'model':42s} {'samples/s':>10s} {'time / KOIL':>12s}")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"{name:42s} {len(y) / median:10.0f} {median / reference:12.2f}")
+
+    # memory along a long stream (the whole file)
+    X_all, y_all, dicts_all = load(15_000)
+    model = KOIL(**PARAMS)
+    checkpoints = {1_000, 3_000, 5_000, 10_000, 15_000}
+    print("\nKOIL memory (River _raw_memory_usage, bytes) along the whole letter stream")
+    for t, (x, label) in enumerate(zip(dicts_all, y_all.tolist()), start=1):
+        model.learn_one(x, label)
+        if t in checkpoints:
+            print(f"  after {t:6d} samples: {model._raw_memory_usage:9d}   n_support {model.n_support}")
+
+
+if __name__ == "__main__":
+    main()
