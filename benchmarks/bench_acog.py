@@ -1,0 +1,148 @@
+"""Speed of the seed-002 learners, as ratios against peers measured in the same run.
+
+1. Dict API: samples/s of ``predict_proba_one(x)`` then ``learn_one(x, y)`` on a9a (rows L2-normalised,
+   sparse dicts of the non-zero features) for ACOG-diag, ACOG-full, SACOG (m = 5) and sparse SACOG,
+   against River's ``LogisticRegression`` and ``PAClassifier``. Each repetition runs every model once
+   on a fresh instance, in turn (interleaved), and the table gives the median over repetitions.
+2. Array path against dict path: :func:`imbalance_stream.evaluate.replay_array` over the CSR array
+   (built once, as the dicts are; the replay's own validation and column mapping are timed)
+   against the ``predict_one`` + ``learn_one`` loop over prebuilt dicts (the same test-then-train
+   work, the same results), for ACOG-diag and ACOG-full.
+3. Where ACOG-diag's dict-path time goes: the share of validating and encoding the dicts
+   (``FeatureSpace.encode``, twice per sample: once to predict, once to learn).
+
+Times are CPU seconds of this process (``time.process_time``), which other processes on shared
+cores disturb less than wall time; ratios are of medians over the repetitions.
+
+Run from the repository root (the data home is ``$IMBALANCE_STREAM_DATA``)::
+
+    IMBALANCE_STREAM_DATA=../shared/datasets python benchmarks/bench_acog.py [--samples 20000] [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from river import linear_model as river_linear  # noqa: E402
+from river import optim  # noqa: E402
+
+from imbalance_stream.datasets import A9A  # noqa: E402
+from imbalance_stream.evaluate import replay_array  # noqa: E402
+from imbalance_stream.linear_model import ACOG  # noqa: E402
+
+
+def load(n_samples: int):
+    X, y, _ = A9A(split="all").to_numpy()
+    X = X[:n_samples]
+    y = np.asarray(y[:n_samples], dtype=bool)
+    X = X / np.linalg.norm(X, axis=1, keepdims=True)
+    dicts = []
+    for row in X:
+        nonzero = np.flatnonzero(row)
+        dicts.append(dict(zip(nonzero.tolist(), row[nonzero].tolist())))
+    return sparse.csr_matrix(X), y, dicts, y.tolist()
+
+
+def dict_models() -> dict:
+    models = {
+        "ACOG-diag": lambda: ACOG(loss="II", covariance="diag", eta=1.0),
+        "ACOG-full": lambda: ACOG(loss="II", covariance="full", eta=1.0),
+        "river LogisticRegression": lambda: river_linear.LogisticRegression(optim.SGD(0.01)),
+        "river PAClassifier": lambda: river_linear.PAClassifier(C=1.0, mode=1),
+    }
+    try:
+        from imbalance_stream.linear_model import SACOG
+    except ImportError:
+        pass
+    else:
+        models["SACOG m=5"] = lambda: SACOG(loss="II", m=5, sparse=False, seed=0)
+        models["sparse SACOG m=5"] = lambda: SACOG(loss="II", m=5, sparse=True, seed=0)
+    return models
+
+
+def time_dict_pass(model, dicts, labels) -> float:
+    predict, learn = model.predict_proba_one, model.learn_one
+    start = time.process_time()
+    for x, y in zip(dicts, labels):
+        predict(x)
+        learn(x, y)
+    return time.process_time() - start
+
+
+def time_test_then_train(model, dicts, labels) -> float:
+    predict, learn = model.predict_one, model.learn_one
+    start = time.process_time()
+    for x, y in zip(dicts, labels):
+        predict(x)
+        learn(x, y)
+    return time.process_time() - start
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--samples", type=int, default=20000)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+    X, y, dicts, labels = load(args.samples)
+    n = len(labels)
+    print(f"a9a, first {n} rows, {int(y.sum())} positive; {args.repeats} interleaved repetitions\n")
+
+    # warm up (numba compilation, River's first calls)
+    models = dict_models()
+    for make in models.values():
+        time_dict_pass(make(), dicts[:200], labels[:200])
+    for cov in ("diag", "full"):
+        replay_array(ACOG(covariance=cov), X[:200], y[:200])
+
+    times = {name: [] for name in models}
+    for _ in range(args.repeats):
+        for name, make in models.items():
+            times[name].append(time_dict_pass(make(), dicts, labels))
+    rate = {name: n / statistics.median(t) for name, t in times.items()}
+    peer = rate["river LogisticRegression"]
+    print("1. dict API, predict_proba_one + learn_one")
+    print(f"{'model':28s} {'samples/s':>12s} {'x LogisticRegression':>22s} {'x PAClassifier':>16s}")
+    for name, r in rate.items():
+        print(f"{name:28s} {r:12,.0f} {r / peer:22.2f} {r / rate['river PAClassifier']:16.2f}")
+
+    print("\n2. array path (replay_array) vs dict path (predict_one + learn_one), same results")
+    print(f"{'model':12s} {'array samples/s':>16s} {'dict samples/s':>16s} {'ratio':>8s}")
+    for cov in ("diag", "full"):
+        array_t, dict_t = [], []
+        for _ in range(args.repeats):
+            fast, slow = ACOG(loss="II", covariance=cov), ACOG(loss="II", covariance=cov)
+            start = time.process_time()
+            replay_array(fast, X, y)
+            array_t.append(time.process_time() - start)
+            dict_t.append(time_test_then_train(slow, dicts, labels))
+            assert np.array_equal(fast._mean, slow._mean)  # same work, same result
+        a, d = n / statistics.median(array_t), n / statistics.median(dict_t)
+        print(f"ACOG-{cov:7s} {a:16,.0f} {d:16,.0f} {a / d:8.1f}")
+
+    print("\n3. ACOG-diag dict path: share of FeatureSpace.encode (validation, dict -> arrays)")
+    model = ACOG(loss="II", covariance="diag")
+    time_dict_pass(model, dicts, labels)
+    space = model._features
+    encode_t, total_t = [], []
+    for _ in range(args.repeats):
+        start = time.process_time()
+        for x in dicts:
+            space.encode(x, grow=False)
+            space.encode(x, grow=True)
+        encode_t.append(time.process_time() - start)
+        total_t.append(time_dict_pass(ACOG(loss="II", covariance="diag"), dicts, labels))
+    e, t = statistics.median(encode_t), statistics.median(total_t)
+    print(f"encode {1e6 * e / n:.2f} us of {1e6 * t / n:.2f} us per sample ({100 * e / t:.0f}%)")
+
+
+if __name__ == "__main__":
+    main()
