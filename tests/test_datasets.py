@@ -212,6 +212,16 @@ def test_recompressed_copy_accepted_by_content(monkeypatch, tmp_path):
     assert datasets.A9A("test").resolve() == [target]
 
 
+def test_non_gzip_content_under_gz_name_is_a_checksum_error(monkeypatch, tmp_path):
+    target = tmp_path / "libsvm" / "a9a.t.gz"
+    target.parent.mkdir()
+    with gzip.open(DATA / "libsvm" / "a9a.t.gz", "rb") as fin:
+        target.write_bytes(fin.read())  # decompressed bytes under the .gz name
+    monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path))
+    with pytest.raises(datasets.ChecksumError, match="unreadable"):
+        datasets.A9A("test").resolve()
+
+
 def test_every_declared_file_matches_its_checksum():
     from imbalance_stream.datasets import libsvm_datasets
 

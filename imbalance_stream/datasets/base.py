@@ -156,7 +156,12 @@ class DataFile:
                 return path
         actual = _sha256(path)
         if actual != self.sha256:
-            content = _sha256(path, decompress=True) if self.content_sha256 else None
+            content = None
+            if self.content_sha256:
+                try:
+                    content = _sha256(path, decompress=True)
+                except (OSError, EOFError) as error:  # not (or not valid) gzip / bz2 data
+                    content = f"unreadable: {error}"
             if content != self.content_sha256 or content is None:
                 raise ChecksumError(
                     f"data file {str(path)!r} has SHA-256 {actual}, expected {self.sha256}"
