@@ -348,3 +348,39 @@ def _per_kernel_scores(model, x):
             k = (vectors @ v) ** model._degrees[l]
         scores.append(float(alphas @ k))
     return scores
+
+
+# ---- real data: the thesis's glass experiment, small enough for the test-suite ---------------
+
+
+def glass_aucs(policy):
+    """Test AUC of the 20 runs (4 x 5-fold, the authors' fold file) with the reference demo's
+    hyper-parameters: C = 5, sigma = 0.25, budget 100 per class, k = 10, eta = 0.01."""
+    from sklearn.metrics import roc_auc_score
+
+    from imbalance_stream.datasets import KOIL as KOILData
+    from imbalance_stream.datasets.koil import koil_cv_folds
+
+    X, y, _ = KOILData("glass").to_numpy()
+    y = np.asarray(y, dtype=bool)
+    folds = koil_cv_folds("glass")
+    names = [f"x{j}" for j in range(X.shape[1])]
+    aucs = []
+    for r in range(folds.shape[1]):
+        for fold in range(1, 6):
+            train = folds[:, r] != fold
+            model = KOIL(budget=100, k=10, C=5.0, gamma=1 / (2 * 0.25**2), policy=policy,
+                         seed=5 * r + fold)  # fmt: skip
+            for row, label in zip(X[train], y[train]):
+                model.learn_one(dict(zip(names, row)), bool(label))
+            scores = [model.decision_one(dict(zip(names, row))) for row in X[~train]]
+            aucs.append(roc_auc_score(y[~train], scores))
+    return np.array(aucs)
+
+
+def test_glass_matches_the_thesis_and_compensation_helps():
+    """Table 3.3 reports glass KOIL_RS++ .887 +- .053 (CV-tuned); the authors' saved demo run
+    with these fixed hyper-parameters gives RS++ .888 and plain RS .847 (digest 6.2)."""
+    rs_pp, rs = glass_aucs("rs++"), glass_aucs("rs")
+    assert abs(rs_pp.mean() - 0.887) < 0.015
+    assert rs_pp.mean() > rs.mean() + 0.01
