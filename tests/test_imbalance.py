@@ -16,6 +16,7 @@ from imbalance_stream.datasets import (
     Gradual,
     ImbalancedStream,
     Periodic,
+    Piecewise,
     Static,
     Step,
     as_schedule,
@@ -61,6 +62,10 @@ def test_schedules_values():
     sine = Periodic(0.2, 0.6, period=10, shape="sine")
     assert sine(0) == pytest.approx(0.2) and sine(5) == pytest.approx(0.6)
     assert Periodic(0.0, 1.0, period=100, phase=50)(50) == 0.0
+    piecewise = Piecewise([0.1, 0.5, 0.2], at=[10, 20])
+    assert [piecewise(t) for t in (0, 9, 10, 19, 20, 10**6)] == [0.1, 0.1, 0.5, 0.5, 0.2, 0.2]
+    step = Step(0.3, 0.7, at=15)
+    assert all(Piecewise([0.3, 0.7], at=[15])(t) == step(t) for t in range(40))
 
 
 @pytest.mark.parametrize(
@@ -74,6 +79,9 @@ def test_schedules_values():
         lambda: Gradual(0.1, 0.2, begin=5, end_at=5),
         lambda: Periodic(0.1, 0.2, period=0),
         lambda: Periodic(0.1, 0.2, period=10, shape="square"),
+        lambda: Piecewise([0.1, 0.2], at=[]),
+        lambda: Piecewise([0.1, 0.2, 0.3], at=[5, 5]),
+        lambda: Piecewise([0.1, 1.2], at=[5]),
     ],
 )
 def test_schedule_rejects_bad_parameters(make):

@@ -21,11 +21,20 @@ names it; ``None`` keeps the raw labels, which ``raw_labels()`` always returns).
 
 Imbalance: :class:`ImbalancedStream` makes any labelled stream follow a positive-class share
 given by a float or a schedule: :class:`Static`, :class:`Step`, :class:`Gradual`,
-:class:`Periodic`, or any callable ``t -> p``.
+:class:`Periodic`, :class:`Piecewise`, or any callable ``t -> p``.
 """
 
 from .base import DATA_HOME_ENV, BenchmarkDataset, ChecksumError, DataFile, get_data_home
-from .imbalance import Gradual, ImbalancedStream, Periodic, Schedule, Static, Step, as_schedule
+from .imbalance import (
+    Gradual,
+    ImbalancedStream,
+    Periodic,
+    Piecewise,
+    Schedule,
+    Static,
+    Step,
+    as_schedule,
+)
 from .koil import KOIL, CorruptedFileError, check_koil_files, koil_cv_folds, koil_inner_folds
 from .libsvm import read_libsvm
 from .libsvm_datasets import (
@@ -69,6 +78,7 @@ __all__ = [
     "Mushrooms",
     "PenDigits",
     "Periodic",
+    "Piecewise",
     "Satimage",
     "Schedule",
     "Spambase",

@@ -10,6 +10,7 @@ concept and class prior both drift.
 
 from __future__ import annotations
 
+import bisect
 import collections
 import math
 import numbers
@@ -22,6 +23,7 @@ __all__ = [
     "Gradual",
     "ImbalancedStream",
     "Periodic",
+    "Piecewise",
     "Schedule",
     "Static",
     "Step",
@@ -162,6 +164,33 @@ class Periodic(Schedule):
         return self.low + rise * (self.high - self.low)
 
 
+class Piecewise(Schedule):
+    """A piecewise-constant share: ``values[0]`` before ``at[0]``, ``values[k]`` from ``at[k-1]`` on.
+
+    Per-stage class shares, e.g. the DCIL seed's (001, section 4.5) scheme (a) of 10 stages of
+    108 images with 10, 20, ..., 90, 90 members: ``Piecewise([m / 108 for m in members],
+    at=[108 * k for k in range(1, 10)])``. :class:`Step` is the case of one change point.
+
+    >>> schedule = Piecewise([0.1, 0.5, 0.2], at=[100, 200])
+    >>> schedule(0), schedule(99), schedule(100), schedule(250)
+    (0.1, 0.1, 0.5, 0.2)
+
+    """
+
+    def __init__(self, values: typing.Sequence[float], at: typing.Sequence[int]):
+        values = tuple(_check_share(f"values[{k}]", v) for k, v in enumerate(values))
+        at = tuple(int(a) for a in at)
+        if len(values) != len(at) + 1:
+            raise ValueError(f"need len(values) == len(at) + 1, got {len(values)} and {len(at)}")
+        if any(a < 0 for a in at) or any(b <= a for a, b in zip(at, at[1:])):
+            raise ValueError(f"at must be non-negative and strictly increasing, got {at!r}")
+        self.values = values
+        self.at = at
+
+    def __call__(self, t):
+        return self.values[bisect.bisect_right(self.at, t)]
+
+
 class _Callable(Schedule):
     def __init__(self, function):
         self.function = function
@@ -208,7 +237,8 @@ class ImbalancedStream(river_base.SyntheticDataset):
         Any iterable of ``(x, y)`` pairs: a River dataset or generator, a list, a generator object.
     ratio
         The positive share: a float in [0, 1] (static), a :class:`Schedule` (:class:`Static`,
-        :class:`Step`, :class:`Gradual`, :class:`Periodic`) or any callable ``t -> p``.
+        :class:`Step`, :class:`Gradual`, :class:`Periodic`, :class:`Piecewise`) or any callable
+        ``t -> p``.
     positive
         The positive label of the source, or a callable ``y -> bool``.
     n_samples
