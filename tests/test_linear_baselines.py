@@ -239,6 +239,14 @@ def test_passive_aggressive_steps_reach_their_targets(w, x, y, rho):
         assert predict(w, x) == y
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.floats(-800, 800))
+def test_logistic_matches_numpy(score):
+    expected = np.exp(-np.logaddexp(0.0, -score))  # 1 / (1 + exp(-score)) without overflow
+    assert first_order.logistic(score) == pytest.approx(expected, rel=1e-12, abs=1e-300)
+    assert 0.0 <= first_order.logistic(score) <= 1.0
+
+
 def test_tie_rule_and_mistake_trigger():
     """w = 0 predicts the rare class: a positive is correct (no Perceptron update), a negative
     is a mistake."""
