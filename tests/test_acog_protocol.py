@@ -123,3 +123,21 @@ def test_smoke_run_of_each_protocol(protocol, params, tmp_path):
                                    out_dir=None, n_jobs=None, scheduler=None, progress=False)  # fmt: skip
     for first, second in zip(rows, again):
         assert first["sum"] == second["sum"] and first["sum_std"] == second["sum_std"]
+
+
+def test_markdown_tables_put_ours_beside_the_paper_and_flag_large_gaps(tmp_path):
+    rows = [{"dataset": "german", "algorithm": "ACOG-II", "runs": 20, "tuned": "eta", "value": 10.0,
+             "sum": 66.0, "sum_std": 0.8, "sens": 67.0, "sens_std": 1.0, "spec": 65.0,
+             "spec_std": 1.0, "time": 0.003, "oracle_value": 10.0, "oracle_sum": 66.0,
+             "oracle_sum_std": 0.8, "paper_sum": 62.511, "paper_sum_std": 1.19, "paper_sens": 63.0,
+             "paper_spec": 62.021, "paper_time": 0.008}]  # fmt: skip
+    text = proto.markdown_tables(rows)
+    assert "| ACOG-II | 66.000 ± 0.800 | 66.000 | 62.511 ± 1.190 | **+2.9** |" in text
+    path = tmp_path / "table.csv"
+    import csv
+
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    assert proto.markdown_tables(proto.read_table(path)) == text

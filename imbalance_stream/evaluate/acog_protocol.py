@@ -69,6 +69,8 @@ __all__ = [
     "MISSING",
     "Learner",
     "load_stream",
+    "markdown_tables",
+    "read_table",
     "make_learner",
     "permutation",
     "run_acog_protocol",
@@ -397,6 +399,93 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
     return rows
 
 
+# ---- reading the results -------------------------------------------------------------------------
+
+
+def _fmt(value, digits=3):
+    if value is None or value == "" or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if isinstance(value, str):
+        return value
+    return f"{value:.{digits}f}"
+
+
+def _gap(ours, paper, paper_std):
+    """``(ours - paper) / paper_std``, the distance in the paper's standard deviations."""
+    try:
+        ours, paper, paper_std = float(ours), float(paper), float(paper_std)
+    except (TypeError, ValueError):
+        return "-"
+    if math.isnan(ours) or math.isnan(paper) or not paper_std > 0:
+        return "-"
+    gap = (ours - paper) / paper_std
+    return f"**{gap:+.1f}**" if abs(gap) > 2 else f"{gap:+.1f}"
+
+
+def markdown_tables(rows: list[dict]) -> str:
+    """Markdown tables (one per dataset) of a protocol's rows, ours beside the paper's.
+
+    For each metric: our mean +- std at the selected value, the oracle mean, the paper's mean +-
+    std and the gap in the paper's standard deviations (bold beyond 2), the selected and oracle
+    values, and the time per run (ours, paper's).
+    """
+    out = []
+    for dataset in dict.fromkeys(row["dataset"] for row in rows):
+        mine = [row for row in rows if row["dataset"] == dataset]
+        has_cost = "cost" in mine[0]
+        head = ["algorithm", "sum (selected)", "sum (oracle)", "paper sum", "gap/σ", "sens / spec",
+                "paper sens / spec", "value (sel / oracle)"]  # fmt: skip
+        if has_cost:
+            head += ["cost (selected)", "cost (oracle)", "paper cost", "gap/σ", "value (sel / oracle)"]
+        head += ["time s", "paper time s"]
+        lines = [f"**{dataset}**", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for row in mine:
+            cells = [
+                row["algorithm"],
+                f"{_fmt(row['sum'])} ± {_fmt(row['sum_std'])}",
+                _fmt(row["oracle_sum"]),
+                f"{_fmt(row['paper_sum'])} ± {_fmt(row['paper_sum_std'])}",
+                _gap(row["sum"], row["paper_sum"], row["paper_sum_std"]),
+                f"{_fmt(row['sens'], 1)} / {_fmt(row['spec'], 1)}",
+                f"{_fmt(row['paper_sens'], 1)} / {_fmt(row['paper_spec'], 1)}",
+                f"{_sci(row['value'])} / {_sci(row['oracle_value'])}",
+            ]
+            if has_cost:
+                cells += [
+                    f"{_fmt(row['cost'])} ± {_fmt(row['cost_std'])}",
+                    _fmt(row["oracle_cost"]),
+                    f"{_fmt(row['paper_cost'])} ± {_fmt(row['paper_cost_std'])}",
+                    _gap(row["cost"], row["paper_cost"], row["paper_cost_std"]),
+                    f"{_sci(row['cost_value'])} / {_sci(row['cost_oracle_value'])}",
+                ]
+            cells += [_fmt(row["time"], 4), _fmt(row["paper_time"], 3)]
+            lines.append("| " + " | ".join(cells) + " |")
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
+def _sci(value):
+    try:
+        return f"{float(value):g}"
+    except (TypeError, ValueError):
+        return "-"
+
+
+def read_table(path) -> list[dict]:
+    """Rows of a ``table.csv`` written by the CLI, numbers parsed back."""
+    rows = []
+    with open(path, newline="") as handle:
+        for raw in csv.DictReader(handle):
+            row = {}
+            for key, text in raw.items():
+                try:
+                    row[key] = float(text) if text not in ("", "None") else None
+                except ValueError:
+                    row[key] = text
+            rows.append(row)
+    return rows
+
+
 # ---- the paper's tables --------------------------------------------------------------------------
 
 _T2_KEYS = ("sum", "sum_std", "sens", "sens_std", "spec", "spec_std", "time",
@@ -546,3 +635,9 @@ PAPER_TABLE_8 = {
         'SSACOG-II': (90.444, 0.471, 0.023),
     },
 }
+
+
+if __name__ == "__main__":  # python -m imbalance_stream.evaluate.acog_protocol out/acog_table2/table.csv
+    import sys
+
+    print(markdown_tables(read_table(sys.argv[1])))
