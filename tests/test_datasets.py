@@ -411,3 +411,24 @@ def test_loader_as_imbalanced_stream_source():
     labels = [y for _, y in stream]
     assert set(labels) == {True, False}
     assert sum(labels) == 65  # stops once the 65 'vgood' cars are used up
+
+
+def test_checksum_computed_once_per_file(monkeypatch, tmp_path):
+    target = tmp_path / "uci" / "car.csv"
+    target.parent.mkdir()
+    target.write_bytes((DATA / "uci" / "car.csv").read_bytes())
+    monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path))
+    calls = []
+    real = dbase._sha256
+    monkeypatch.setattr(dbase, "_sha256", lambda *a, **k: calls.append(a) or real(*a, **k))
+    for _ in range(3):
+        datasets.Car().resolve()
+    assert len(calls) == 1
+
+
+def test_clear_cache_reparses():
+    first = datasets.Car().to_numpy()[0]
+    assert datasets.Car().to_numpy()[0] is first
+    dbase.clear_cache()
+    again = datasets.Car().to_numpy()[0]
+    assert again is not first and np.array_equal(again, first)
