@@ -283,7 +283,9 @@ class ImbalancedStream(river_base.SyntheticDataset):
 
     Concept and prior drifting together: River's ``ConceptDriftStream`` takes two streams with the
     same ``n_features`` and reads their ``task``, ``n_classes``, ``n_outputs`` and ``n_samples``,
-    which an ``ImbalancedStream`` carries over from its source:
+    which an ``ImbalancedStream`` carries over from its source. Each inner stream's step ``t``
+    counts the samples *it* has emitted, not the position in the mixed stream (the drift stream's
+    schedule starts at ``t = 0`` when it is first drawn from, around ``position``):
 
     >>> drifting = synth.ConceptDriftStream(
     ...     stream=ImbalancedStream(synth.SEA(seed=1, variant=0), ratio=0.5, seed=1),
