@@ -68,10 +68,10 @@ def test_table5_3_smoke(tmp_path):
     assert by[("car", 4, "DCIL-IncLPSVM")]["paper_g_mean"] == 91.06
 
 
-@pytest.mark.parametrize("name", ["dcil_table5_1", "dcil_table5_3"])
+@pytest.mark.parametrize("name", ["dcil_table5_1", "dcil_table5_3", "dcil_table5_3_raw"])
 def test_paper_scenarios_load(name):
     scenario = load(ROOT / "scenarios" / "paper" / f"{name}.toml")
-    assert scenario.protocol == f"dcil.{name[5:]}"
+    assert scenario.protocol == f"dcil.{name[5:13]}"
 
 
 def test_unknown_names_are_refused():
@@ -81,3 +81,17 @@ def test_unknown_names_are_refused():
         protocol.table5_1({"tasks": ["wine"]})
     with pytest.raises(ValueError, match="unknown dataset"):
         protocol.load_binary("wine")
+
+
+def test_dynamic_imbalance_scenario_loads_and_runs_briefly():
+    scenario = load(ROOT / "scenarios" / "examples" / "dynamic_imbalance.toml")
+    models = scenario.make_models()
+    assert "DCIL-IncLPSVM (window 1000)" in models
+    stream = scenario.make_stream()
+    model = models["DCIL-IncLPSVM (window 1000)"]
+    labels = []
+    for _, (x, y) in zip(range(300), stream):
+        model.predict_one(x)
+        model.learn_one(x, y)
+        labels.append(y)
+    assert 0 < sum(labels) < 300
