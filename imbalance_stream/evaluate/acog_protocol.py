@@ -39,6 +39,11 @@ Parameters (the ``[params]`` table of a scenario; all optional except ``datasets
     the algorithms to do it for (the others are evaluated at their selected value only).
 ``max_samples``
     Use a seeded random subset of each dataset (smoke tests); default: all.
+``scaling``
+    ``"none"`` (default: the files' values, then unit L2 norm) or ``"minmax"``: each feature first
+    scaled linearly to [-1, 1] over the dataset, as LIBSVM's ``svm-scale`` makes its ``*_scale``
+    files (constant features become 0). The paper does not say which version of german,
+    australian or magic04 it used (digest U11).
 ``hyperparameters``
     ``{dataset: {algorithm: {metric: value}}}``: skip the search for those cells (the
     ``hyperparameters`` of a ``selected.json``, whose entries hold the value under ``selected``,
@@ -165,10 +170,10 @@ LEARNERS = {
 
 
 @functools.lru_cache(maxsize=8)
-def load_stream(name: str, max_samples: int | None = None, seed: int = 2018):
+def load_stream(name: str, max_samples: int | None = None, seed: int = 2018, scaling: str = "none"):
     """``(X, y)`` of a dataset as the paper streams it: rows scaled to unit L2 norm, CSR, labels
-    ``True`` for the positive class. ``max_samples`` keeps a seeded random subset (in file order).
-    Cached per process; the arrays are read-only."""
+    ``True`` for the positive class. ``max_samples`` keeps a seeded random subset (in file order);
+    ``scaling="minmax"`` maps every feature to [-1, 1] first. Cached per process; read-only."""
     if name in MISSING:
         raise ValueError(f"dataset {name!r} is not available: {MISSING[name]}")
     try:
@@ -182,6 +187,12 @@ def load_stream(name: str, max_samples: int | None = None, seed: int = 2018):
     if max_samples is not None and max_samples < len(y):
         keep = np.sort(np.random.default_rng([seed, 7]).choice(len(y), max_samples, replace=False))
         X, y = X[keep], y[keep]
+    if scaling == "minmax":
+        low, high = X.min(axis=0), X.max(axis=0)
+        span = np.where(high > low, high - low, 1.0)
+        X = np.where(high > low, 2.0 * (X - low) / span - 1.0, 0.0)
+    elif scaling != "none":
+        raise ValueError(f"scaling must be 'none' or 'minmax', got {scaling!r}")
     norms = np.linalg.norm(X, axis=1)
     X = X / np.where(norms > 0, norms, 1.0)[:, None]
     csr = sparse.csr_matrix(X)
@@ -217,7 +228,7 @@ def make_learner(name: str, metric: str, y: np.ndarray, value: float | None):
 
 
 def _run_cell(cell: dict) -> list[dict]:
-    X, y = load_stream(cell["dataset"], cell["max_samples"], cell["seed"])
+    X, y = load_stream(cell["dataset"], cell["max_samples"], cell["seed"], cell["scaling"])
     rows = []
     for run in cell["runs"]:
         order = permutation(len(y), cell["seed"], cell["phase"], run)
@@ -287,6 +298,7 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
     oracle_for = set(algorithms) if oracle is True else set(oracle or ())
     max_samples = params.get("max_samples")
     max_samples = None if max_samples is None else int(max_samples)
+    scaling = str(params.get("scaling", "none"))
     fixed = params.get("hyperparameters", {})
     for name in datasets:
         if name in MISSING:
@@ -302,7 +314,8 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
 
     def cell(dataset, algorithm, metric, phase, value, runs):
         return {"dataset": dataset, "algorithm": algorithm, "metric": metric, "phase": phase,
-                "value": value, "runs": tuple(runs), "seed": seed, "max_samples": max_samples}  # fmt: skip
+                "value": value, "runs": tuple(runs), "seed": seed, "max_samples": max_samples,
+                "scaling": scaling}  # fmt: skip
 
     def values_of(dataset, algorithm, metric):
         chosen = fixed.get(dataset, {}).get(algorithm, {}).get(metric)
@@ -395,6 +408,7 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
             writer.writerows(runs_log)
         (out / "selected.json").write_text(json.dumps(
             {"seed": seed, "runs": n_runs, "selection_runs": n_select, "max_samples": max_samples,
+             "scaling": scaling,
              "hyperparameters": record}, indent=2))  # fmt: skip
     return rows
 
