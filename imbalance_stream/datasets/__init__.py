@@ -19,6 +19,33 @@ Every loader is a River dataset (iterate ``(dict, label)``) with ``to_numpy()`` 
 ``(X, y, feature_names)``; binary loaders label the positive class ``True`` (``positive_class``
 names it; ``None`` keeps the raw labels, which ``raw_labels()`` always returns).
 
+Default positive classes (those of the papers the project reproduces; see each docstring):
+
+=========================  ===============  ===================================
+loader                     rows x features  positive (raw label)
+=========================  ===============  ===================================
+German                     1,000 x 24       ``1`` bad credit (300)
+A9A (split="all")          48,842 x 123     ``1`` income > 50K (11,687)
+IJCNN1                     49,990 x 22      ``1`` (4,853)
+Australian                 690 x 14         ``1`` (307)
+Mushrooms                  8,124 x 112      ``2`` edible (4,208, the majority)
+W8A                        49,749 x 300     ``1`` (1,479)
+DNA (split="train")        2,000 x 180      ``1`` EI boundary (464)
+Satimage (split="train")   4,435 x 36       ``4`` damp grey soil (415)
+Letter (split="train")     15,000 x 16      ``8`` H (538)
+Splice (split="train")     1,000 x 60       ``1`` (517)
+CodRNA                     59,535 x 8       ``1`` (19,845)
+Magic04                    19,020 x 10      ``"h"`` hadron (6,688)
+Spambase                   4,601 x 57       ``1`` spam (1,813)
+Abalone                    4,177 x 8        rings 1-4 (74)
+BreastCancerWisconsin      683 x 9          ``4`` malignant (239)
+Car                        1,728 x 6        ``"vgood"`` (65)
+PenDigits (split="train")  7,494 x 16       ``6`` (720)
+Iris                       150 x 4          ``0`` setosa (50)
+MNIST (split="train")      60,000 x 784     ``8`` (5,851)
+KOIL(name)                 as shipped       ``1`` (the authors' minority class)
+=========================  ===============  ===================================
+
 Imbalance: :class:`ImbalancedStream` makes any labelled stream follow a positive-class share
 given by a float or a schedule: :class:`Static`, :class:`Step`, :class:`Gradual`,
 :class:`Periodic`, :class:`Piecewise`, or any callable ``t -> p``.
