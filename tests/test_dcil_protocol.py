@@ -68,7 +68,7 @@ def test_table5_3_smoke(tmp_path):
     assert by[("car", 4, "DCIL-IncLPSVM")]["paper_g_mean"] == 91.06
 
 
-@pytest.mark.parametrize("name", ["dcil_table5_1", "dcil_table5_3", "dcil_table5_3_raw"])
+@pytest.mark.parametrize("name", ["dcil_table5_1", "dcil_table5_3", "dcil_table5_3_zscore"])
 def test_paper_scenarios_load(name):
     scenario = load(ROOT / "scenarios" / "paper" / f"{name}.toml")
     assert scenario.protocol == f"dcil.{name[5:13]}"
