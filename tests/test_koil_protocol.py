@@ -112,6 +112,12 @@ def test_model_params_map_the_grid_onto_each_estimator():
     assert kp._model_params("RBP", {"sigma": 1.0}, settings)["budget"] == 200
     assert kp._model_params("OAM_seq", {"C": 1.0}, settings)["budget"] == 100
     assert kp._model_params("Projectron", {"proj_eta": 0.25, "sigma": 1.0}, settings)["eta"] == 0.25
+    own = kp._settings({"datasets": [], "algorithms": [], "grid": {"C": [1], "OAM_seq": {"C": [-3, -2]}}}, {})
+    assert [p["C"] for p in kp._grid_points("OAM_seq", own["grid"])] == [0.125, 0.25]
+    assert {p["C"] for p in kp._grid_points("KOIL_RS++", own["grid"])} == {2.0}
+    assert len(kp._grid_points("KOIL_RS++", own["grid"])) == 21  # sigma: the thesis's 2^[-10:10]
+    with pytest.raises(ValueError, match="no grid parameter"):
+        kp._settings({"datasets": [], "algorithms": [], "grid": {"OAM_seq": {"sigma": [0]}}}, {})
     with pytest.raises(ValueError, match="unknown KOIL column"):
         kp._settings({"datasets": [], "algorithms": ["SVM"]}, {})
     with pytest.raises(ValueError, match="unknown KOIL protocol parameters"):

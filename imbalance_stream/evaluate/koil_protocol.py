@@ -263,12 +263,13 @@ def _trial_cell(cell):
 
 
 def _grid_points(name: str, grid: dict) -> list[dict]:
+    """The grid of column ``name``: its own exponents (``grid[name][key]``) where the scenario
+    gives them, else the shared ``grid[key]``."""
     keys = ALGORITHMS[name].grid
-    if not keys:
-        return [{}]
+    own = grid.get(name, {})
     points = [{}]
     for key in keys:
-        points = [dict(p, **{key: 2.0**e}) for p in points for e in grid[key]]
+        points = [dict(p, **{key: 2.0**e}) for p in points for e in own.get(key, grid[key])]
     return points
 
 
@@ -485,9 +486,15 @@ def _settings(params: dict, defaults: dict) -> dict:
             raise ValueError(f"unknown KOIL column {name!r}; choose from {sorted(ALGORITHMS)}")
     grid = {key: list(value) for key, value in GRIDS.items()}
     for key, value in settings["grid"].items():
-        if key not in GRIDS:
+        if key in ALGORITHMS and isinstance(value, dict):  # a column's own grid
+            for own in value:
+                if own not in ALGORITHMS[key].grid:
+                    raise ValueError(f"{key} has no grid parameter {own!r}: {ALGORITHMS[key].grid}")
+            grid[key] = {own: [float(e) for e in exps] for own, exps in value.items()}
+        elif key in GRIDS:
+            grid[key] = [float(e) for e in value]
+        else:
             raise ValueError(f"unknown grid parameter {key!r}; choose from {sorted(GRIDS)}")
-        grid[key] = [float(e) for e in value]
     settings["grid"] = grid
     trials = settings["trials"]
     settings["trial_indices"] = list(range(trials)) if isinstance(trials, int) else list(trials)
