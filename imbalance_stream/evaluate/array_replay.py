@@ -137,8 +137,9 @@ def replay_array(
     ----------
     model
         A River classifier. Models with an array path (see :func:`has_array_path`: ACOG full and
-        diagonal) run in a jitted loop over their own state; any other goes through ``predict_one``
-        and ``learn_one``.
+        diagonal, and the seed-002 baselines Perceptron, ROMMA, PA, CPAPB, PAUM, COG and AROW) run
+        in a jitted loop over their own state; any other (SACOG among them) goes through
+        ``predict_one`` and ``learn_one``.
     X
         A dense array or a scipy sparse matrix, one row per sample.
     y
