@@ -63,7 +63,7 @@ def test_koil_rejects_bad_hyper_parameters(params):
 
 @pytest.mark.parametrize(
     "params",
-    [{"hedge_rate": 0.0}, {"degrees": (0,)}, {"sigmas": (-1.0,)}, {"degrees": (), "sigmas": ()},
+    [{"hedge_rate": 0.0}, {"degrees": (0,)}, {"sigmas": (-1.0,)}, {"degrees": None, "sigmas": None},
      {"vote": "max"}, {"policy": "x"}],
 )  # fmt: skip
 def test_mkl_rejects_bad_hyper_parameters(params):
@@ -384,3 +384,28 @@ def test_glass_matches_the_thesis_and_compensation_helps():
     rs_pp, rs = glass_aucs("rs++"), glass_aucs("rs")
     assert abs(rs_pp.mean() - 0.887) < 0.015
     assert rs_pp.mean() > rs.mean() + 0.01
+
+
+def test_buffer_threshold_is_the_best_accuracy_over_the_stored_vectors():
+    model = trained(KOIL(budget=15, k=3, C=3.0, gamma=0.3, seed=2, threshold="buffer_acc"), n=300)
+    scores = {}
+    for flag in (True, False):
+        vectors, _ = model.support_vectors(flag)
+        scores[flag] = np.sort([model.decision_one(dict(zip(NAMES, v))) for v in vectors])
+    positive, negative = scores[True], scores[False]
+    if positive[0] > negative[-1]:
+        expected = (positive[0] + negative[-1]) / 2
+    else:
+        grid = np.linspace(positive[0], negative[-1], 500)
+        correct = [np.sum(positive >= b) + np.sum(negative < b) for b in grid]
+        expected = grid[int(np.argmax(correct))]
+    assert model.threshold_ == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert model.threshold_ != 0.0
+    for x in as_dicts(imbalanced_stream(40, 4, 0.5, seed=8)[0]):
+        score = model.decision_one(x)
+        assert model.predict_one(x) == (score >= model.threshold_)
+        assert model.predict_proba_one(x)[True] == pytest.approx(1 / (1 + math.exp(model.threshold_ - score)))
+    with pytest.raises(ValueError, match="threshold"):
+        KOIL(threshold="median")
+    with pytest.raises(ValueError, match="threshold"):
+        KOIL(threshold=None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
@@ -126,8 +127,15 @@ class KOIL(BinaryClassifier):
     Scores and labels. ``decision_one`` is ``f(x)``, the ranking score: use it for the AUC.
     KOIL optimises a ranking and its scores are not calibrated; ``predict_proba_one`` maps them
     with the logistic function, ``P(positive) = 1 / (1 + exp(-f(x)))``, a strictly increasing
-    map, so it ranks exactly like ``f``. ``predict_one`` thresholds ``f(x)`` at 0, the thesis's
-    ``sgn f`` (ties, such as the score 0 of an empty model, go to the positive class).
+    map, so it ranks exactly like ``f``. ``predict_one`` thresholds ``f(x)`` at ``b``: by default
+    ``b = 0``, the thesis's ``sgn f`` (ties, such as the score 0 of an empty model, go to the
+    positive class). ``threshold="buffer_acc"`` refits ``b`` after every step the way the authors'
+    code does (digest 7.9), to the accuracy over the stored vectors, whose scores are cached:
+    the midpoint between the lowest positive and the highest negative score when they are
+    separated, else the best of 500 evenly spaced values between them. The buffers hold as many
+    vectors of each class, so this is close to a balanced-accuracy threshold. The probability is
+    then ``1 / (1 + exp(-(f(x) - b)))``, so that it is 1/2 at the threshold; ``decision_one``
+    stays ``f(x)``.
 
     Cost. One kernel row of ``x_t`` against the stored vectors, O(N d), plus O(N k) to update
     the cached scores of the stored vectors through the cached Gram matrix (digest 2.10),
@@ -161,11 +169,16 @@ class KOIL(BinaryClassifier):
         Seed of the generator behind the reservoir draws.
     neighbor_mode
         ``"violators_then_knn"`` (Algorithm 2, default) or ``"knn_then_violators"`` (eq. 3.9).
+    threshold
+        The decision threshold ``b`` of ``predict_one``: a number, or ``"buffer_acc"`` to refit it
+        on the buffers after every step.
 
     Attributes
     ----------
     n_support
         Number of stored vectors of each label, ``{positive: n+, negative: n-}``.
+    threshold_
+        The threshold ``b`` in force.
 
     Examples
     --------
@@ -203,9 +216,16 @@ class KOIL(BinaryClassifier):
         positive=True,
         seed: int | None = None,
         neighbor_mode: str = "violators_then_knn",
+        threshold: float | str = 0.0,
     ):
         check_common(budget, k, policy, loss, C, eta, neighbor_mode)
         kernels.kernel_id(kernel)
+        if threshold != "buffer_acc" and not (
+            isinstance(threshold, numbers.Real)
+            and not isinstance(threshold, bool)
+            and math.isfinite(threshold)
+        ):
+            raise ValueError(f"threshold must be a finite number or 'buffer_acc', got {threshold!r}")
         if not gamma > 0 or not math.isfinite(gamma):
             raise ValueError(f"gamma must be positive and finite, got {gamma!r}")
         if not isinstance(degree, (int, np.integer)) or isinstance(degree, bool) or degree < 1:
@@ -222,11 +242,13 @@ class KOIL(BinaryClassifier):
         self.degree = degree
         self.seed = seed
         self.neighbor_mode = neighbor_mode
+        self.threshold = threshold
 
         self._kind = kernels.kernel_id(kernel)
         self._policy = budgets.policy_id(policy)
         self._pool = KernelPool(budget, bounded=self._policy != budgets.UNBOUNDED)
         self._rng = np.random.default_rng(seed)
+        self.threshold_ = 0.0 if threshold == "buffer_acc" else float(threshold)
 
     # ---- state --------------------------------------------------------------------------------
 
@@ -247,6 +269,26 @@ class KOIL(BinaryClassifier):
             1.0 - self.eta, int(self.k), int(self.budget), self._policy, self.loss == "smooth",
             self.neighbor_mode == "knn_then_violators",
         )  # fmt: skip
+        if self.threshold == "buffer_acc":
+            self.threshold_ = self._buffer_threshold()
+
+    def _buffer_threshold(self, grid: int = 500) -> float:
+        """The reference code's threshold: best accuracy over the stored vectors' scores."""
+        pool = self._pool
+        ints = pool.ints
+        scale = pool.floats[0]
+        positive = np.sort(scale * pool.h[pool.members[0, : ints[1]]])
+        negative = np.sort(scale * pool.h[pool.members[1, : ints[2]]])
+        if not len(positive) or not len(negative):
+            return 0.0
+        low, high = positive[0], negative[-1]
+        if low > high:
+            return float((low + high) / 2.0)
+        candidates = np.linspace(low, high, grid)
+        correct = (len(positive) - np.searchsorted(positive, candidates, side="left")) + (
+            np.searchsorted(negative, candidates, side="left")
+        )
+        return float(candidates[np.argmax(correct)])
 
     # ---- inference ----------------------------------------------------------------------------
 
@@ -256,7 +298,11 @@ class KOIL(BinaryClassifier):
         return steps.koil_score(pool.X, pool.beta, pool.ints, pool.floats, x, *self._kernel_args())
 
     def _proba(self, indices, values):
-        return logistic(self._decision(indices, values))
+        return logistic(self._decision(indices, values) - self.threshold_)
+
+    def predict_one(self, x: dict):
+        """The positive label when ``f(x) >= threshold_`` (ties go to the rare class)."""
+        return self.positive if self.decision_one(x) >= self.threshold_ else self.negative
 
     # ---- introspection ------------------------------------------------------------------------
 
@@ -277,4 +323,5 @@ class KOIL(BinaryClassifier):
         yield {"budget": 6, "k": 2, "policy": "fifo++", "loss": "smooth", "seed": 42}
         yield {"budget": 5, "k": 2, "policy": "rs", "kernel": "poly", "gamma": 0.01, "seed": 7}
         yield {"budget": 5, "k": 5, "policy": "fifo", "kernel": "linear", "eta": 0.1}
-        yield {"budget": 4, "policy": "inf", "neighbor_mode": "knn_then_violators", "seed": 1}
+        yield {"budget": 4, "policy": "inf", "neighbor_mode": "knn_then_violators", "seed": 1,
+               "threshold": "buffer_acc"}  # fmt: skip

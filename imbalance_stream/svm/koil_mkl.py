@@ -59,9 +59,10 @@ class KOILMKL(BinaryClassifier):
     hedge_rate
         Rate of the Hedge discount (the thesis's eta; 0.01 in its experiments).
     degrees
-        Degrees of the polynomial kernels of the pool.
+        Degrees of the polynomial kernels of the pool; ``None`` for none (River's parameter
+        introspection fails on an empty tuple).
     sigmas
-        Widths of the Gaussian kernels of the pool.
+        Widths of the Gaussian kernels of the pool; ``None`` for none.
     vote
         ``"score"`` (default, weighted scores) or ``"sign"`` (weighted signs, eq. 4.1).
     hedge_loss_includes_C
@@ -109,8 +110,8 @@ class KOILMKL(BinaryClassifier):
         C: float = 1.0,
         eta: float = 0.01,
         hedge_rate: float = 0.01,
-        degrees: tuple = (1, 2, 3),
-        sigmas: tuple = tuple(2.0**p for p in range(-6, 7)),
+        degrees: tuple | None = (1, 2, 3),
+        sigmas: tuple | None = tuple(2.0**p for p in range(-6, 7)),
         vote: str = "score",
         hedge_loss_includes_C: bool = True,
         positive=True,
@@ -118,15 +119,17 @@ class KOILMKL(BinaryClassifier):
         neighbor_mode: str = "violators_then_knn",
     ):
         check_common(budget, k, policy, loss, C, eta, neighbor_mode)
+        pool_degrees = tuple(degrees) if degrees is not None else ()
+        pool_sigmas = tuple(sigmas) if sigmas is not None else ()
         if not hedge_rate > 0 or not math.isfinite(hedge_rate):
             raise ValueError(f"hedge_rate must be positive and finite, got {hedge_rate!r}")
-        for p in degrees:
+        for p in pool_degrees:
             if not isinstance(p, (int, np.integer)) or isinstance(p, bool) or p < 1:
                 raise ValueError(f"degrees must be positive integers, got {degrees!r}")
-        for s in sigmas:
+        for s in pool_sigmas:
             if not s > 0 or not math.isfinite(s):
                 raise ValueError(f"sigmas must be positive and finite, got {sigmas!r}")
-        if len(degrees) + len(sigmas) == 0:
+        if len(pool_degrees) + len(pool_sigmas) == 0:
             raise ValueError("the kernel pool is empty: give some degrees or sigmas")
         if vote not in _VOTES:
             raise ValueError(f"vote must be one of {_VOTES}, got {vote!r}")
@@ -145,6 +148,7 @@ class KOILMKL(BinaryClassifier):
         self.seed = seed
         self.neighbor_mode = neighbor_mode
 
+        degrees, sigmas = pool_degrees, pool_sigmas
         m = len(degrees) + len(sigmas)
         self._kinds = np.array([kernels.POLY] * len(degrees) + [kernels.RBF] * len(sigmas))
         self._gammas = np.array([1.0] * len(degrees) + [1.0 / (2.0 * s * s) for s in sigmas])
@@ -212,7 +216,7 @@ class KOILMKL(BinaryClassifier):
     @classmethod
     def _unit_test_params(cls):
         yield {"budget": 6, "k": 2, "C": 2.0, "degrees": (1, 2), "sigmas": (0.5, 2.0), "seed": 42}
-        yield {"budget": 5, "k": 2, "policy": "fifo++", "loss": "smooth", "degrees": (),
+        yield {"budget": 5, "k": 2, "policy": "fifo++", "loss": "smooth", "degrees": None,
                "sigmas": (1.0,), "vote": "sign", "seed": 42}  # fmt: skip
         yield {"budget": 4, "k": 3, "policy": "inf", "degrees": (2,), "sigmas": (1.0, 4.0),
                "hedge_loss_includes_C": False, "seed": 3}  # fmt: skip
