@@ -420,6 +420,12 @@ def test_bad_input_leaves_the_model_unchanged(cls):
         assert pickle.dumps(model) == snapshot
     model.learn_one({}, True)  # documented no-op
     assert pickle.dumps(model) == snapshot
+    fresh = cls()  # nothing learned yet: the state is created only after validation
+    snapshot = pickle.dumps(fresh)
+    for x, y, error, name in bad[:-1]:  # (a first non-positive label is the negative class)
+        with pytest.raises(error, match=name):
+            fresh.learn_one(x, y)
+        assert pickle.dumps(fresh) == snapshot
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)

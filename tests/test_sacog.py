@@ -553,6 +553,14 @@ def test_bad_input_leaves_the_model_unchanged(sparse):
         assert pickle.dumps(model) == snapshot
     model.learn_one({}, True)  # documented no-op
     assert pickle.dumps(model) == snapshot
+    fresh = SACOG(
+        sparse=sparse, seed=0
+    )  # nothing learned yet: the state is created only after validation
+    snapshot = pickle.dumps(fresh)
+    for x, y, error, name in bad[:-1]:  # (a first non-positive label is the negative class)
+        with pytest.raises(error, match=name):
+            fresh.learn_one(x, y)
+        assert pickle.dumps(fresh) == snapshot
 
 
 def test_first_thousand_samples_of_one_class():
