@@ -1,9 +1,8 @@
 """KOIL and KOIL-MKL: protocol, bad input, budget invariants, memory, and KOIL-MKL against a
 plain-numpy version built from the naive KOIL step.
 
-River's ``check_estimator`` runs on every configuration of both estimators' ``_unit_test_params``
-through ``tests/test_river_checks.py``; ``test_river_check_estimator`` below runs it once more on
-the defaults-like configuration so this module stands on its own.
+River's estimator checks (``river.checks``) run on every configuration of both estimators'
+``_unit_test_params`` in ``tests/test_river_checks.py``, which collects every exported estimator.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from river import checks, datasets
 
 from imbalance_stream._numba import budget as B
 from imbalance_stream.base import InvalidFeature, UnknownLabel
@@ -35,14 +33,6 @@ def trained(model, n=200, seed=0):
     for x, label in zip(as_dicts(X), y):
         model.learn_one(x, bool(label > 0))
     return model
-
-
-# ---- River's checks ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("model", [KOIL(budget=8, k=3, seed=42), KOILMKL(budget=5, k=2, sigmas=(1.0,), degrees=(2,), seed=42)])
-def test_river_check_estimator(model):
-    checks.check_estimator(model)
 
 
 # ---- construction -----------------------------------------------------------------------------
