@@ -42,7 +42,7 @@ def trained(model, n=200, seed=0):
     "params",
     [
         {"budget": 0}, {"budget": 2.5}, {"k": 0}, {"policy": "lru"}, {"loss": "log"}, {"C": 0.0},
-        {"eta": -1.0}, {"kernel": "sigmoid"}, {"gamma": float("nan")}, {"degree": 0},
+        {"eta": -1.0}, {"eta": 1.0}, {"kernel": "sigmoid"}, {"gamma": float("nan")}, {"degree": 0},
         {"neighbor_mode": "all"},
     ],
 )  # fmt: skip

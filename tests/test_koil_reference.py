@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from imbalance_stream.svm import KOIL
 
@@ -145,3 +147,32 @@ def test_fast_step_matches_the_naive_step_over_a_stream(config):
             assert model.decision_one(x_new) == pytest.approx(
                 reference.score(X[(t + 7) % len(y)]), rel=1e-9, abs=1e-12
             )
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    labels=st.lists(st.sampled_from([1, -1]), min_size=1, max_size=60),
+    budget=st.integers(1, 4),
+    k=st.integers(1, 5),
+    policy=st.sampled_from(["rs++", "fifo++", "rs", "fifo", "inf"]),
+    loss=st.sampled_from(["hinge", "smooth"]),
+    knn_first=st.booleans(),
+    seed=st.integers(0, 100),
+)
+def test_fast_step_matches_the_naive_step_on_small_random_streams(
+    labels, budget, k, policy, loss, knn_first, seed
+):
+    """Tiny budgets and arbitrary label orders: full buffers, k above the buffer size, long
+    one-class runs, budget 1 (the compensation target is then the new vector itself)."""
+    config = dict(budget=budget, k=k, policy=policy, loss=loss, C=1.5, eta=0.1, gamma=0.7, seed=seed)
+    mode = "knn_then_violators" if knn_first else "violators_then_knn"
+    model = KOIL(**config, positive=1, neighbor_mode=mode)
+    reference = NaiveKOIL(**config, knn_first=knn_first)
+    rng = np.random.default_rng(seed)
+    for label in labels:
+        x = rng.normal(size=3) + 0.8 * label
+        model.learn_one(dict(zip(["a", "b", "c"], x)), label)
+        reference.learn(x, label)
+    for label, flag in ((1, True), (-1, False)):
+        _, alphas = model.support_vectors(positive=flag)
+        np.testing.assert_allclose(alphas, reference.alphas[label], rtol=1e-9, atol=1e-12)

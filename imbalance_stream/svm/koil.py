@@ -155,7 +155,7 @@ class KOIL(BinaryClassifier):
     C
         Penalty of the pairwise losses.
     eta
-        Step size, constant; ``(1 - eta)`` is also the decay of every weight.
+        Step size, constant, in (0, 1); ``(1 - eta)`` is also the decay of every weight.
     kernel
         ``"rbf"``: ``exp(-gamma ||x - x'||^2)`` (the thesis's Gaussian with width sigma has
         ``gamma = 1 / (2 sigma^2)``); ``"poly"``: ``(gamma x.x')^degree``; ``"linear"``: ``x.x'``.
@@ -219,6 +219,9 @@ class KOIL(BinaryClassifier):
         threshold: float | str = 0.0,
     ):
         check_common(budget, k, policy, loss, C, eta, neighbor_mode)
+        if not eta < 1:
+            # the decay (1 - eta) of every weight must stay positive
+            raise ValueError(f"eta must be below 1, got {eta!r}")
         kernels.kernel_id(kernel)
         if threshold != "buffer_acc" and not (
             isinstance(threshold, numbers.Real)
