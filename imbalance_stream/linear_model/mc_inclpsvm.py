@@ -6,7 +6,6 @@ import collections
 import math
 
 import numpy as np
-import scipy.linalg
 from river import base
 
 from imbalance_stream._numba import proximal as kernels
@@ -166,11 +165,7 @@ class McIncLPSVM(base.Classifier):
         A[np.diag_indices(n)] += 1.0 / self.C
         v = self._total[:n, 0]
         R = np.stack([2.0 * self._stats[slot, :n, 0] - v for slot in held], axis=1)
-        try:
-            factor = scipy.linalg.cho_factor(A, check_finite=False)
-            return scipy.linalg.cho_solve(factor, R, check_finite=False).T
-        except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):
-            return scipy.linalg.lstsq(A, R)[0].T
+        return solve_spd(A, R).T
 
     def _current(self) -> np.ndarray:
         """``(k, n)`` internal solutions (u[0] = -b); rows of classes not held are 0."""
