@@ -49,7 +49,8 @@ def format_table(rows: list[dict]) -> str:
 
     def fmt(values):
         return "  ".join(
-            v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)
+            v.rjust(w) if num else v.ljust(w)
+            for v, w, num in zip(values, widths, numeric, strict=True)
         ).rstrip()
 
     lines = [fmt(columns), "  ".join("-" * w for w in widths)]
@@ -97,11 +98,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def _list() -> int:
     from imbalance_stream.evaluate.protocols import PROTOCOLS
-    from imbalance_stream.registry import _kind_of, aliases, resolve
+    from imbalance_stream.registry import aliases, kind_of, resolve
 
     groups: dict[str, list[str]] = {}
     for short, full in sorted(aliases().items(), key=lambda item: item[1]):
-        groups.setdefault(_kind_of(resolve(full)), []).append(f"  {short:<28} {full}")
+        groups.setdefault(kind_of(resolve(full)), []).append(f"  {short:<28} {full}")
     for kind, title in (
         ("estimator", "Estimators"),
         ("metric", "Metrics"),
@@ -111,8 +112,11 @@ def _list() -> int:
         print(f"{title} (short name, full name):")
         print("\n".join(groups.get(kind, [])) or "  (none)")
         print()
-    print("Protocols (kind = \"protocol\", protocol = \"<name>\"):")
-    print("\n".join(f"  {name:<28} {target}" for name, target in sorted(PROTOCOLS.items())) or "  (none)")
+    print('Protocols (kind = "protocol", protocol = "<name>"):')
+    print(
+        "\n".join(f"  {name:<28} {target}" for name, target in sorted(PROTOCOLS.items()))
+        or "  (none)"
+    )
     print()
     print("Any River class can be named in full, e.g. river.linear_model.LogisticRegression.")
     return 0
@@ -123,7 +127,9 @@ def _plot(result, path, title) -> str | None:
     try:
         import matplotlib
     except ImportError:
-        return "matplotlib is not installed: curves.png skipped (pip install 'imbalance-stream[plot]')"
+        return (
+            "matplotlib is not installed: curves.png skipped (pip install 'imbalance-stream[plot]')"
+        )
     matplotlib.use("Agg")  # a file needs no display
     import matplotlib.pyplot as plt
 
@@ -140,13 +146,17 @@ def _run(args) -> int:
     scenario = load(args.file)
     if args.seed is not None:
         if scenario.kind != "prequential":
-            raise _UsageError("--seed applies to prequential scenarios; set a protocol's seeds in its [params]")
+            raise _UsageError(
+                "--seed applies to prequential scenarios; set a protocol's seeds in its [params]"
+            )
         scenario = scenario.with_seed(args.seed)
     out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise _UsageError(f"cannot create the output directory {str(out)!r}: {error.strerror}") from None
+        raise _UsageError(
+            f"cannot create the output directory {str(out)!r}: {error.strerror}"
+        ) from None
 
     result = run(scenario, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler,
                  progress=not args.quiet)  # fmt: skip
@@ -172,18 +182,24 @@ class _UsageError(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``imbalance-stream`` console script; returns the exit code."""
+    from imbalance_stream.base import InvalidFeature, UnknownLabel
     from imbalance_stream.registry import SpecError
 
     parser = _parser()
     args = parser.parse_args(argv)  # exits with 2 and a usage message on bad arguments
-    if getattr(args, "n_jobs", None) is not None and args.n_jobs == 0:
-        parser.error("--n-jobs must be a positive number of processes or -1")
+    if getattr(args, "n_jobs", None) is not None and (args.n_jobs == 0 or args.n_jobs < -1):
+        parser.error("--n-jobs must be a positive number of processes, or -1 for one per core")
     try:
         if args.command == "list":
             return _list()
         return _run(args)
     except (SpecError, _UsageError) as error:
         print(f"imbalance-stream: error: {error}", file=sys.stderr)
+        return 2
+    except (UnknownLabel, InvalidFeature) as error:
+        # The stream does not fit a model: labels other than its two (is `positive` right?), or
+        # a value it cannot take. A scenario error, reported as such.
+        print(f"imbalance-stream: error: the stream does not fit a model: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("imbalance-stream: interrupted", file=sys.stderr)

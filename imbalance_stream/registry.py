@@ -4,15 +4,17 @@ Scenario files name everything by text. This module turns that text into objects
 a dotted name such as ``"river.linear_model.LogisticRegression"`` is imported only when its first
 component is on an allow-list (``imbalance_stream`` and ``river``), walked with ``getattr``, and
 accepted only if the result is a class of the expected kind (a River estimator, a River metric, a
-River dataset, or an imbalance schedule of :mod:`imbalance_stream.datasets`). This package's public classes also answer to their short name (``"ACOG"``).
+River dataset, or an imbalance schedule of :mod:`imbalance_stream.datasets`). This package's public
+classes also answer to their short name (``"ACOG"``).
 
 A *spec* is what a scenario writes for an object:
 
 * a string: a class name, built with its defaults, ``"river.preprocessing.StandardScaler"``;
 * a table ``{class = "...", params = {...}}``: the class built with those keyword arguments. A
   parameter whose value is itself a spec (a table with a ``class`` key, or a list whose items are
-  all spec tables or estimator class names) is built first, so wrappers nest: ``{class = "river.imblearn.RandomUnderSampler", params = {classifier =
-  {class = "river.linear_model.LogisticRegression"}}}``;
+  all spec tables or estimator class names) is built first, so wrappers nest:
+  ``{class = "river.imblearn.RandomUnderSampler", params = {classifier =
+  {class = "river.linear_model.LogisticRegression"}}}``. A lone string parameter stays a string;
 * a list of specs: a River pipeline, ``a | b | c``.
 
 TOML keys are always strings, but some River parameters are dicts keyed by *labels*
@@ -47,7 +49,7 @@ Pipeline (
 >>> resolve("os.system")
 Traceback (most recent call last):
 ...
-imbalance_stream.registry.SpecError: 'os.system' is outside the allowed modules: a class name must start with imbalance_stream. or river. (or be a short name such as 'ACOG')
+imbalance_stream.registry.SpecError: 'os.system' is outside the allowed modules: ...
 
 """
 
@@ -71,6 +73,7 @@ __all__ = [
     "SpecError",
     "aliases",
     "build",
+    "kind_of",
     "resolve",
 ]
 
@@ -96,6 +99,7 @@ def _bases(kind: str) -> tuple[type, ...]:
         KINDS["schedule"] = (Schedule,)
     return KINDS[kind]
 
+
 #: The subpackages whose public classes answer to their short name.
 _ALIAS_PACKAGES = (
     "linear_model",
@@ -116,7 +120,9 @@ class SpecError(ValueError):
     """A spec or a name that cannot be turned into an object; the message says why and where."""
 
 
-def _kind_of(obj) -> str | None:
+def kind_of(obj) -> str | None:
+    """``"estimator"``, ``"metric"``, ``"dataset"`` or ``"schedule"`` for a class of that kind,
+    else ``None``."""
     if not isinstance(obj, type):
         return None
     for kind in KINDS:
@@ -128,8 +134,8 @@ def _kind_of(obj) -> str | None:
 
 def aliases() -> dict[str, str]:
     """Short name -> dotted name of every public class of this package (estimators, metrics,
-    datasets, imbalance schedules). A short name that two subpackages export is left out, so it must be written in
-    full."""
+    datasets, imbalance schedules). A short name that two subpackages export is left out, so it
+    must be written in full."""
     found: dict[str, set[str]] = {}
     for sub in _ALIAS_PACKAGES:
         name = f"imbalance_stream.{sub}"
@@ -141,7 +147,7 @@ def aliases() -> dict[str, str]:
             continue
         for attr in getattr(module, "__all__", ()):
             obj = getattr(module, attr, None)
-            if _kind_of(obj) is not None:
+            if kind_of(obj) is not None:
                 found.setdefault(attr, set()).add(f"{name}.{attr}")
     return {short: next(iter(full)) for short, full in found.items() if len(full) == 1}
 
@@ -202,13 +208,17 @@ def resolve(name: str, kind: str | None = None) -> type:
         raise ValueError(f"kind must be one of {sorted(KINDS)} or None, got {kind!r}")
     if not isinstance(name, str) or not name:
         raise SpecError(f"a class name must be a non-empty string, got {name!r}")
-    wanted = f"{'an' if kind == 'estimator' else 'a'} {kind}" if kind else "an estimator, metric, dataset or schedule"
+    wanted = (
+        f"{'an' if kind == 'estimator' else 'a'} {kind}"
+        if kind
+        else "an estimator, metric, dataset or schedule"
+    )
 
     if "." not in name:
         table = aliases()
         if name not in table:
             if name in ALLOWED_PREFIXES:
-                hint = "; write the dotted name of a class, such as 'river.linear_model.LogisticRegression'"
+                hint = "; write a class's dotted name, e.g. 'river.linear_model.LogisticRegression'"
             else:
                 hint = _suggest(name, table) or (
                     "; write a dotted name such as 'river.linear_model.LogisticRegression', or a "
@@ -243,13 +253,17 @@ def resolve(name: str, kind: str | None = None) -> type:
             raise SpecError(f"{name!r} leads into {obj.__name__!r}, outside the allowed modules")
 
     if not isinstance(obj, type):
-        raise SpecError(f"{name!r} is not a class (it is a {type(obj).__name__}); expected {wanted} class")
+        raise SpecError(
+            f"{name!r} is not a class (it is a {type(obj).__name__}); expected {wanted} class"
+        )
     if obj.__module__.split(".")[0] not in ALLOWED_PREFIXES:
         raise SpecError(f"{name!r} is defined in {obj.__module__!r}, outside the allowed modules")
-    found = _kind_of(obj)
+    found = kind_of(obj)
     if found is None or (kind is not None and found != kind):
-        what = f"{'an' if found == 'estimator' else 'a'} {found} class" if found else (
-            "not a River estimator, metric or dataset, nor an imbalance schedule"
+        what = (
+            f"{'an' if found == 'estimator' else 'a'} {found} class"
+            if found
+            else ("not a River estimator, metric or dataset, nor an imbalance schedule")
         )
         raise SpecError(f"{name!r} is {what}; expected {wanted} class")
     return obj
@@ -316,7 +330,9 @@ def build(spec, kind: str | None = None, where: str = "spec"):
         if not spec:
             raise SpecError(f"{where}: a pipeline needs at least one step")
         if kind not in (None, "estimator"):
-            raise SpecError(f"{where}: a list is a pipeline of estimators, but a {kind} is expected")
+            raise SpecError(
+                f"{where}: a list is a pipeline of estimators, but a {kind} is expected"
+            )
         steps = [build(step, "estimator", f"{where}[{i}]") for i, step in enumerate(spec)]
         return steps[0] if len(steps) == 1 else compose.Pipeline(*steps)
 
@@ -346,13 +362,20 @@ def build(spec, kind: str | None = None, where: str = "spec"):
         raise SpecError(f"{where}.params: expected a table of keyword arguments, got {params!r}")
     signature = inspect.signature(cls)
     takes_any = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
-    accepted = [n for n, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    accepted = [
+        n
+        for n, p in signature.parameters.items()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
     kwargs = {}
     for key, value in params.items():
         if key not in accepted and not takes_any:
             raise SpecError(
                 f"{where}.params: {cls.__name__} has no parameter {key!r}"
-                + (_suggest(key, accepted) or f"; its parameters are {', '.join(accepted) or 'none'}")
+                + (
+                    _suggest(key, accepted)
+                    or f"; its parameters are {', '.join(accepted) or 'none'}"
+                )
             )
         kwargs[key] = _convert_param(value, f"{where}.params.{key}")
     try:

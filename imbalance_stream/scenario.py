@@ -18,10 +18,10 @@ The format is documented in ``scenarios/README.md``; in short::
     [stream.drift]                       # optional: switch to another concept
     source = { class = "river.datasets.synth.SEA", params = { variant = 3 } }
     position = 10000
-    width = 1
+    width = 100
 
     [models]
-    "ACOG-II diag" = ["river.preprocessing.StandardScaler", { class = "ACOG", params = { eta = 0.1 } }]
+    ACOG = ["river.preprocessing.StandardScaler", { class = "ACOG", params = { eta = 1.0 } }]
 
     [metrics]
     BalancedAccuracy = "river.metrics.BalancedAccuracy"
@@ -304,7 +304,7 @@ def _validate_stream(stream, where="stream"):
         if "ratio" not in imbalance:
             raise ScenarioError(
                 f"{where}.imbalance: missing 'ratio' (a positive share in [0, 1], or a schedule "
-                "such as { class = \"Step\", params = { before = 0.1, after = 0.01, at = 5000 } })"
+                'such as { class = "Step", params = { before = 0.1, after = 0.01, at = 5000 } })'
             )
         ratio = imbalance["ratio"]
         if isinstance(ratio, bool) or not isinstance(ratio, (numbers.Real, str, Mapping)):
@@ -330,10 +330,10 @@ def _validate_stream(stream, where="stream"):
             width = _positive_int(drift["width"], f"{where}.drift.width")
             if width < _narrowest_width(position):
                 raise ScenarioError(
-                    f"{where}.drift.width: River's ConceptDriftStream computes exp(4 (position - t) "
-                    f"/ width), which overflows before the drift unless width >= "
-                    f"{_narrowest_width(position)} for position = {position}; leave width out for "
-                    "the most abrupt drift it can make"
+                    f"{where}.drift.width: River's ConceptDriftStream computes "
+                    f"exp(4 (position - t) / width), which overflows before the drift unless "
+                    f"width >= {_narrowest_width(position)} for position = {position}; leave "
+                    "width out for the most abrupt drift it can make"
                 )
 
 
@@ -380,7 +380,7 @@ def _validate(config: dict, name: str, source: str) -> Scenario:
         protocol = config.get("protocol")
         if not isinstance(protocol, str):
             raise ScenarioError(
-                "protocol: kind = \"protocol\" needs protocol = \"<name>\"; known protocols: "
+                'protocol: kind = "protocol" needs protocol = "<name>"; known protocols: '
                 + (", ".join(sorted(PROTOCOLS)) or "none")
             )
         try:
@@ -471,4 +471,3 @@ def run(
     return ScenarioResult(
         scenario=scenario, table=result.table(), curves=result.rows, prequential=result
     )
-

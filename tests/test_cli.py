@@ -36,7 +36,14 @@ ratio = 0.2
 [models]
 ACOG = ["river.preprocessing.StandardScaler", { class = "ACOG", params = { intercept = true } }]
 LogReg = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]
-RUS = { class = "river.imblearn.RandomUnderSampler", params = { classifier = { class = "river.linear_model.LogisticRegression" }, desired_dist = { true = 0.5, false = 0.5 }, seed = 1 } }
+
+[models.RUS]
+class = "river.imblearn.RandomUnderSampler"
+
+[models.RUS.params]
+desired_dist = { true = 0.5, false = 0.5 }
+seed = 1
+classifier = { class = "river.linear_model.LogisticRegression" }
 
 [metrics]
 BA = "river.metrics.BalancedAccuracy"
@@ -90,7 +97,10 @@ def small(tmp_path):
 def test_parallel_runs_give_the_serial_table(small, tmp_path, capsys):
     assert cli.main(["run", str(small), "--out", str(tmp_path / "serial"), "--quiet"]) == 0
     serial_out = capsys.readouterr().out
-    assert cli.main(["run", str(small), "--out", str(tmp_path / "par"), "--quiet", "--n-jobs", "2"]) == 0
+    assert (
+        cli.main(["run", str(small), "--out", str(tmp_path / "par"), "--quiet", "--n-jobs", "2"])
+        == 0
+    )
     parallel_out = capsys.readouterr().out
     strip = [line for line in serial_out.splitlines() if not line.startswith("wrote")]
     assert strip == [line for line in parallel_out.splitlines() if not line.startswith("wrote")]
@@ -127,7 +137,9 @@ def tiny_protocol(params, *, out_dir, n_jobs, scheduler, progress):
 def test_protocol_scenario_prints_rows_and_writes_table(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(protocols.PROTOCOLS, "test.tiny", f"{__name__}:tiny_protocol")
     path = tmp_path / "tiny.toml"
-    path.write_text('kind = "protocol"\nprotocol = "test.tiny"\n[params]\nsizes = [2, 3]\npaper = 7\n')
+    path.write_text(
+        'kind = "protocol"\nprotocol = "test.tiny"\n[params]\nsizes = [2, 3]\npaper = 7\n'
+    )
     out = tmp_path / "out"
     assert cli.main(["run", str(path), "--out", str(out), "--n-jobs", "2", "--quiet"]) == 0
     printed = capsys.readouterr().out.splitlines()
@@ -144,8 +156,13 @@ def test_protocol_scenario_prints_rows_and_writes_table(tmp_path, monkeypatch, c
     "content, message",
     [
         ("[stream]\nsorce = 1\n", "unknown key 'sorce'; did you mean 'source'"),
-        (SMALL.replace('"river.linear_model.LogisticRegression"', '"sklearn.linear_model.LogisticRegression"'),
-         "outside the allowed modules"),
+        (
+            SMALL.replace(
+                '"river.linear_model.LogisticRegression"',
+                '"sklearn.linear_model.LogisticRegression"',
+            ),
+            "outside the allowed modules",
+        ),
         (SMALL.replace("ExactROCAUC", "ExactAUC"), "did you mean 'ExactROCAUC'"),
         ('kind = "protocol"\nprotocol = "nope"\n', "unknown protocol 'nope'"),
     ],
@@ -159,10 +176,26 @@ def test_scenario_errors_exit_2_with_a_message(tmp_path, capsys, content, messag
     assert "Traceback" not in err
 
 
+def test_a_stream_that_does_not_fit_a_model_exits_2(tmp_path, capsys):
+    """An ACOG whose positive label is not the stream's meets a third label (SEA's False, then
+    True): the run stops with the model's message and exit code 2."""
+    path = tmp_path / "labels.toml"
+    path.write_text(SMALL.replace("{ intercept = true }", '{ intercept = true, positive = "yes" }'))
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "the stream does not fit a model" in err and "Traceback" not in err
+
+
 def test_missing_file_and_bad_usage_exit_2(tmp_path, capsys):
     assert cli.main(["run", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read scenario" in capsys.readouterr().err
-    for argv in ([], ["fly"], ["run"], ["run", "x.toml", "--n-jobs", "two"], ["run", "x.toml", "--n-jobs", "0"]):
+    for argv in (
+        [],
+        ["fly"],
+        ["run"],
+        ["run", "x.toml", "--n-jobs", "two"],
+        ["run", "x.toml", "--n-jobs", "0"],
+    ):
         with pytest.raises(SystemExit) as exit_:
             cli.main(argv)
         assert exit_.value.code == 2
@@ -171,7 +204,10 @@ def test_missing_file_and_bad_usage_exit_2(tmp_path, capsys):
 def test_console_script_reports_errors_without_traceback(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text("[models]\n")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     done = subprocess.run(
         [sys.executable, "-m", "imbalance_stream.cli", "run", str(path)],
         cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env,
@@ -192,7 +228,9 @@ def test_list_shows_estimators_metrics_and_protocols(monkeypatch, capsys):
 
 
 def test_format_table_aligns_numbers():
-    text = cli.format_table([{"model": "a", "BA": 0.5, "n": 10}, {"model": "bbb", "BA": 0.25, "n": 7}])
+    text = cli.format_table(
+        [{"model": "a", "BA": 0.5, "n": 10}, {"model": "bbb", "BA": 0.25, "n": 7}]
+    )
     assert text.splitlines() == [
         "model      BA   n",
         "-----  ------  --",

@@ -1,4 +1,4 @@
-"""Registry (names -> classes, specs -> objects), scenario validation, and the prequential runner."""
+"""Registry (names -> classes, specs -> objects), scenario validation, the prequential runner."""
 
 from __future__ import annotations
 
@@ -176,31 +176,49 @@ step = 1000
     [
         (SMALL + "\nmodel = 1\n", "unknown key 'model'"),
         (SMALL.replace("[output]", "[outputs]"), "unknown key 'outputs'; did you mean 'output'"),
-        (SMALL.replace("n_samples = 3000", "n_sample = 3000"),
-         r"stream: unknown key 'n_sample'; did you mean 'n_samples'"),
-        (SMALL.replace("n_samples = 3000", "n_samples = -5"), "stream.n_samples: expected an integer"),
+        (
+            SMALL.replace("n_samples = 3000", "n_sample = 3000"),
+            r"stream: unknown key 'n_sample'; did you mean 'n_samples'",
+        ),
+        (
+            SMALL.replace("n_samples = 3000", "n_samples = -5"),
+            "stream.n_samples: expected an integer",
+        ),
         (SMALL.replace("ratio = 0.1", "ratio = 1.5"), r"ratio: a share must be in \[0, 1\]"),
         (SMALL.replace("ratio = 0.1", "rate = 0.1"), "unknown key 'rate'; did you mean 'ratio'"),
         (SMALL.replace("width = 20", "width = 1"), "width >= 9 for position = 1500"),
         (SMALL.replace("position = 1500\n", ""), "stream.drift: missing 'position'"),
-        (SMALL.replace('"river.linear_model.LogisticRegression"', '"river.linear_model.LogReg"'),
-         "models.LogReg.*unknown class name 'river.linear_model.LogReg'"),
-        (SMALL.replace('"river.linear_model.LogisticRegression"', '"river.metrics.Recall"'),
-         "models.LogReg.*expected an estimator class"),
-        (SMALL.replace('"river.metrics.BalancedAccuracy"', '"river.metrics.MAE"'),
-         "metrics.BA: MAE does not work with model 'ACOG'"),
-        (SMALL.replace("intercept = true", "intercept = true, sigma = 2"),
-         "ACOG has no parameter 'sigma'"),
+        (
+            SMALL.replace('"river.linear_model.LogisticRegression"', '"river.linear_model.LogReg"'),
+            "models.LogReg.*unknown class name 'river.linear_model.LogReg'",
+        ),
+        (
+            SMALL.replace('"river.linear_model.LogisticRegression"', '"river.metrics.Recall"'),
+            "models.LogReg.*expected an estimator class",
+        ),
+        (
+            SMALL.replace('"river.metrics.BalancedAccuracy"', '"river.metrics.MAE"'),
+            "metrics.BA: MAE does not work with model 'ACOG'",
+        ),
+        (
+            SMALL.replace("intercept = true", "intercept = true, sigma = 2"),
+            "ACOG has no parameter 'sigma'",
+        ),
         (SMALL.replace('name = "small"', 'kind = "prequentail"'), "kind: expected one of"),
         (SMALL.replace('name = "small"', 'name = "../escape"'), "name: expected letters"),
         (SMALL.replace("[models]\n", "[models]\nx = 1\n"), "expected a class name"),
         (SMALL.replace("[metrics]", "[metrics]\n[nothing]"), "unknown key 'nothing'"),
-        ("[stream]\nsource = \"river.datasets.synth.SEA\"\n[models]\nA = \"ACOG\"\n"
-         "[metrics]\nBA = \"river.metrics.BalancedAccuracy\"\n",
-         "endless generator"),
-        ("[stream]\nsource = \"river.datasets.Phishing\"\n", r"missing \[models\]"),
+        (
+            '[stream]\nsource = "river.datasets.synth.SEA"\n[models]\nA = "ACOG"\n'
+            '[metrics]\nBA = "river.metrics.BalancedAccuracy"\n',
+            "endless generator",
+        ),
+        ('[stream]\nsource = "river.datasets.Phishing"\n', r"missing \[models\]"),
         ("this is = not toml =", "not valid TOML"),
-        ('kind = "protocol"\nprotocol = "no.such.protocol"\n', "unknown protocol 'no.such.protocol'"),
+        (
+            'kind = "protocol"\nprotocol = "no.such.protocol"\n',
+            "unknown protocol 'no.such.protocol'",
+        ),
         ('kind = "protocol"\n', "needs protocol"),
         ('kind = "protocol"\nprotocol = "x"\n[stream]\n', "unknown key 'stream'"),
     ],
@@ -248,7 +266,8 @@ def test_seed_fills_in_unseeded_sources_only():
 
 def test_schedule_follows_the_stream_clock_across_the_drift():
     text = SMALL.replace(
-        "ratio = 0.1", 'ratio = { class = "Step", params = { before = 0.5, after = 0.05, at = 2000 } }'
+        "ratio = 0.1",
+        'ratio = { class = "Step", params = { before = 0.5, after = 0.05, at = 2000 } }',
     )
     labels = [y for _, y in itertools.islice(parse(text).make_stream(), 3000)]
     # The concept after the drift (from 1500) reads the schedule from step 1500, not from 0.
@@ -273,7 +292,9 @@ def test_run_gives_a_row_per_model_and_tidy_curves():
 
 def test_prequential_matches_river_progressive_val_score():
     model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
-    expected = evaluate.progressive_val_score(datasets.Phishing(), model.clone(), metrics.BalancedAccuracy())
+    expected = evaluate.progressive_val_score(
+        datasets.Phishing(), model.clone(), metrics.BalancedAccuracy()
+    )
     result = run_prequential(
         datasets.Phishing(), {"lr": model}, {"BA": metrics.BalancedAccuracy()}, step=100
     )

@@ -18,7 +18,7 @@ import copy
 import dataclasses
 import itertools
 import pathlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from river import evaluate
 from river.metrics import base as metrics_base
@@ -194,7 +194,7 @@ def run_prequential(
         description="models",
     )
     rows, final, counts = [], {}, {}
-    for name, (model_rows, model_final, seen) in zip(models, outputs):
+    for name, (model_rows, model_final, seen) in zip(models, outputs, strict=True):
         rows.extend(model_rows)
         final[name] = model_final
         counts[name] = seen
@@ -214,18 +214,18 @@ def plot_curves(result: PrequentialResult, path: str | pathlib.Path | None = Non
     n_rows = -(-(len(names) + 1) // n_cols)
     fig, axes = plt.subplots(n_rows, n_cols, figsize=(4.3 * n_cols, 3.2 * n_rows), squeeze=False)
     axes = axes.ravel()
-    for ax, metric in zip(axes, names):
+    for ax, metric in zip(axes, names, strict=False):
         for model in result.final:
             points = [(r["step"], r["value"]) for r in result.rows
                       if r["model"] == model and r["metric"] == metric]  # fmt: skip
             if points:
-                steps, values = zip(*points)
+                steps, values = zip(*points, strict=True)
                 ax.plot(steps, values, label=model)
         ax.set_title(metric)
         ax.set_xlabel("samples")
         ax.grid(alpha=0.3)
     handles, labels = axes[0].get_legend_handles_labels()
-    for ax in axes[len(names):]:
+    for ax in axes[len(names) :]:
         ax.axis("off")
     axes[len(names)].legend(handles, labels, loc="center", fontsize="small", frameon=False)
     if title:
