@@ -60,6 +60,17 @@ def test_kernel_row_gram_and_expansion_match_numpy(kind, gamma, degree, coef0):
     np.testing.assert_allclose(G, rebuilt, rtol=1e-12, atol=1e-14)
 
 
+def test_squared_distance_row():
+    rng = np.random.default_rng(1)
+    X = np.zeros((6, 4))
+    X[:5] = rng.normal(size=(5, 4))
+    x = rng.normal(size=4)
+    out = np.full(6, -1.0)
+    K.sq_distance_row(X, 5, x, out)
+    np.testing.assert_allclose(out[:5], np.sum((X[:5] - x) ** 2, axis=1), rtol=1e-12)
+    assert out[5] == -1.0
+
+
 def test_wider_buffer_than_query_uses_query_width():
     """Stored vectors are zero-padded when the feature space grows: the extra columns are 0."""
     X = np.zeros((2, 6))

@@ -43,7 +43,7 @@ def trained(model, n=200, seed=0):
     [
         {"budget": 0}, {"budget": 2.5}, {"k": 0}, {"policy": "lru"}, {"loss": "log"}, {"C": 0.0},
         {"eta": -1.0}, {"eta": 1.0}, {"kernel": "sigmoid"}, {"gamma": float("nan")}, {"degree": 0},
-        {"neighbor_mode": "all"},
+        {"neighbor_mode": "all"}, {"similarity": "cosine"},
     ],
 )  # fmt: skip
 def test_koil_rejects_bad_hyper_parameters(params):
@@ -253,8 +253,9 @@ class NaiveMKL:
     """Algorithm 4 with one :class:`NaiveKOIL` per kernel (no decay: eqs. 4.2/4.3)."""
 
     def __init__(self, degrees, sigmas, budget, k, policy, loss, C, eta, hedge_rate, seed,
-                 includes_C=True):  # fmt: skip
-        common = dict(budget=budget, k=k, policy=policy, loss=loss, C=C, eta=eta, decay=1.0)
+                 includes_C=True, similarity="kernel"):  # fmt: skip
+        common = dict(budget=budget, k=k, policy=policy, loss=loss, C=C, eta=eta, decay=1.0,
+                      similarity=similarity)  # fmt: skip
         self.learners = [NaiveKOIL(kernel="poly", gamma=1.0, degree=p, **common) for p in degrees]
         self.learners += [NaiveKOIL(kernel="rbf", gamma=1 / (2 * s * s), **common) for s in sigmas]
         self.log_w = np.zeros(len(self.learners))
@@ -279,7 +280,7 @@ class NaiveMKL:
             return 0.0  # bootstrap round
         f_t = learner.score(x)
         losses = np.array([1 - y * (f_t - learner.score(xi)) for xi in opp])
-        similarity = learner.kernel(np.asarray(opp), x)
+        similarity = learner.similarity(np.asarray(opp), x)
         violators = np.flatnonzero(losses > 0)
         chosen = violators[np.argsort(-similarity[violators], kind="stable")[: learner.k]]
         return float(np.sum(losses[chosen] ** 2 if self.loss == "smooth" else losses[chosen]))
@@ -290,10 +291,13 @@ class NaiveMKL:
         return sum(q_l * learner.score(x) for q_l, learner in zip(q, self.learners))
 
 
-@pytest.mark.parametrize("loss, policy", [("hinge", "rs++"), ("smooth", "fifo++")])
-def test_mkl_matches_its_naive_version(loss, policy):
+@pytest.mark.parametrize(
+    "loss, policy, similarity",
+    [("hinge", "rs++", "kernel"), ("smooth", "fifo++", "kernel"), ("hinge", "fifo++", "euclidean")],
+)
+def test_mkl_matches_its_naive_version(loss, policy, similarity):
     params = dict(budget=8, k=3, policy=policy, loss=loss, C=2.0, eta=0.05, hedge_rate=0.05,
-                  seed=11)  # fmt: skip
+                  seed=11, similarity=similarity)  # fmt: skip
     degrees, sigmas = (1, 2), (0.5, 2.0)
     model = KOILMKL(degrees=degrees, sigmas=sigmas, positive=1, **params)
     naive = NaiveMKL(degrees, sigmas, **params)

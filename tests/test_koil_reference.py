@@ -29,11 +29,16 @@ class NaiveKOIL:
     draws per learned sample, so a shared seed gives the same reservoir decisions."""
 
     def __init__(self, budget=100, k=10, policy="rs++", loss="hinge", C=1.0, eta=0.01,
-                 kernel="rbf", gamma=1.0, degree=2, seed=None, knn_first=False, decay=None):  # fmt: skip
+                 kernel="rbf", gamma=1.0, degree=2, seed=None, knn_first=False, decay=None,
+                 similarity="kernel"):  # fmt: skip
         self.budget, self.k, self.policy, self.loss = budget, k, policy, loss
         self.C, self.eta = C, eta
         self.decay = 1.0 - eta if decay is None else decay
         self.kernel = reference_kernel(kernel, gamma, degree)
+        if similarity == "euclidean":
+            self.similarity = lambda A, b: -np.sum((A - b) ** 2, axis=-1)
+        else:
+            self.similarity = self.kernel
         self.knn_first = knn_first
         self.vectors = {1: [], -1: []}
         self.alphas = {1: [], -1: []}
@@ -59,7 +64,7 @@ class NaiveKOIL:
         f_t = self.score(x)
         f_opp = np.array([self.score(xi) for xi in opp_x])  # the O(N^2 d) part
         losses = 1.0 - y * (f_t - f_opp) if opp_x else np.zeros(0)
-        similarity = self.kernel(np.asarray(opp_x), x) if opp_x else np.zeros(0)
+        similarity = self.similarity(np.asarray(opp_x), x) if opp_x else np.zeros(0)
         violators = np.flatnonzero(losses > 0)
         if self.knn_first:
             nearest = np.argsort(-similarity, kind="stable")[: self.k]
@@ -98,7 +103,7 @@ class NaiveKOIL:
             same_x[r], same_a[r] = x, alpha_t
             self.head[y] = (r + 1) % self.budget
         if removed is not None and self.policy.endswith("++"):
-            c = int(np.argmax(self.kernel(np.asarray(same_x), removed[0])))
+            c = int(np.argmax(self.similarity(np.asarray(same_x), removed[0])))
             same_a[c] += removed[1]
         return alpha_t
 
@@ -120,6 +125,8 @@ CONFIGS = [
     dict(policy="inf", loss="hinge"),
     dict(policy="rs++", loss="hinge", kernel="poly", gamma=0.5, degree=3),
     dict(policy="fifo++", loss="hinge", kernel="linear"),
+    dict(policy="rs++", loss="smooth", kernel="poly", gamma=0.5, degree=2, similarity="euclidean"),
+    dict(policy="fifo++", loss="hinge", similarity="euclidean", neighbor_mode="knn_then_violators"),
     # a large step: the lazy decay scale passes 1e-100 and is folded back into the weights
     dict(policy="rs++", loss="hinge", eta=0.4, C=3.0),
 ]
@@ -157,14 +164,16 @@ def test_fast_step_matches_the_naive_step_over_a_stream(config):
     policy=st.sampled_from(["rs++", "fifo++", "rs", "fifo", "inf"]),
     loss=st.sampled_from(["hinge", "smooth"]),
     knn_first=st.booleans(),
+    similarity=st.sampled_from(["kernel", "euclidean"]),
     seed=st.integers(0, 100),
 )
 def test_fast_step_matches_the_naive_step_on_small_random_streams(
-    labels, budget, k, policy, loss, knn_first, seed
+    labels, budget, k, policy, loss, knn_first, similarity, seed
 ):
     """Tiny budgets and arbitrary label orders: full buffers, k above the buffer size, long
     one-class runs, budget 1 (the compensation target is then the new vector itself)."""
-    config = dict(budget=budget, k=k, policy=policy, loss=loss, C=1.5, eta=0.1, gamma=0.7, seed=seed)
+    config = dict(budget=budget, k=k, policy=policy, loss=loss, C=1.5, eta=0.1, gamma=0.7,
+                  seed=seed, similarity=similarity)  # fmt: skip
     mode = "knn_then_violators" if knn_first else "violators_then_knn"
     model = KOIL(**config, positive=1, neighbor_mode=mode)
     reference = NaiveKOIL(**config, knn_first=knn_first)

@@ -37,6 +37,7 @@ __all__ = [
     "kernel",
     "kernel_id",
     "kernel_row",
+    "sq_distance_row",
 ]
 
 RBF = 0
@@ -78,6 +79,20 @@ def kernel_row(kind, X, count, x, gamma, degree, coef0, out):
     """``out[i] = k(X[i], x)`` for ``i < count``; returns ``out``. O(count d)."""
     for i in range(count):
         out[i] = kernel(kind, x, X[i], gamma, degree, coef0)
+    return out
+
+
+@njit(cache=True)
+def sq_distance_row(X, count, x, out):
+    """``out[i] = ||X[i] - x||^2`` for ``i < count``; returns ``out``. O(count d)."""
+    n = x.shape[0]
+    for i in range(count):
+        row = X[i]
+        total = 0.0
+        for j in range(n):
+            diff = row[j] - x[j]
+            total += diff * diff
+        out[i] = total
     return out
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from . import budget as B
-from .kernels import argmax_over, kernel, kernel_row
+from .kernels import argmax_over, kernel, kernel_row, sq_distance_row
 
 __all__ = ["N_INTS", "koil_mkl_score", "koil_mkl_step", "koil_score", "koil_step", "refresh_scores"]
 
@@ -107,7 +107,7 @@ def _add_row(h, n, coefficient, row):
 @njit(cache=True)
 def koil_step(
     X, beta, h, G, members, ints, floats, x, y, u_accept, u_slot,
-    kind, gamma, degree, coef0, C, eta, decay, k, budget, policy, smooth, knn_first,
+    kind, gamma, degree, coef0, C, eta, decay, k, budget, policy, smooth, knn_first, euclidean,
 ):  # fmt: skip
     """One KOIL trial on ``(x, y)``, ``y`` in {+1, -1} (digest 2.7, eqs. 3.9, 3.10, 3.18).
 
@@ -115,7 +115,9 @@ def koil_step(
     (``1 - eta`` for KOIL, 1 for the un-regularised multiple-kernel step of eqs. 4.2/4.3).
     ``smooth`` selects the squared pairwise hinge; ``knn_first`` the neighbour mode of digest 7.1
     (take the k most similar opposite vectors, then keep the violators) instead of the default
-    (take the violators, then keep the k most similar). The storage must have a free slot.
+    (take the violators, then keep the k most similar). Similarity, for the neighbours and the
+    compensation target, is the kernel value, or with ``euclidean`` minus the squared Euclidean
+    distance (digest 7.18). The storage must have a free slot.
 
     Returns ``(alpha_t, loss)``: the weight given to ``x`` (0 means not stored) and the
     un-regularised pairwise loss of the selected pairs without ``C`` (sum of the hinge values, or
@@ -138,6 +140,13 @@ def koil_step(
     for i in range(n):
         total += beta[i] * krow[i]
     f_t = scale * total
+    if euclidean:
+        similarity = np.empty(n + 1)
+        sq_distance_row(X, n, x, similarity)
+        for i in range(n):
+            similarity[i] = -similarity[i]
+    else:
+        similarity = krow  # read before krow is modified below
 
     # 2. pairwise hinge values with every opposite vector, and the selected set V (positions)
     opposite = members[opp]
@@ -153,7 +162,7 @@ def koil_step(
     selected = np.empty(max(n_opp, 1), dtype=np.int64)
     n_selected = 0
     if knn_first:
-        m = _nearest(krow, opposite, n_opp, k, taken, picked)
+        m = _nearest(similarity, opposite, n_opp, k, taken, picked)
         for t in range(m):
             if losses[picked[t]] > 0.0:
                 selected[n_selected] = picked[t]
@@ -167,7 +176,7 @@ def koil_step(
                 violator_slots[q] = opposite[p]
                 violator_positions[q] = p
                 q += 1
-        m = _nearest(krow, violator_slots, n_violators, k, taken, picked)
+        m = _nearest(similarity, violator_slots, n_violators, k, taken, picked)
         for t in range(m):
             selected[t] = violator_positions[picked[t]]
         n_selected = m
@@ -224,7 +233,7 @@ def koil_step(
                 G[j, slot] = krow[j]
     elif position == B.DROP:  # x itself is the removed vector
         if B.compensates(policy):
-            c = same[argmax_over(krow, same, n_same)]
+            c = same[argmax_over(similarity, same, n_same)]
             beta[c] += new_beta
             row = _gram_row(G, cached, kind, X, n, c, gamma, degree, coef0, scratch)
             _add_row(h, n, new_beta, row)
@@ -237,6 +246,14 @@ def koil_step(
             removed_row[j] = row[j]
         _add_row(h, n, -removed_beta, removed_row)
         removed_row[slot] = krow[slot]  # the slot now holds x: k(x_removed, x)
+        if euclidean:
+            removed_similarity = np.empty(n)
+            sq_distance_row(X, n, X[slot], removed_similarity)
+            for j in range(n):
+                removed_similarity[j] = -removed_similarity[j]
+            removed_similarity[slot] = similarity[slot]  # -||x_removed - x||^2
+        else:
+            removed_similarity = removed_row
         X[slot, :] = 0.0
         X[slot, : x.shape[0]] = x
         beta[slot] = new_beta
@@ -253,7 +270,7 @@ def koil_step(
         ints[_HEAD + cls] = B.advance_head(policy, position, n_same, head, budget)
         if B.compensates(policy):
             # the most similar vector of the buffer after the replacement (it may be x)
-            c = same[argmax_over(removed_row, same, n_same)]
+            c = same[argmax_over(removed_similarity, same, n_same)]
             beta[c] += removed_beta
             row = _gram_row(G, cached, kind, X, n, c, gamma, degree, coef0, scratch)
             _add_row(h, n, removed_beta, row)
@@ -267,7 +284,8 @@ def koil_step(
 @njit(cache=True)
 def koil_mkl_step(
     X, beta, h, G, members, ints, floats, x, y, selected, uniforms,
-    kinds, gammas, degrees, coef0s, C, eta, k, budget, policy, smooth, knn_first, losses,
+    kinds, gammas, degrees, coef0s, C, eta, k, budget, policy, smooth, knn_first, euclidean,
+    losses,
 ):  # fmt: skip
     """The classifier part of one multiple-kernel KOIL trial (Algorithm 4): for every kernel
     ``l`` with ``selected[l]``, the un-regularised step (eqs. 4.2/4.3, no decay) of learner ``l``
@@ -278,7 +296,7 @@ def koil_mkl_step(
             _, losses[l] = koil_step(
                 X[l], beta[l], h[l], G[l], members[l], ints[l], floats[l], x, y,
                 uniforms[l, 0], uniforms[l, 1], kinds[l], gammas[l], degrees[l], coef0s[l],
-                C, eta, 1.0, k, budget, policy, smooth, knn_first,
+                C, eta, 1.0, k, budget, policy, smooth, knn_first, euclidean,
             )  # fmt: skip
 
 

@@ -16,6 +16,7 @@ __all__ = ["KOIL"]
 
 _NEIGHBOR_MODES = ("violators_then_knn", "knn_then_violators")
 _LOSSES = ("hinge", "smooth")
+_SIMILARITIES = ("kernel", "euclidean")
 
 
 def logistic(score: float) -> float:
@@ -26,7 +27,7 @@ def logistic(score: float) -> float:
     return e / (1.0 + e)
 
 
-def check_common(budget, k, policy, loss, C, eta, neighbor_mode) -> None:
+def check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity) -> None:
     """Validate the hyper-parameters KOIL and KOIL-MKL share."""
     if not isinstance(budget, (int, np.integer)) or isinstance(budget, bool) or budget < 1:
         raise ValueError(f"budget must be a positive integer, got {budget!r}")
@@ -39,6 +40,8 @@ def check_common(budget, k, policy, loss, C, eta, neighbor_mode) -> None:
         raise ValueError(f"C and eta must be positive and finite, got C={C!r}, eta={eta!r}")
     if neighbor_mode not in _NEIGHBOR_MODES:
         raise ValueError(f"neighbor_mode must be one of {_NEIGHBOR_MODES}, got {neighbor_mode!r}")
+    if similarity not in _SIMILARITIES:
+        raise ValueError(f"similarity must be one of {_SIMILARITIES}, got {similarity!r}")
 
 
 class KernelPool:
@@ -169,6 +172,10 @@ class KOIL(BinaryClassifier):
         Seed of the generator behind the reservoir draws.
     neighbor_mode
         ``"violators_then_knn"`` (Algorithm 2, default) or ``"knn_then_violators"`` (eq. 3.9).
+    similarity
+        What "most similar" means for the neighbours and the compensation target: ``"kernel"``
+        (the kernel value, the thesis's choice) or ``"euclidean"`` (the smallest Euclidean
+        distance; for the polynomial and linear kernels, whose values favour long vectors).
     threshold
         The decision threshold ``b`` of ``predict_one``: a number, or ``"buffer_acc"`` to refit it
         on the buffers after every step.
@@ -216,9 +223,10 @@ class KOIL(BinaryClassifier):
         positive=True,
         seed: int | None = None,
         neighbor_mode: str = "violators_then_knn",
+        similarity: str = "kernel",
         threshold: float | str = 0.0,
     ):
-        check_common(budget, k, policy, loss, C, eta, neighbor_mode)
+        check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity)
         if not eta < 1:
             # the decay (1 - eta) of every weight must stay positive
             raise ValueError(f"eta must be below 1, got {eta!r}")
@@ -245,6 +253,7 @@ class KOIL(BinaryClassifier):
         self.degree = degree
         self.seed = seed
         self.neighbor_mode = neighbor_mode
+        self.similarity = similarity
         self.threshold = threshold
 
         self._kind = kernels.kernel_id(kernel)
@@ -270,7 +279,7 @@ class KOIL(BinaryClassifier):
             pool.X, pool.beta, pool.h, pool.G, pool.members, pool.ints, pool.floats, x, sign,
             u_accept, u_slot, *self._kernel_args(), float(self.C), float(self.eta),
             1.0 - self.eta, int(self.k), int(self.budget), self._policy, self.loss == "smooth",
-            self.neighbor_mode == "knn_then_violators",
+            self.neighbor_mode == "knn_then_violators", self.similarity == "euclidean",
         )  # fmt: skip
         if self.threshold == "buffer_acc":
             self.threshold_ = self._buffer_threshold()
@@ -324,7 +333,8 @@ class KOIL(BinaryClassifier):
     def _unit_test_params(cls):
         yield {"budget": 8, "k": 3, "C": 2.0, "gamma": 0.1, "seed": 42}
         yield {"budget": 6, "k": 2, "policy": "fifo++", "loss": "smooth", "seed": 42}
-        yield {"budget": 5, "k": 2, "policy": "rs", "kernel": "poly", "gamma": 0.01, "seed": 7}
+        yield {"budget": 5, "k": 2, "policy": "rs", "kernel": "poly", "gamma": 0.01, "seed": 7,
+               "similarity": "euclidean"}  # fmt: skip
         yield {"budget": 5, "k": 5, "policy": "fifo", "kernel": "linear", "eta": 0.1}
         yield {"budget": 4, "policy": "inf", "neighbor_mode": "knn_then_violators", "seed": 1,
                "threshold": "buffer_acc"}  # fmt: skip

@@ -34,7 +34,8 @@ class KOILMKL(BinaryClassifier):
     The default pool is the thesis's 16 kernels: ``(x.x')^p`` for ``p`` in ``degrees`` (1, 2, 3)
     and ``exp(-||x - x'||^2 / (2 sigma^2))`` for ``sigma`` in ``sigmas`` (2^-6 ... 2^6). Neighbour
     similarity and compensation use each learner's own kernel, as the reference code does
-    (digest 7.18; for the polynomial kernels that favours long vectors).
+    (digest 7.18; for the polynomial kernels that favours long vectors: ``similarity=
+    "euclidean"`` uses the Euclidean distance instead).
 
     Scores and labels. ``decision_one`` is ``F(x) = sum_l q_l f_l(x)`` with ``q = w / |w|_1``,
     the real-valued combination of the reference code (digest 7.16): the thesis's eq. 4.1,
@@ -74,6 +75,9 @@ class KOILMKL(BinaryClassifier):
         Seed of the generator behind the kernel selection and reservoir draws.
     neighbor_mode
         ``"violators_then_knn"`` (default) or ``"knn_then_violators"``, as in :class:`KOIL`.
+    similarity
+        ``"kernel"`` (each learner's own kernel value, default) or ``"euclidean"`` (the
+        smallest Euclidean distance), for the neighbours and the compensation target.
 
     Attributes
     ----------
@@ -117,8 +121,9 @@ class KOILMKL(BinaryClassifier):
         positive=True,
         seed: int | None = None,
         neighbor_mode: str = "violators_then_knn",
+        similarity: str = "kernel",
     ):
-        check_common(budget, k, policy, loss, C, eta, neighbor_mode)
+        check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity)
         pool_degrees = tuple(degrees) if degrees is not None else ()
         pool_sigmas = tuple(sigmas) if sigmas is not None else ()
         if not hedge_rate > 0 or not math.isfinite(hedge_rate):
@@ -147,6 +152,7 @@ class KOILMKL(BinaryClassifier):
         self.hedge_loss_includes_C = hedge_loss_includes_C
         self.seed = seed
         self.neighbor_mode = neighbor_mode
+        self.similarity = similarity
 
         degrees, sigmas = pool_degrees, pool_sigmas
         m = len(degrees) + len(sigmas)
@@ -178,7 +184,8 @@ class KOILMKL(BinaryClassifier):
             pool.X, pool.beta, pool.h, pool.G, pool.members, pool.ints, pool.floats, x, sign,
             selected, uniforms, self._kinds, self._gammas, self._degrees, self._coef0s,
             float(self.C), float(self.eta), int(self.k), int(self.budget), self._policy,
-            self.loss == "smooth", self.neighbor_mode == "knn_then_violators", self._losses,
+            self.loss == "smooth", self.neighbor_mode == "knn_then_violators",
+            self.similarity == "euclidean", self._losses,
         )  # fmt: skip
         scale = self.C if self.hedge_loss_includes_C else 1.0
         self._log_weights -= self.hedge_rate * scale * self._losses
@@ -219,4 +226,4 @@ class KOILMKL(BinaryClassifier):
         yield {"budget": 5, "k": 2, "policy": "fifo++", "loss": "smooth", "degrees": None,
                "sigmas": (1.0,), "vote": "sign", "seed": 42}  # fmt: skip
         yield {"budget": 4, "k": 3, "policy": "inf", "degrees": (2,), "sigmas": (1.0, 4.0),
-               "hedge_loss_includes_C": False, "seed": 3}  # fmt: skip
+               "hedge_loss_includes_C": False, "similarity": "euclidean", "seed": 3}  # fmt: skip
