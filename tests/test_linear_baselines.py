@@ -1,7 +1,7 @@
 """The baselines of seed 002 (spec 3.7): Perceptron, ROMMA, PA-I, CPA_PB, PAUM, AROW, COG-I/II.
 Plain-numpy references of each update against the jitted kernels, the invariants of each rule,
-the relations the digest states (PAUM = COG-I, PA-I = River's PAClassifier weights), River's
-checks and bad input."""
+the relations the digest states (PAUM = COG-I, PA-I = River's PAClassifier weights), the
+paper's german rows and bad input (River's checks: tests/test_river_checks.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from river import checks, datasets, linear_model, preprocessing
+from river import datasets, linear_model, preprocessing
 
 from imbalance_stream._numba import first_order, linear
 from imbalance_stream.base import InvalidFeature, UnknownLabel
@@ -382,24 +382,8 @@ def test_learning_on_phishing_beats_chance():
 # ---- River citizenship and bad input --------------------------------------------------------------
 
 
-def first_params(cls):
-    return next(iter(cls._unit_test_params()))
-
-
-@pytest.mark.parametrize(
-    "cls, params",
-    [(cls, params) for cls in ESTIMATORS for params in cls._unit_test_params()],
-    ids=lambda p: p.__name__ if isinstance(p, type) else ",".join(f"{k}={v}" for k, v in p.items()),
-)
-def test_river_checks(cls, params):
-    model = cls(**params)
-    if params == first_params(type(model)):
-        checks.check_estimator(model)  # River's entry point: every check, on clones
-        return
-    for check in checks.yield_checks(model):
-        if check.__name__ == "check_bounded_memory_growth":
-            continue  # a 2,000-sample stream: run once per class (above) to keep the suite fast
-        check(model.clone())
+# River's own checks (river.checks.check_estimator's list, every configuration of
+# ``_unit_test_params``) run in tests/test_river_checks.py, which collects every exported estimator.
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)

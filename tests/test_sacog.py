@@ -1,6 +1,6 @@
 """SACOG and sparse SACOG (seed 002, Algorithms 2-6): numpy references of both forms, their
 agreement with the jitted kernels, the equality of the two forms on real data, the feature-space
-conventions, River's checks and bad input."""
+conventions and bad input (River's checks: tests/test_river_checks.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from river import checks, datasets, preprocessing
+from river import datasets, preprocessing
 
 from imbalance_stream._numba import sketch as kernels
 from imbalance_stream.base import InvalidFeature, UnknownLabel
@@ -515,24 +515,8 @@ def test_intercept_before_learning():
 # ---- River citizenship and bad input --------------------------------------------------------------
 
 
-def first_params(cls):
-    return next(iter(cls._unit_test_params()))
-
-
-@pytest.mark.parametrize(
-    "params",
-    list(SACOG._unit_test_params()),
-    ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()),
-)
-def test_river_checks(params):
-    model = SACOG(**params)
-    if params == first_params(type(model)):
-        checks.check_estimator(model)  # River's entry point: every check, on clones
-        return
-    for check in checks.yield_checks(model):
-        if check.__name__ == "check_bounded_memory_growth":
-            continue  # a 2,000-sample stream: run once per class (above) to keep the suite fast
-        check(model.clone())
+# River's own checks (river.checks.check_estimator's list, every configuration of
+# ``_unit_test_params``) run in tests/test_river_checks.py, which collects every exported estimator.
 
 
 @pytest.mark.parametrize("sparse", [False, True])
