@@ -85,6 +85,18 @@ def test_quickstart_end_to_end(tmp_path):
     assert float(table["ACOG-II diag"]["BalancedAccuracy"]) > float(
         table["LogisticRegression"]["BalancedAccuracy"]
     )
+    # The README shows this very table: it must be what the command prints.
+    assert lines[header : header + 2 + len(QUICKSTART_MODELS)] == _readme_table(), (
+        "README.md's quickstart table differs from what the quickstart prints: update the README"
+    )
+
+
+def _readme_table() -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quickstart = readme.split("## Quickstart", 1)[1]
+    blocks = quickstart.split("```")[1::2]  # the insides of the fenced blocks, in order
+    table = next(block for block in blocks if block.lstrip("\n").startswith("model "))
+    return table.strip("\n").splitlines()
 
 
 @pytest.fixture
