@@ -1,5 +1,6 @@
 """Binary IncLPSVM and DCIL-IncLPSVM (seed 001, Algorithms 3 and 4): exactness, windows, fallbacks,
-River protocol and bad input."""
+River protocol and bad input. River's check_estimator runs on every configuration of
+``_unit_test_params`` in tests/test_river_checks.py, which collects the exported estimators."""
 
 import math
 import pickle
@@ -8,7 +9,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from river.checks import check_estimator
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.linear_model import (
@@ -199,12 +199,6 @@ def test_decision_is_the_thesis_sign_convention():
     O = wlpsvm_solution(X, np.where(y, 1.0, -1.0), 1.0)
     x = X[0]
     assert model.decision_one(as_dict(x)) == pytest.approx(np.r_[x, -1.0] @ O, rel=1e-10)
-
-
-@pytest.mark.parametrize("cls", [IncLPSVM, DCILIncLPSVM])
-def test_check_estimator(cls):
-    for params in cls._unit_test_params():
-        check_estimator(cls(**params))
 
 
 BAD_SAMPLES = [

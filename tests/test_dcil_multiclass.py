@@ -1,4 +1,6 @@
-"""Multi-class DCIL-IncLPSVM (seed 001, Algorithm 5) and the McIncLPSVM baseline (§2.8)."""
+"""Multi-class DCIL-IncLPSVM (seed 001, Algorithm 5) and the McIncLPSVM baseline (§2.8).
+
+River's check_estimator runs on them in tests/test_river_checks.py."""
 
 import pickle
 
@@ -6,7 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from river.checks import check_estimator
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.linear_model import (
@@ -144,12 +145,6 @@ def test_prediction_is_the_argmax_of_decision_values_and_empty_model():
         assert model.predict_one(as_dict(row)) == max(scores, key=scores.get)
         assert max(proba, key=proba.get) == max(scores, key=scores.get)
         assert sum(proba.values()) == pytest.approx(1.0)
-
-
-@pytest.mark.parametrize("cls", [McIncLPSVM, MulticlassDCILIncLPSVM])
-def test_check_estimator(cls):
-    for params in cls._unit_test_params():
-        check_estimator(cls(**params))
 
 
 @pytest.mark.parametrize("cls", [McIncLPSVM, MulticlassDCILIncLPSVM])
