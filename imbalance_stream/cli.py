@@ -144,6 +144,14 @@ def _run(args) -> int:
     from imbalance_stream.scenario import load, run
 
     scenario = load(args.file)
+    if args.scheduler is not None:
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            raise _UsageError(
+                "--scheduler runs on Dask, which is not installed: "
+                "pip install 'imbalance-stream[distributed]' (or --n-jobs N: local processes)"
+            ) from None
     if args.seed is not None:
         if scenario.kind != "prequential":
             raise _UsageError(

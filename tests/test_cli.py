@@ -198,6 +198,17 @@ def test_a_stream_that_does_not_fit_a_model_exits_2(tmp_path, capsys):
     assert "the stream does not fit a model" in err and "Traceback" not in err
 
 
+def test_scheduler_without_dask_exits_2(small, tmp_path, capsys):
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("dask is installed: --scheduler would run")
+    assert cli.main(["run", str(small), "--out", str(tmp_path), "--scheduler", "local"]) == 2
+    assert "pip install 'imbalance-stream[distributed]'" in capsys.readouterr().err
+
+
 def test_missing_file_and_bad_usage_exit_2(tmp_path, capsys):
     assert cli.main(["run", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read scenario" in capsys.readouterr().err
