@@ -112,6 +112,10 @@ def test_model_params_map_the_grid_onto_each_estimator():
     assert kp._model_params("RBP", {"sigma": 1.0}, settings)["budget"] == 200
     assert kp._model_params("OAM_seq", {"C": 1.0}, settings)["budget"] == 100
     assert kp._model_params("Projectron", {"proj_eta": 0.25, "sigma": 1.0}, settings)["eta"] == 0.25
+    perceptron = kp._build("Perceptron", kp._model_params("Perceptron", {}, settings))
+    for x, y in [({"a": 1.0}, True), ({"a": 2.0}, False), ({"a": 0.5}, True)]:
+        perceptron.learn_one(x, y)
+    assert perceptron.intercept == 0.0 and perceptron.weights["a"] == -0.5  # 1 - 2 + 0.5: three mistakes
     own = kp._settings({"datasets": [], "algorithms": [], "grid": {"C": [1], "OAM_seq": {"C": [-3, -2]}}}, {})
     assert [p["C"] for p in kp._grid_points("OAM_seq", own["grid"])] == [0.125, 0.25]
     assert {p["C"] for p in kp._grid_points("KOIL_RS++", own["grid"])} == {2.0}

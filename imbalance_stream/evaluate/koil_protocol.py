@@ -122,8 +122,8 @@ ALGORITHMS: dict[str, Algorithm] = {
     "KOIL_RS": _koil(_KOIL, "rs", "hinge"),
     "KOIL_FIFO": _koil(_KOIL, "fifo", "hinge"),
     "KOIL_inf": _koil(_KOIL, "inf", "hinge"),
-    # the thesis's Perceptron is linear (its synthetic AUCs are ~0.5, digest 2.12): River's own
-    "Perceptron": Algorithm("river.linear_model:Perceptron"),
+    # the thesis's Perceptron is linear (its synthetic AUCs are ~0.5, digest 2.12) and has no bias
+    "Perceptron": Algorithm("imbalance_stream.evaluate.koil_protocol:rosenblatt_perceptron"),
     "OAM_seq": Algorithm("imbalance_stream.linear_model:OAMSeq", {}, ("C",), "per_class", seeded=True),
     "OPAUC": Algorithm("imbalance_stream.linear_model:OPAUC", {}, ("lam",), step=True),
     "NORMA": Algorithm("imbalance_stream.svm:NORMA", {}, ("lam", "nu", "sigma"), step=True),
@@ -179,6 +179,18 @@ def _model_params(name: str, values: dict, settings: dict) -> dict:
     if spec.seeded:
         params["seed"] = settings["seed"]
     return params
+
+
+def rosenblatt_perceptron():
+    """The thesis's Perceptron [37]: ``w <- w + y x`` on a mistake (``y w.x <= 0``), score ``w.x``,
+    **no bias** (digest 2.12). River's ``linear_model.Perceptron`` also learns an intercept (at
+    rate 1), which changes which samples are mistakes: on diabetes its AUC is 0.83 against the
+    thesis's 0.73, which this bias-free form matches. Built from River's own pieces."""
+    from river import linear_model, optim
+
+    return linear_model.LogisticRegression(
+        optimizer=optim.SGD(1.0), loss=optim.losses.Hinge(threshold=0.0), intercept_lr=0.0
+    )
 
 
 def _build(name: str, params: dict):
