@@ -403,3 +403,30 @@ def test_buffer_threshold_is_the_best_accuracy_over_the_stored_vectors():
         KOIL(threshold="median")
     with pytest.raises(ValueError, match="threshold"):
         KOIL(threshold=None)
+
+
+def test_the_lazy_decay_scale_is_folded_back_on_steps_that_store_nothing():
+    """The scale ``alpha = scale * beta`` is folded back into ``beta`` once it is below 1e-100,
+    also on a step whose sample gets weight 0 and is not stored."""
+    from imbalance_stream._numba import koil as steps
+
+    model = KOIL(budget=4, k=2, C=50.0, eta=0.5, kernel="linear", positive=1)
+    for t in range(40):
+        label = 1 if t % 2 else -1
+        model.learn_one({"a": 3.0 * label, "b": 1.0}, label)
+    pool = model._pool
+    # the same model with a tiny scale: alpha = scale * beta unchanged
+    factor = pool.floats[0] / 1.5e-100
+    pool.beta *= factor
+    pool.h *= factor
+    pool.floats[0] = 1.5e-100
+    scores = [model.decision_one({"a": a, "b": 1.0}) for a in (-3.0, 3.0)]
+    x = model._features.dense(np.array([0, 1]), np.array([3.0, 1.0]), pool.X.shape[1])
+    alpha_t, _ = steps.koil_step(
+        pool.X, pool.beta, pool.h, pool.G, pool.members, pool.ints, pool.floats, x, 1.0,
+        0.5, 0.5, *model._kernel_args(), 50.0, 0.5, 0.5, 2, 4, 0, False, False, False,
+    )  # fmt: skip
+    assert alpha_t == 0.0  # a well-separated positive: no pair violates, nothing is stored
+    assert pool.floats[0] == 1.0  # 1.5e-100 * 0.5 is below 1e-100: folded back
+    after = [model.decision_one({"a": a, "b": 1.0}) for a in (-3.0, 3.0)]
+    np.testing.assert_allclose(after, 0.5 * np.array(scores), rtol=1e-12)

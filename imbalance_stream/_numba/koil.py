@@ -205,6 +205,8 @@ def koil_step(
 
     ints[_SINCE] += 1
     if alpha_t == 0.0:  # digest 7.3: a zero weight is not stored, nothing is drawn
+        if ints[_SINCE] >= n or scale < _SMALL_SCALE:
+            refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0)
         return alpha_t, loss
 
     # 5. the buffer of x's class
