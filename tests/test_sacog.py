@@ -145,7 +145,7 @@ def random_stream(rng, n, d, density=1.0):
     return samples
 
 
-def run_dense_kernel(start, samples, loss, rho, eta, gamma, on_loss_only=False):
+def run_dense_kernel(start, samples, loss, rho, eta, gamma, on_loss_only=False, oja_step=1.0):
     m, d = start.shape
     mean, basis = np.zeros(d), start.copy()
     eigen, rounds = np.zeros(m), np.zeros(1, dtype=np.int64)
@@ -157,12 +157,15 @@ def run_dense_kernel(start, samples, loss, rho, eta, gamma, on_loss_only=False):
         rho_y = rho if y > 0 else 1.0
         margin, slope = (rho_y, 1.0) if loss == "I" else (1.0, rho_y)
         kernels.sacog_step(
-            mean, basis, eigen, rounds, d, idx, val, y, margin, slope, eta, gamma, on_loss_only
-        )
+            mean, basis, eigen, rounds, d, idx, val, y, margin, slope, eta, gamma, oja_step,
+            on_loss_only,
+        )  # fmt: skip
     return np.array(scores), mean
 
 
-def run_sparse_kernel(start, samples, loss, rho, eta, gamma, threshold=1e7, on_loss_only=False):
+def run_sparse_kernel(
+    start, samples, loss, rho, eta, gamma, threshold=1e7, on_loss_only=False, oja_step=1.0
+):
     m, d = start.shape
     w, b, Z = np.zeros(d), np.zeros(m), start.copy()
     F, K = np.eye(m), np.eye(m)
@@ -175,7 +178,7 @@ def run_sparse_kernel(start, samples, loss, rho, eta, gamma, threshold=1e7, on_l
         rho_y = rho if y > 0 else 1.0
         margin, slope = (rho_y, 1.0) if loss == "I" else (1.0, rho_y)
         kernels.sparse_sacog_step(
-            w, b, Z, F, K, eigen, rounds, d, idx, val, y, margin, slope, eta, gamma,
+            w, b, Z, F, K, eigen, rounds, d, idx, val, y, margin, slope, eta, gamma, oja_step,
             on_loss_only, threshold,
         )  # fmt: skip
     return np.array(scores), w + Z.T @ b
@@ -260,6 +263,20 @@ def test_rebasing_keeps_the_mean():
     np.testing.assert_allclose(rebased_mean, mean, rtol=1e-8, atol=1e-10)
 
 
+def test_oja_step_scales_gamma_t():
+    """Gamma_t = min(c / t, 1): c = 2 (Luo et al.'s default) changes the model, and the sparse
+    form still equals the dense one for any scalar step."""
+    rng = np.random.default_rng(8)
+    samples = random_stream(rng, 200, 9, 0.6)
+    start = initial_sketch(3, 9, seed=2)
+    printed, _ = run_dense_kernel(start, samples, "II", 2.0, 1.0, 1.0)
+    dense, _ = run_dense_kernel(start, samples, "II", 2.0, 1.0, 1.0, oja_step=2.0)
+    sparse, _ = run_sparse_kernel(start, samples, "II", 2.0, 1.0, 1.0, oja_step=2.0)
+    np.testing.assert_allclose(sparse, dense, rtol=1e-8, atol=1e-10)
+    assert np.abs(dense - printed).max() > 1e-3
+    assert kernels.oja_rate(2.0, 1.0) == 1.0 and kernels.oja_rate(2.0, 8.0) == 0.25
+
+
 def test_sketch_on_loss_only_skips_zero_loss_rounds():
     rng = np.random.default_rng(5)
     samples = random_stream(rng, 200, 8)
@@ -270,7 +287,7 @@ def test_sketch_on_loss_only_skips_zero_loss_rounds():
     for x, y in samples:
         idx = np.flatnonzero(x).astype(np.int64)
         updates += kernels.sacog_step(
-            mean, basis, eigen, rounds, d, idx, x[idx], y, 1.0, 1.0, 1.0, 1.0, True
+            mean, basis, eigen, rounds, d, idx, x[idx], y, 1.0, 1.0, 1.0, 1.0, 1.0, True
         )
     assert rounds[0] == updates < len(samples)
     dense_scores, _ = run_dense_kernel(start, samples, "I", 1.0, 1.0, 1.0, True)
@@ -561,6 +578,14 @@ def test_first_thousand_samples_of_one_class():
 
 
 def test_invalid_parameters():
-    for params in ({"loss": "III"}, {"m": 0}, {"m": 2.5}, {"rho": -1.0}, {"eta": 0}, {"gamma": -1}):
+    for params in (
+        {"loss": "III"},
+        {"m": 0},
+        {"m": 2.5},
+        {"rho": -1.0},
+        {"eta": 0},
+        {"gamma": -1},
+        {"oja_step": 0},
+    ):
         with pytest.raises(ValueError):
             SACOG(**params)

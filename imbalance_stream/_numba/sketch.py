@@ -23,6 +23,7 @@ from .linear import sparse_dot
 
 __all__ = [
     "DEGENERATE_TOLERANCE",
+    "oja_rate",
     "orthonormalise_rows",
     "rebase_sparse_sketch",
     "sacog_step",
@@ -89,9 +90,15 @@ def orthonormalise_rows(matrix, n):
 
 
 @njit(cache=True)
-def _oja_eigenvalues(eigen, projection, t):
-    """Eq. 11/16 with Gamma_t = I/t: ``lam_i <- (1 - 1/t) lam_i + (1/t) p_i^2``."""
-    rate = 1.0 / t
+def oja_rate(oja_step, t):
+    """The scalar step ``Gamma_t = min(oja_step / t, 1)``: ``1/t`` as printed for
+    ``oja_step = 1``; Luo et al.'s code defaults to ``oja_step = 2`` (spec U6)."""
+    return min(oja_step / t, 1.0)
+
+
+@njit(cache=True)
+def _oja_eigenvalues(eigen, projection, rate):
+    """Eq. 11/16 with a scalar Gamma_t: ``lam_i <- (1 - rate) lam_i + rate p_i^2``."""
     for i in range(eigen.shape[0]):
         eigen[i] = (1.0 - rate) * eigen[i] + rate * projection[i] * projection[i]
 
@@ -121,13 +128,15 @@ def _rows_times_sparse(matrix, indices, values, scale):
 
 @njit(cache=True)
 def sacog_step(
-    mean, basis, eigen, rounds, n, indices, values, y, margin, slope, eta, gamma, on_loss_only
-):
+    mean, basis, eigen, rounds, n, indices, values, y, margin, slope, eta, gamma, oja_step,
+    on_loss_only,
+):  # fmt: skip
     """One SACOG round (Algorithms 2 and 3) on the dense state.
 
     ``mean`` (d), ``basis`` = V (m x d, orthonormal rows), ``eigen`` = lam (m) and ``rounds``
     (int64[1], the sketch's ``t``) are updated in place. The loss is taken at the current mean;
-    then the sketch takes the Oja step with ``xh = x / sqrt(gamma)`` *whatever the loss* (as
+    then the sketch takes the Oja step (rate :func:`oja_rate`) with ``xh = x / sqrt(gamma)``
+    *whatever the loss* (as
     printed; ``on_loss_only`` skips it on zero-loss rounds, spec U4), and if the loss is positive
     the mean steps along the sketched covariance of the new sketch (Eq. 10):
     ``mean += eta * slope * y * (x - V' (D * V x))``. Loss I passes ``margin = rho_y, slope = 1``,
@@ -140,11 +149,12 @@ def sacog_step(
     rounds[0] += 1
     t = float(rounds[0])
     inv_root_gamma = 1.0 / math.sqrt(gamma)
+    rate = oja_rate(oja_step, t)
     projection = _rows_times_sparse(basis, indices, values, inv_root_gamma)  # V_{t-1} xh
-    _oja_eigenvalues(eigen, projection, t)
+    _oja_eigenvalues(eigen, projection, rate)
     for k in range(indices.shape[0]):
         j = indices[k]
-        value = values[k] * inv_root_gamma / t
+        value = values[k] * inv_root_gamma * rate
         for i in range(m):
             basis[i, j] += projection[i] * value
     orthonormalise_rows(basis, n)
@@ -290,6 +300,7 @@ def sparse_sacog_step(
     slope,
     eta,
     gamma,
+    oja_step,
     on_loss_only,
     rebase_threshold,
 ):
@@ -299,7 +310,8 @@ def sparse_sacog_step(
     ``directions`` (m x d), ``F`` = ``transform`` (m x m), ``K`` = ``gram`` = Z Z' (m x m),
     ``lam`` = ``eigen`` (m) and ``rounds`` (int64[1], ``t``); the mean is ``mu = w + Z' b``.
 
-    With ``Gamma_t = I/t``, ``delta = F^-1 Gamma_t F Z xh = Z xh / t`` (no inverse). The digest's
+    Gamma_t is the scalar :func:`oja_rate` (``1/t`` as printed), so
+    ``delta = F^-1 Gamma_t F Z xh = rate Z xh`` (no inverse). The digest's
     correction S3 is applied: ``w <- w - xh (delta . b)`` on *every* sketch update, because Z
     changes every round; this keeps ``mu`` exact and makes the sparse form equal to
     :func:`sacog_step`. On a positive loss ``w += eta c y x`` and, from Eq. 15 with
@@ -327,14 +339,15 @@ def sparse_sacog_step(
         for a in range(m):
             total += transform[i, a] * residual[a]
         projection[i] = total
-    _oja_eigenvalues(eigen, projection, t)
-    delta = residual / t
+    rate = oja_rate(oja_step, t)
+    _oja_eigenvalues(eigen, projection, rate)
+    delta = residual * rate
     squared_norm = 0.0
     for k in range(values.shape[0]):
         hat = values[k] * inv_root_gamma
         squared_norm += hat * hat
-    # Eq. 18 with delta = r / t: K += (2/t + |xh|^2 / t^2) r r'
-    factor = 2.0 / t + squared_norm / (t * t)
+    # Eq. 18 with delta = rate r: K += (2 rate + |xh|^2 rate^2) r r'
+    factor = 2.0 * rate + squared_norm * rate * rate
     for i in range(m):
         for a in range(m):
             gram[i, a] += factor * residual[i] * residual[a]

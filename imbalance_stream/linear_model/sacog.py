@@ -73,8 +73,9 @@ class SACOG(CostRatio, BinaryClassifier):
     eigenvalue (U7; Algorithm 6 is printed as classical Gram-Schmidt, equal in exact arithmetic);
     a row that becomes numerically dependent, which exact arithmetic never produces, is replaced
     by the standard basis vector least explained by the other rows instead of a random one, so
-    that no random state is carried (U8); Gamma_t = I/t as printed (U6); the sketch is updated
-    every round (no "every m rounds" batching, U9).
+    that no random state is carried (U8); Gamma_t = I/t as printed, ``oja_step`` scales it
+    (U6); the sketch is updated
+    every round (no "every m rounds" batching, U9). ``t`` counts the sketch updates.
 
     Feature space. The sketch needs at least ``m`` columns: on the first sample it is drawn over
     ``max(m, n)`` columns for the ``n`` features present, in sorted-name order (so the model does
@@ -111,6 +112,9 @@ class SACOG(CostRatio, BinaryClassifier):
         Seed of the starting directions.
     sketch_on_loss_only
         Skip the sketch update on zero-loss rounds (off by default, as printed).
+    oja_step
+        Oja's step is ``Gamma_t = min(oja_step / t, 1) I``: 1 gives the paper's ``1/t``; Luo et
+        al.'s code defaults to 2 (spec U6).
 
     Attributes
     ----------
@@ -161,12 +165,15 @@ class SACOG(CostRatio, BinaryClassifier):
         intercept: bool = False,
         seed: int | None = None,
         sketch_on_loss_only: bool = False,
+        oja_step: float = 1.0,
     ):
         if loss not in ("I", "II"):
             raise ValueError(f"loss must be 'I' or 'II', got {loss!r}")
         if not isinstance(m, int) or isinstance(m, bool) or m < 1:
             raise ValueError(f"m must be a positive integer, got {m!r}")
         check_rho(rho)
+        if not oja_step > 0:
+            raise ValueError(f"oja_step must be positive, got {oja_step!r}")
         if not eta > 0 or not gamma > 0:
             raise ValueError(f"eta and gamma must be positive, got eta={eta!r}, gamma={gamma!r}")
         super().__init__(positive=positive, intercept=intercept)
@@ -179,6 +186,7 @@ class SACOG(CostRatio, BinaryClassifier):
         self.intercept = intercept
         self.seed = seed
         self.sketch_on_loss_only = sketch_on_loss_only
+        self.oja_step = oja_step
 
         self._n_positive = 0
         self._n_negative = 0
@@ -248,12 +256,14 @@ class SACOG(CostRatio, BinaryClassifier):
             updated = kernels.sparse_sacog_step(
                 self._mean, self._offsets, self._basis, self._transform, self._gram,
                 self._eigen, self._rounds, self._n_columns, indices, values, sign, margin,
-                slope, self.eta, self.gamma, self.sketch_on_loss_only, REBASE_THRESHOLD,
+                slope, self.eta, self.gamma, float(self.oja_step), self.sketch_on_loss_only,
+                REBASE_THRESHOLD,
             )  # fmt: skip
         else:
             updated = kernels.sacog_step(
                 self._mean, self._basis, self._eigen, self._rounds, self._n_columns, indices,
-                values, sign, margin, slope, self.eta, self.gamma, self.sketch_on_loss_only,
+                values, sign, margin, slope, self.eta, self.gamma, float(self.oja_step),
+                self.sketch_on_loss_only,
             )  # fmt: skip
         self.n_updates += bool(updated)
 
@@ -322,3 +332,4 @@ class SACOG(CostRatio, BinaryClassifier):
         yield {"sparse": True, "seed": 1}
         yield {"loss": "II", "m": 3, "rho": 3.0, "eta": 0.5, "intercept": True, "seed": 2}
         yield {"loss": "II", "sparse": True, "intercept": True, "sketch_on_loss_only": True}
+        yield {"sparse": True, "oja_step": 2.0, "seed": 3}
