@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import itertools
 import pathlib
+import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from river import compose, datasets, evaluate, imblearn, linear_model, metrics, preprocessing
 from river.datasets import synth
 
@@ -63,6 +66,48 @@ def test_short_names_cover_the_package_public_classes():
 def test_resolve_refuses_names_outside_the_allow_list(name, message):
     with pytest.raises(SpecError, match=message):
         resolve(name)
+
+
+_identifier = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    first=st.one_of(
+        st.sampled_from(["os", "sys", "numpy", "pickle", "riverx", "imbalance"]), _identifier
+    ),
+    rest=st.lists(_identifier, max_size=3),
+)
+def test_resolve_never_imports_outside_the_allow_list(first, rest):
+    """Whatever the name, nothing outside river.* and imbalance_stream.* gets imported."""
+    name = ".".join([first, *rest])
+    before = set(sys.modules)
+    try:
+        cls = resolve(name)
+    except SpecError:
+        pass
+    else:  # a short name of this package
+        assert cls.__module__.startswith("imbalance_stream.")
+    new = set(sys.modules) - before
+    assert all(m.split(".")[0] in ("river", "imbalance_stream") for m in new), new
+
+
+@given(
+    st.dictionaries(
+        st.one_of(st.booleans(), st.integers(-(10**6), 10**6)), st.floats(0, 1), max_size=5
+    )
+)
+def test_label_keyed_dicts_survive_toml(labels):
+    """A dict keyed by bool or int labels, written with TOML's string keys, comes back equal."""
+    as_toml = {str(k).lower() if isinstance(k, bool) else str(k): v for k, v in labels.items()}
+    model = build(
+        {
+            "class": "river.imblearn.RandomUnderSampler",
+            "params": {"classifier": {"class": "ACOG"}, "desired_dist": as_toml},
+        }
+    )
+    assert model.desired_dist == labels
+    assert [type(k) for k in model.desired_dist] == [type(k) for k in labels]
 
 
 def test_resolve_checks_the_kind():
