@@ -131,7 +131,9 @@ def _finite(stream) -> bool:
     ImbalancedStream reads its ``source``, a ConceptDriftStream its first ``stream``)."""
     if getattr(stream, "n_samples", None) is not None:
         return True
-    inner = getattr(stream, "stream", None) or getattr(stream, "source", None)
+    inner = getattr(stream, "stream", None)
+    if inner is None:
+        inner = getattr(stream, "source", None)
     return inner is not None and _finite(inner)
 
 
