@@ -53,7 +53,8 @@ class SACOG(CostRatio, BinaryClassifier):
     1. computes the cost-sensitive hinge loss at the current mean (loss ``"I"``:
        ``max(0, rho_y - y mu.x)``; loss ``"II"``: ``rho_y max(0, 1 - y mu.x)``; ``rho_y = rho``
        for the positive label, 1 for the negative one);
-    2. takes the Oja step with ``xh = x / sqrt(gamma)``, step ``1/t``, and re-orthonormalises
+    2. takes the Oja step with ``xh = x / sqrt(gamma)``, step ``1/t`` (``oja_step / t`` if set),
+       and re-orthonormalises
        ``V`` by Gram-Schmidt in row order. As the paper prints it (Algorithm 2), the sketch is
        updated **every round, even at zero loss**, unlike ACOG's covariance (spec 0, item 4);
        ``sketch_on_loss_only=True`` is the alternative the digest suggests evaluating (U4);
@@ -62,7 +63,7 @@ class SACOG(CostRatio, BinaryClassifier):
 
     ``sparse=False`` is SACOG (Algorithms 2-3, O(m^2 d) per round). ``sparse=True`` is sparse
     SACOG (Algorithms 4-6, O(m^3 + m s) per round for ``s`` non-zeros): ``V = F Z`` and
-    ``mu = w + Z' b``, with the digest's corrections (spec 3.5): ``delta = Z xh / t``; the
+    ``mu = w + Z' b``, with the digest's corrections (spec 3.5): ``delta = Gamma_t Z xh``; the
     weight correction ``w <- w - xh (delta . b)`` applied on *every* sketch update (S3), without
     which ``w + Z' b`` drifts from ``mu`` on zero-loss rounds; the ``b`` step with the sign of
     Eq. 15; and a re-basing to the explicit form when ``max |K_ij|`` exceeds 1e7. With these the
@@ -74,8 +75,8 @@ class SACOG(CostRatio, BinaryClassifier):
     a row that becomes numerically dependent, which exact arithmetic never produces, is replaced
     by the standard basis vector least explained by the other rows instead of a random one, so
     that no random state is carried (U8); Gamma_t = I/t as printed, ``oja_step`` scales it
-    (U6); the sketch is updated
-    every round (no "every m rounds" batching, U9). ``t`` counts the sketch updates.
+    (U6), ``t`` counting the sketch updates; the sketch is updated every round (no "every m
+    rounds" batching, U9).
 
     Feature space. The sketch needs at least ``m`` columns: on the first sample it is drawn over
     ``max(m, n)`` columns for the ``n`` features present, in sorted-name order (so the model does
