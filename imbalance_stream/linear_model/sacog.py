@@ -55,9 +55,9 @@ class SACOG(CostRatio, BinaryClassifier):
        for the positive label, 1 for the negative one);
     2. takes the Oja step with ``xh = x / sqrt(gamma)``, step ``1/t`` (``oja_step / t`` if set),
        and re-orthonormalises ``V`` by Gram-Schmidt in row order. As the paper prints it
-       (Algorithm 2), the sketch is
-       updated **every round, even at zero loss**, unlike ACOG's covariance (spec 0, item 4);
-       ``sketch_on_loss_only=True`` is the alternative the digest suggests evaluating (U4);
+       (Algorithm 2), the sketch is updated **every round, even at zero loss**, unlike ACOG's
+       covariance (spec 0, item 4); ``sketch_on_loss_only=True`` is the alternative the digest
+       suggests evaluating (U4);
     3. if the loss is positive, steps the mean along the sketched covariance (Eq. 10),
        ``mu += eta c_y y (x - V' (D * V x))`` with ``c_y = 1`` for loss I and ``rho_y`` for II.
 
