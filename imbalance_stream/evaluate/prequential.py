@@ -18,6 +18,7 @@ import copy
 import dataclasses
 import itertools
 import pathlib
+import sys
 from collections.abc import Iterable, Mapping
 
 from river import evaluate
@@ -84,7 +85,11 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         from tqdm.auto import tqdm
 
         total = n_samples if n_samples is not None else getattr(dataset, "n_samples", None)
-        data = bar = tqdm(data, total=total, desc=name, unit=" samples", leave=False)
+        # Into a log (no terminal), a line every few seconds rather than ten a second.
+        every = 0.1 if sys.stderr.isatty() else 5.0
+        data = bar = tqdm(
+            data, total=total, desc=name, unit=" samples", leave=False, mininterval=every
+        )
 
     counted = [0]
 
