@@ -209,3 +209,13 @@ def test_labels_other_than_booleans():
 def test_bad_parameters_are_refused(params):
     with pytest.raises(ValueError):
         ACOG(**params)
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+def test_intercept_column_exists_before_any_feature(covariance):
+    model = ACOG(covariance=covariance, intercept=True)
+    assert model.decision_one({"a": 1.0}) == 0.0
+    assert model.predict_proba_one({"a": 1.0}) == {True: 0.5, False: 0.5}
+    model.learn_one({}, False)  # only the constant feature: the bias learns from it
+    assert model.intercept_ < 0.0
+    assert model.decision_one({"unseen": 3.0}) == model.intercept_

@@ -46,6 +46,7 @@ class BinaryClassifier(base.Classifier, abc.ABC):
         self.positive = positive
         self._negative = None
         self._features = FeatureSpace(intercept=intercept)
+        self._state_size = 0  # columns the subclass's state covers (``_grow`` brings it up)
 
     # ---- labels -------------------------------------------------------------------------------
 
@@ -86,18 +87,26 @@ class BinaryClassifier(base.Classifier, abc.ABC):
             return  # an empty sample: nothing to learn (see the class docstring)
         if sign < 0 and self._negative is None:
             self._negative = y
-        if new:
-            self._grow(self._features.commit(new))
+        n_columns = self._features.commit(new) if new else len(self._features)
+        if n_columns > self._state_size:
+            # also covers the intercept column, which exists before any feature is learned
+            self._grow(n_columns)
+            self._state_size = n_columns
         self._learn(indices, values, sign)
+
+    def _encode_known(self, x: dict):
+        """Arrays of ``x`` over the columns the state covers; unknown names are ignored."""
+        indices, values, _ = self._features.encode(x, grow=False)
+        if not self._state_size:  # nothing learned yet: only the intercept column can be there
+            return indices[:0], values[:0]
+        return indices, values
 
     def decision_one(self, x: dict) -> float:
         """Real-valued score of ``x``; larger means more likely positive."""
-        indices, values, _ = self._features.encode(x, grow=False)
-        return float(self._decision(indices, values))
+        return float(self._decision(*self._encode_known(x)))
 
     def predict_proba_one(self, x: dict) -> dict:
-        indices, values, _ = self._features.encode(x, grow=False)
-        p = float(self._proba(indices, values))
+        p = float(self._proba(*self._encode_known(x)))
         return {self.positive: p, self.negative: 1.0 - p}
 
     def predict_one(self, x: dict):

@@ -9,10 +9,12 @@ import numpy as np
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
 
+from ._cost import CostRatio, check_rho
+
 __all__ = ["ACOG"]
 
 
-class ACOG(BinaryClassifier):
+class ACOG(CostRatio, BinaryClassifier):
     """Adaptive Cost-sensitive Online Gradient descent (ACOG).
 
     A linear classifier whose weights are a Gaussian N(mu, Sigma). On a round whose
@@ -97,8 +99,7 @@ class ACOG(BinaryClassifier):
             raise ValueError(f"loss must be 'I' or 'II', got {loss!r}")
         if covariance not in ("full", "diag"):
             raise ValueError(f"covariance must be 'full' or 'diag', got {covariance!r}")
-        if rho is not None and not rho > 0:
-            raise ValueError(f"rho must be positive or None, got {rho!r}")
+        check_rho(rho)
         if not eta > 0 or not gamma > 0:
             raise ValueError(f"eta and gamma must be positive, got eta={eta!r}, gamma={gamma!r}")
         super().__init__(positive=positive, intercept=intercept)
@@ -127,21 +128,8 @@ class ACOG(BinaryClassifier):
         else:
             self._cov = grow_vector(self._cov, n_features, 1.0)
 
-    def current_rho(self, sign: float = 0.0) -> float:
-        """The cost ratio in force; with ``rho=None``, the Laplace estimate after counting a
-        sample of class ``sign`` (0 counts nothing)."""
-        if self.rho is not None:
-            return float(self.rho)
-        n_pos = self._n_positive + (sign > 0)
-        n_neg = self._n_negative + (sign < 0)
-        return (n_neg + 1.0) / (n_pos + 1.0)
-
     def _learn(self, indices, values, sign):
-        rho = self.current_rho(sign)
-        if sign > 0:
-            self._n_positive += 1
-        else:
-            self._n_negative += 1
+        rho = self._count_label(sign)
         rho_y = rho if sign > 0 else 1.0
         margin, slope = (rho_y, 1.0) if self.loss == "I" else (1.0, rho_y)
         if self.covariance == "full":
