@@ -259,3 +259,26 @@ def test_constructor_validation():
         DCILIncLPSVM(kappa=0.0)
     with pytest.raises(ValueError, match="window"):
         IncLPSVM(window=0)
+
+
+@pytest.mark.parametrize("cls", [IncLPSVM, DCILIncLPSVM])
+def test_window_forgets_the_round_off_of_a_huge_outlier(cls):
+    window = 20
+    model = cls(C=1.0, window=window)
+    model.learn_one({"f0": 1e9, "f1": -1e9, "f2": 1e9}, True)
+    X, y = _stream(5 * window, seed=6)
+    for row, label in zip(X, y):
+        model.learn_one(as_dict(row), label)
+    # the outlier left after `window` samples; by now the statistics have been rebuilt
+    assert model._window_retired < 4 * window
+    assert_equal_to_batch(model, X[-window:], np.where(y[-window:], 1.0, -1.0), batch_for(model))
+
+
+def test_rebuild_is_exact_on_the_window():
+    model = DCILIncLPSVM(window=5)
+    X, y = _stream(30, seed=8)
+    for row, label in zip(X, y):
+        model.learn_one(as_dict(row), label)
+    before = model._stats.copy()
+    model._rebuild()
+    np.testing.assert_allclose(model._stats, before, rtol=1e-10, atol=1e-10)

@@ -171,3 +171,23 @@ def test_bad_input_leaves_the_model_unchanged(cls):
     with pytest.raises(ValueError, match="not in the window"):
         model.forget_one({"f0": 99.0}, "a")
     assert pickle.dumps(model) == snapshot
+
+
+def test_window_rebuild_forgets_a_huge_outlier():
+    model = MulticlassDCILIncLPSVM(window=15)
+    model.learn_one({"f0": 1e9, "f1": 1e9}, "a")
+    X, y = _stream(100, seed=3)
+    for row, label in zip(X, y):
+        model.learn_one(as_dict(row), label)
+    assert_equals_batch(model, list(zip(X[-15:], y[-15:])))
+
+
+def test_first_thousand_samples_of_one_class():
+    model = MulticlassDCILIncLPSVM()
+    rng = np.random.default_rng(1)
+    for row in rng.normal(size=(1000, D)):
+        model.learn_one(as_dict(row), "a")
+        assert model.predict_one(as_dict(row)) == "a"
+    assert model.predict_proba_one({"f0": 1.0}) == {"a": 1.0}
+    model.learn_one({"f0": 5.0, "f1": 5.0, "f2": 5.0}, "b")
+    assert model.predict_one({"f0": 5.0, "f1": 5.0, "f2": 5.0}) == "b"

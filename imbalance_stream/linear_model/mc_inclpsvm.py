@@ -11,7 +11,7 @@ from river import base
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base import FeatureSpace, UnknownLabel, capacity_for
 
-from .inclpsvm import solve_spd
+from .inclpsvm import REBUILD_TURNOVERS, solve_spd
 
 __all__ = ["McIncLPSVM"]
 
@@ -34,8 +34,8 @@ class McIncLPSVM(base.Classifier):
     ``predict_one`` is the argmax of the raw decision values ``f_j(x) = [x', -1] O_j`` over the
     classes held (digest A13; ties go to the class with more samples, then to the first seen);
     ``predict_proba_one`` is their softmax, an uncalibrated score. A class whose samples have all been
-    retired gets probability 0 and is never predicted. ``window`` and ``forget_one`` work as in
-    :class:`~imbalance_stream.linear_model.IncLPSVM`.
+    retired gets probability 0 and is never predicted. ``window`` (with its periodic rebuild) and
+    ``forget_one`` work as in :class:`~imbalance_stream.linear_model.IncLPSVM`.
 
     Parameters
     ----------
@@ -80,6 +80,7 @@ class McIncLPSVM(base.Classifier):
         self._slots: dict = {}  # label -> slot
         self._counts: list[int] = []
         self._buffer = collections.deque() if window is not None else None
+        self._window_retired = 0
         self._solutions = None  # cached (k, n) array of u_j, None when stale
 
     @property
@@ -129,6 +130,18 @@ class McIncLPSVM(base.Classifier):
             if len(self._buffer) > self.window:
                 old_indices, old_values, old_slot = self._buffer.popleft()
                 self._update(old_indices, old_values, old_slot, -1.0)
+                self._window_retired += 1
+                if self._window_retired >= REBUILD_TURNOVERS * self.window:
+                    self._rebuild()
+
+    def _rebuild(self):
+        """Recompute the statistics from the window's samples (see ``IncLPSVM._rebuild``)."""
+        self._total[:] = 0.0
+        self._stats[:] = 0.0
+        for indices, values, slot in self._buffer:
+            kernels.scatter_update_pair(self._stats[slot], self._total, indices, values, 1.0)
+        self._window_retired = 0
+        self._solutions = None
 
     def forget_one(self, x: dict, y) -> None:
         """Retire the sample ``(x, y)``; a sample the model cannot hold raises and changes nothing."""
