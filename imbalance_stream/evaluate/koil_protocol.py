@@ -129,17 +129,27 @@ ALGORITHMS: dict[str, Algorithm] = {
     "NORMA": Algorithm("imbalance_stream.svm:NORMA", {}, ("lam", "nu", "sigma"), step=True),
     "RBP": Algorithm("imbalance_stream.svm:RBP", {}, ("sigma",), "total", seeded=True),
     "Forgetron": Algorithm("imbalance_stream.svm:Forgetron", {}, ("sigma",), "total"),
+    # the budget the thesis states ("100 for each class") read literally for one buffer (digest 7.21)
+    "RBP_B100": Algorithm("imbalance_stream.svm:RBP", {}, ("sigma",), "per_class", seeded=True),
+    "Forgetron_B100": Algorithm("imbalance_stream.svm:Forgetron", {}, ("sigma",), "per_class"),
     "Projectron": Algorithm("imbalance_stream.svm:Projectron", {}, ("proj_eta", "sigma")),
     "Projectron++": Algorithm("imbalance_stream.svm:ProjectronPlusPlus", {}, ("proj_eta", "sigma")),
     "KOIL^MKL_RS++": _koil(_MKL, "rs++", "hinge", ("C",)),
     "KOIL^MKL_FIFO++": _koil(_MKL, "fifo++", "hinge", ("C",)),
     "KOIL^MKL,s_RS++": _koil(_MKL, "rs++", "smooth", ("C",)),
     "KOIL^MKL,s_FIFO++": _koil(_MKL, "fifo++", "smooth", ("C",)),
+    # the authors' C++ code leaves C out of the Hedge loss (digest 7.17)
+    "KOIL^MKL_RS++(Hedge w/o C)": _koil(_MKL, "rs++", "hinge", ("C",)),
+    "KOIL^MKL,s_RS++(Hedge w/o C)": _koil(_MKL, "rs++", "smooth", ("C",)),
 }
+for _name in ("KOIL^MKL_RS++(Hedge w/o C)", "KOIL^MKL,s_RS++(Hedge w/o C)"):
+    ALGORITHMS[_name].fixed["hedge_loss_includes_C"] = False
 
 #: Table 4.1 compares each multiple-kernel column with the single-kernel KOIL of the same policy
 #: and loss.
 MKL_PAIRS = {
+    "KOIL^MKL_RS++(Hedge w/o C)": "KOIL_RS++",
+    "KOIL^MKL,s_RS++(Hedge w/o C)": "KOIL^s_RS++",
     "KOIL^MKL_RS++": "KOIL_RS++",
     "KOIL^MKL_FIFO++": "KOIL_FIFO++",
     "KOIL^MKL,s_RS++": "KOIL^s_RS++",
