@@ -141,3 +141,10 @@ def test_markdown_tables_put_ours_beside_the_paper_and_flag_large_gaps(tmp_path)
         writer.writeheader()
         writer.writerows(rows)
     assert proto.markdown_tables(proto.read_table(path)) == text
+
+
+def test_grid_lines_report_every_value_of_a_run(tmp_path):
+    params = {"datasets": ["german"], "algorithms": ["ACOG-IIdiag"], **SMOKE}
+    proto.table2(params, out_dir=tmp_path)
+    text = proto.grid_lines(tmp_path / "runs.csv")
+    assert "german ACOG-IIdiag sum (eval, 2 runs): 0.1: " in text and ", 10: " in text

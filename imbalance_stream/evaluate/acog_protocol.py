@@ -73,6 +73,7 @@ __all__ = [
     "LEARNERS",
     "MISSING",
     "Learner",
+    "grid_lines",
     "load_stream",
     "markdown_tables",
     "read_table",
@@ -478,6 +479,35 @@ def markdown_tables(rows: list[dict]) -> str:
     return "\n\n".join(out)
 
 
+def grid_lines(runs_path) -> str:
+    """Per grid value, the mean sum (%) or raw cost (not x 10^2) of every (dataset, algorithm,
+    metric) of a ``runs.csv``: on the evaluation orders where the oracle evaluated the whole grid, else on the
+    selection orders (marked ``select``). Shows which values the paper's numbers correspond to."""
+    with open(runs_path, newline="") as handle:
+        runs = list(csv.DictReader(handle))
+    groups: dict = {}
+    for r in runs:
+        if r["value"] in ("", "None"):
+            continue
+        key = (r["dataset"], r["algorithm"], r["metric"], r["phase"])
+        groups.setdefault(key, {}).setdefault(float(r["value"]), []).append(
+            {k: int(r[k]) for k in ("Mp", "Mn", "Tp", "Tn")} | {"seconds": float(r["seconds"])}
+        )
+    lines = []
+    for (dataset, algorithm, metric, phase), by_value in groups.items():
+        if phase == "select" and len(groups.get((dataset, algorithm, metric, "eval"), {})) > 1:
+            continue
+        if phase == "eval" and len(by_value) == 1:
+            continue
+        cells = []
+        for value in sorted(by_value):
+            score = _scores(by_value[value])[metric]
+            cells.append(f"{value:g}: {score:.3f}")
+        lines.append(f"{dataset} {algorithm} {metric} ({phase}, {len(next(iter(by_value.values())))} "
+                     f"runs): " + ", ".join(cells))  # fmt: skip
+    return "\n".join(lines)
+
+
 def _sci(value):
     try:
         return f"{float(value):g}"
@@ -651,7 +681,10 @@ PAPER_TABLE_8 = {
 }
 
 
-if __name__ == "__main__":  # python -m imbalance_stream.evaluate.acog_protocol out/acog_table2/table.csv
+if __name__ == "__main__":
+    # python -m imbalance_stream.evaluate.acog_protocol out/acog_table2/table.csv
+    # python -m imbalance_stream.evaluate.acog_protocol out/acog_table2/runs.csv   (per grid value)
     import sys
 
-    print(markdown_tables(read_table(sys.argv[1])))
+    path = sys.argv[1]
+    print(grid_lines(path) if path.endswith("runs.csv") else markdown_tables(read_table(path)))
