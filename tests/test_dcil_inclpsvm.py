@@ -282,3 +282,13 @@ def test_rebuild_is_exact_on_the_window():
     before = model._stats.copy()
     model._rebuild()
     np.testing.assert_allclose(model._stats, before, rtol=1e-10, atol=1e-10)
+
+
+def test_swapping_the_positive_label_negates_the_solution():
+    X, y = _stream(50, seed=4)
+    one, other = DCILIncLPSVM(C=1.5, positive="yes"), DCILIncLPSVM(C=1.5, positive="no")
+    for row, label in zip(X, y):
+        one.learn_one(as_dict(row), "yes" if label else "no")
+        other.learn_one(as_dict(row), "yes" if label else "no")
+    np.testing.assert_allclose(one.solution, -other.solution, rtol=1e-12)
+    assert one.predict_one(as_dict(X[0])) == other.predict_one(as_dict(X[0]))
