@@ -34,14 +34,14 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from river import linear_model  # noqa: E402
+from river import linear_model
 
-from imbalance_stream._numba.proximal import scatter_update  # noqa: E402
-from imbalance_stream.linear_model import DCILIncLPSVM  # noqa: E402
+from imbalance_stream._numba.proximal import scatter_update
+from imbalance_stream.linear_model import DCILIncLPSVM
 
 
 def make_stream(n: int, d: int, seed: int = 0):

@@ -128,7 +128,7 @@ def test_weights_help_the_rare_class():
         plain.learn_one(as_dict(row), label)
     Xt, yt = _stream(600, seed=2)
     rare = yt == "c"
-    recall = lambda m: np.mean([m.predict_one(as_dict(r)) == "c" for r in Xt[rare]])  # noqa: E731
+    recall = lambda m: np.mean([m.predict_one(as_dict(r)) == "c" for r in Xt[rare]])
     assert recall(weighted) > recall(plain)
 
 

@@ -37,7 +37,7 @@ def test_split_sizes_are_the_thesis_and_disjoint():
 
 def test_angle_is_robust_near_zero():
     a = np.array([1.0, 2.0, 3.0])
-    robust, arccos = protocol.angle_degrees(a, a * (1 + 1e-15))
+    robust, _ = protocol.angle_degrees(a, a * (1 + 1e-15))
     assert robust < 1e-10
     robust, _ = protocol.angle_degrees(np.array([1.0, 0.0]), np.array([0.0, 1.0]))
     assert robust == pytest.approx(90.0)

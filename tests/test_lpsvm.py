@@ -93,7 +93,7 @@ def test_toy_rectangles_lpsvm_shifts_towards_the_minority_wlpsvm_does_not():
     X, y = np.vstack([pos, neg]), np.r_[np.ones(5), -np.ones(300)]
     for C in (1.0, 10.0, 100.0):
         plain, weighted = lpsvm_solution(X, y, C), wlpsvm_solution(X, y, C)
-        crossing = lambda O: O[2] / O[0]  # noqa: E731 - x1 where x'w - b = 0 on x2 = 0
+        crossing = lambda O: O[2] / O[0]
         assert crossing(plain) > 1.1  # every positive sample falls on the negative side
         assert abs(crossing(weighted)) < 0.3
         assert np.all(X[y > 0] @ weighted[:2] - weighted[2] > 0)

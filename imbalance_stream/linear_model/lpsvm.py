@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-__all__ = ["LPSVM", "WeightedLPSVM", "lpsvm_solution", "wlpsvm_solution", "class_weights"]
+__all__ = ["LPSVM", "WeightedLPSVM", "class_weights", "lpsvm_solution", "wlpsvm_solution"]
 
 
 def _expanded(X) -> np.ndarray:
