@@ -208,7 +208,7 @@ def replay_array(
     first_negative = _check_labels(model, y, is_positive, non_empty)
 
     start = time.perf_counter()
-    indptr, indices, values = _map_columns(model, csr, feature_names)
+    indptr, indices, values = _map_columns(model, csr, feature_names, bool(non_empty.any()))
     if first_negative is not None:
         model._negative = first_negative
     signs = np.where(is_positive, 1.0, -1.0)
@@ -266,6 +266,8 @@ def _check_labels(model, y, is_positive, non_empty):
         learned = ~is_positive & non_empty
         if learned.any():
             first = y[int(np.argmax(learned))]
+            if isinstance(first, np.generic):  # the label learn_one would have stored
+                first = first.item()
         known = first if first is not None else negatives[0]
     for label in dict.fromkeys(negatives.tolist()):  # distinct, any mix of types
         if label != known:
@@ -276,9 +278,10 @@ def _check_labels(model, y, is_positive, non_empty):
     return first
 
 
-def _map_columns(model, csr, feature_names):
+def _map_columns(model, csr, feature_names, learns: bool):
     """Commit the stream's new feature names (in order of first appearance, as the dict path
-    would) and return the CSR arrays over the model's columns, intercept appended to each row."""
+    would), grow the state as ``learn_one`` would if any row is learned, and return the CSR arrays
+    over the model's columns, intercept appended to each row."""
     space = model._features
     d = csr.shape[1]
     first_position = np.full(d, np.iinfo(np.int64).max, dtype=np.int64)
@@ -297,7 +300,10 @@ def _map_columns(model, csr, feature_names):
             column_map[j] = column
     if new_names:
         column_map[new_columns] = np.arange(len(space), len(space) + len(new_names))
-        model._grow(space.commit(new_names))
+        space.commit(new_names)
+    if learns and len(space) > getattr(model, "_state_size", 0):
+        model._grow(len(space))
+        model._state_size = len(space)
     indices = column_map[csr.indices]
     values = csr.data.astype(np.float64, copy=False)
     indptr = csr.indptr.astype(np.int64)
