@@ -14,7 +14,7 @@ from river import datasets  # river.checks run on these in tests/test_river_chec
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import InvalidFeature, UnknownLabel
-from imbalance_stream.linear_model import OAMSeq, OPAUC
+from imbalance_stream.linear_model import OPAUC, OAMSeq
 from imbalance_stream.linear_model import oam as oam_module
 from imbalance_stream.linear_model import opauc as opauc_module
 

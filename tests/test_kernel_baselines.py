@@ -100,7 +100,12 @@ def forgetron_reference(X, y, budget):
             else:
                 from scipy.optimize import brentq
 
-                phi = brentq(lambda p: psi(p * sigma, p * mu_prime) - room, 0.0, 1.0, xtol=1e-15)
+                phi = brentq(
+                    lambda p, s=sigma, m=mu_prime, r=room: psi(p * s, p * m) - r,
+                    0.0,
+                    1.0,
+                    xtol=1e-15,
+                )
             Q += psi(phi * sigma, phi * mu_prime)
             alpha = alpha * phi
             S, alpha = S[1:], alpha[1:]
@@ -168,7 +173,7 @@ def test_rbp_matches_reference_and_respects_its_budget():
 def test_forgetron_matches_reference_and_bounds_its_damage():
     X, y = phishing(400)
     model = Forgetron(budget=15, gamma=GAMMA)
-    expected, S, alpha, M, Q = forgetron_reference(X, y, 15)
+    expected, S, _, M, Q = forgetron_reference(X, y, 15)
     np.testing.assert_allclose(run(model, X, y), expected, rtol=1e-7, atol=1e-9)
     assert model.n_support == len(S) == 15
     assert model.n_mistakes == M
@@ -180,7 +185,7 @@ def test_forgetron_matches_reference_and_bounds_its_damage():
 def test_projectron_matches_reference_with_an_exact_inverse(cls, plus):
     X, y = phishing(300)
     model = cls(eta=0.3, gamma=GAMMA)
-    expected, S, alpha = projectron_reference(X, y, 0.3, plus)
+    expected, S, _ = projectron_reference(X, y, 0.3, plus)
     np.testing.assert_allclose(run(model, X, y), expected, rtol=1e-6, atol=1e-8)
     assert model.n_support == len(S)
     K = np.array([rbf(np.array(S), a) for a in S])

@@ -115,8 +115,12 @@ def test_model_params_map_the_grid_onto_each_estimator():
     perceptron = kp._build("Perceptron", kp._model_params("Perceptron", {}, settings))
     for x, y in [({"a": 1.0}, True), ({"a": 2.0}, False), ({"a": 0.5}, True)]:
         perceptron.learn_one(x, y)
-    assert perceptron.intercept == 0.0 and perceptron.weights["a"] == -0.5  # 1 - 2 + 0.5: three mistakes
-    own = kp._settings({"datasets": [], "algorithms": [], "grid": {"C": [1], "OAM_seq": {"C": [-3, -2]}}}, {})
+    assert (
+        perceptron.intercept == 0.0 and perceptron.weights["a"] == -0.5
+    )  # 1 - 2 + 0.5: three mistakes
+    own = kp._settings(
+        {"datasets": [], "algorithms": [], "grid": {"C": [1], "OAM_seq": {"C": [-3, -2]}}}, {}
+    )
     assert [p["C"] for p in kp._grid_points("OAM_seq", own["grid"])] == [0.125, 0.25]
     assert {p["C"] for p in kp._grid_points("KOIL_RS++", own["grid"])} == {2.0}
     assert len(kp._grid_points("KOIL_RS++", own["grid"])) == 21  # sigma: the thesis's 2^[-10:10]
@@ -136,7 +140,9 @@ TINY_GRID = {"C": [2], "sigma": [-1, 0], "lam": [-4], "nu": [-1], "proj_eta": [-
 def test_table3_3_smoke(tmp_path):
     names = ["KOIL_RS++", "KOIL_FIFO++", "Perceptron", "OAM_seq", "RBP", "Projectron++"]
     params = {"datasets": ["glass"], "algorithms": names, "trials": [0, 1, 2], "grid": TINY_GRID}
-    rows = get_protocol("koil.table3_3")(params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False)
+    rows = get_protocol("koil.table3_3")(
+        params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
+    )
     assert [r["algorithm"] for r in rows] == names
     for row in rows:
         assert 0.5 < row["auc_mean"] <= 1.0 and row["trials"] == 3
@@ -156,10 +162,17 @@ def test_table3_3_smoke(tmp_path):
 
 
 def test_table3_2_smoke_with_fixed_hyper_parameters(tmp_path):
-    fixed = {"s4": {"KOIL_RS++": {"C": 8.0, "sigma": 0.125}, "NORMA": {"lam": 0.01, "nu": 0.5, "sigma": 0.125}}}
+    fixed = {
+        "s4": {
+            "KOIL_RS++": {"C": 8.0, "sigma": 0.125},
+            "NORMA": {"lam": 0.01, "nu": 0.5, "sigma": 0.125},
+        }
+    }
     params = {"datasets": ["s4"], "algorithms": ["KOIL_RS++", "OPAUC", "NORMA"], "trials": [0, 1],
               "fixed": fixed, "grid": {"lam": [-4]}}  # fmt: skip
-    rows = get_protocol("koil.table3_2")(params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False)
+    rows = get_protocol("koil.table3_2")(
+        params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
+    )
     by_name = {r["algorithm"]: r for r in rows}
     assert by_name["KOIL_RS++"]["dataset"] == "Syn1"
     # the synthetic sets are not linearly separable: a linear ranker is near chance, KOIL is not
@@ -171,7 +184,9 @@ def test_table3_2_smoke_with_fixed_hyper_parameters(tmp_path):
 def test_table4_1_smoke(tmp_path):
     params = {"datasets": ["heart"], "algorithms": ["KOIL_RS++", "KOIL^MKL_RS++"], "trials": [0, 1],
               "fixed": {"heart": {"KOIL_RS++": {"C": 4.0, "sigma": 1.0}, "KOIL^MKL_RS++": {"C": 4.0}}}}  # fmt: skip
-    rows = get_protocol("koil.table4_1")(params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False)
+    rows = get_protocol("koil.table4_1")(
+        params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
+    )
     mkl = rows[1]
     assert mkl["algorithm"] == "KOIL^MKL_RS++" and mkl["mark"] in ("•", "-", "")
     assert 0.6 < mkl["auc_mean"] <= 1.0
@@ -180,7 +195,9 @@ def test_table4_1_smoke(tmp_path):
 def test_fig3_1_smoke(tmp_path):
     params = {"datasets": ["glass"], "algorithms": ["KOIL_RS++", "KOIL_FIFO", "KOIL_inf"],
               "trials": [0, 1], "checkpoints": 4, "fixed": {"glass": {"KOIL_RS++": {"C": 16.0, "sigma": 0.5}}}}  # fmt: skip
-    rows = get_protocol("koil.fig3_1")(params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False)
+    rows = get_protocol("koil.fig3_1")(
+        params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
+    )
     policies = {r["policy"] for r in rows}
     assert policies == {"KOIL_RS++", "KOIL_FIFO", "KOIL_inf"}
     curve = [r for r in rows if r["policy"] == "KOIL_inf"]

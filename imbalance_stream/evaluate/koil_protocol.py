@@ -124,7 +124,9 @@ ALGORITHMS: dict[str, Algorithm] = {
     "KOIL_inf": _koil(_KOIL, "inf", "hinge"),
     # the thesis's Perceptron is linear (its synthetic AUCs are ~0.5, digest 2.12) and has no bias
     "Perceptron": Algorithm("imbalance_stream.evaluate.koil_protocol:rosenblatt_perceptron"),
-    "OAM_seq": Algorithm("imbalance_stream.linear_model:OAMSeq", {}, ("C",), "per_class", seeded=True),
+    "OAM_seq": Algorithm(
+        "imbalance_stream.linear_model:OAMSeq", {}, ("C",), "per_class", seeded=True
+    ),
     "OPAUC": Algorithm("imbalance_stream.linear_model:OPAUC", {}, ("lam",), step=True),
     "NORMA": Algorithm("imbalance_stream.svm:NORMA", {}, ("lam", "nu", "sigma"), step=True),
     "RBP": Algorithm("imbalance_stream.svm:RBP", {}, ("sigma",), "total", seeded=True),
@@ -174,7 +176,9 @@ def _model_params(name: str, values: dict, settings: dict) -> dict:
         params["eta"] = settings["eta"]  # 0.01 wherever a step size applies
     for key, value in values.items():
         if key == "sigma":
-            params["gamma"] = 1.0 / (2.0 * value * value)  # exp(-|a-b|^2 / (2 sigma^2)), digest 7.10
+            params["gamma"] = 1.0 / (
+                2.0 * value * value
+            )  # exp(-|a-b|^2 / (2 sigma^2)), digest 7.10
         elif key == "proj_eta":
             params["eta"] = value  # the Projectron's projection threshold
         else:
@@ -295,7 +299,9 @@ def _grid_points(name: str, grid: dict) -> list[dict]:
     return points
 
 
-def search(datasets, names, settings, grid, fixed=None, n_jobs=None, scheduler=None, progress=False):
+def search(
+    datasets, names, settings, grid, fixed=None, n_jobs=None, scheduler=None, progress=False
+):
     """Select each column's hyper-parameters on each dataset by inner 5-fold CV (mean AUC).
 
     Returns ``{dataset: {name: {"values": {...}, "params": {...}, "cv_auc": float, "source": str}}}``.
@@ -371,7 +377,9 @@ def run_trials(selected, trials, checkpoints=None, n_jobs=None, scheduler=None, 
     return out
 
 
-def compare(reference: list[np.ndarray], other: np.ndarray, alpha: float = 0.05) -> tuple[str, list]:
+def compare(
+    reference: list[np.ndarray], other: np.ndarray, alpha: float = 0.05
+) -> tuple[str, list]:
     """The thesis's mark of a column against the KOIL pair.
 
     Paired two-sided t-tests of ``other`` against each array of ``reference`` (same trials):
@@ -409,8 +417,20 @@ def compare(reference: list[np.ndarray], other: np.ndarray, alpha: float = 0.05)
 # ("*" = KOIL significantly better, "-" = worse; Table 4.1: "•" better than the single kernel).
 _PAPER_TEXT = {
     "3.2": (
-        ["KOIL_RS++", "KOIL_FIFO++", "KOIL^s_RS++", "KOIL^s_FIFO++", "Perceptron", "OAM_seq",
-         "OPAUC", "NORMA", "RBP", "Forgetron", "Projectron", "Projectron++"],
+        [
+            "KOIL_RS++",
+            "KOIL_FIFO++",
+            "KOIL^s_RS++",
+            "KOIL^s_FIFO++",
+            "Perceptron",
+            "OAM_seq",
+            "OPAUC",
+            "NORMA",
+            "RBP",
+            "Forgetron",
+            "Projectron",
+            "Projectron++",
+        ],
         """
 s4   .961±.016 .960±.014 .967±.011 .968±.011 .495±.031* .501±.021* .503±.032* .940±.013* .948±.021* .878±.147* .954±.019 .953±.017
 s10  .959±.022 .958±.018 .961±.017 .962±.018 .484±.037* .502±.032* .508±.032* .937±.041* .887±.062* .954±.023 .941±.032* .944±.023*
@@ -419,8 +439,20 @@ s100 .965±.014 .966±.013 .968±.013 .966±.015 .510±.023* .495±.026* .499±.
 """,
     ),
     "3.3": (
-        ["KOIL_RS++", "KOIL_FIFO++", "KOIL^s_RS++", "KOIL^s_FIFO++", "Perceptron", "OAM_seq",
-         "OPAUC", "NORMA", "RBP", "Forgetron", "Projectron", "Projectron++"],
+        [
+            "KOIL_RS++",
+            "KOIL_FIFO++",
+            "KOIL^s_RS++",
+            "KOIL^s_FIFO++",
+            "Perceptron",
+            "OAM_seq",
+            "OPAUC",
+            "NORMA",
+            "RBP",
+            "Forgetron",
+            "Projectron",
+            "Projectron++",
+        ],
         """
 sonar      .955±.028 .955±.028 .957±.031 .957±.031 .803±.083* .843±.056* .844±.077* .925±.044* .913±.032* .896±.054* .896±.049* .896±.049*
 australian .923±.023 .922±.026 .919±.024 .920±.026 .869±.035* .925±.024 .923±.025 .919±.023 .911±.017* .912±.026* .923±.024 .923±.024
@@ -546,7 +578,14 @@ def table(params: dict, *, out_dir, n_jobs=None, scheduler=None, progress=False,
     out_dir.mkdir(parents=True, exist_ok=True)
     datasets, names = list(settings["datasets"]), list(settings["algorithms"])
     selected = search(
-        datasets, names, settings, settings["grid"], _fixed(settings, out_dir), n_jobs, scheduler, progress
+        datasets,
+        names,
+        settings,
+        settings["grid"],
+        _fixed(settings, out_dir),
+        n_jobs,
+        scheduler,
+        progress,
     )
     (out_dir / "selected.json").write_text(json.dumps(selected, indent=2, sort_keys=True))
     results = run_trials(selected, settings["trial_indices"], None, n_jobs, scheduler, progress)
@@ -568,7 +607,9 @@ def table(params: dict, *, out_dir, n_jobs=None, scheduler=None, progress=False,
                 single = np.array([a for a, _, _ in results[(dataset, MKL_PAIRS[name])]])
                 mark, p_values = compare([aucs], single)
                 mark = {"•": "•", "○": "•", "": "-", "-": ""}[mark]
-            elif name in references or name in MKL_PAIRS.values() and settings.get("paper") == "4.1":
+            elif (
+                name in references or name in MKL_PAIRS.values() and settings.get("paper") == "4.1"
+            ):
                 mark, p_values = "", []
             else:
                 mark, p_values = compare(ref_aucs, aucs)
@@ -607,14 +648,16 @@ def _markdown(rows, names) -> str:
             row = next(r for r in rows if r["dataset"] == dataset and r["algorithm"] == name)
             ours = f"{row['auc_mean']:.3f}±{row['auc_std']:.3f}{row['mark']}"
             if row["paper_auc_mean"] is not None:
-                ours += f" / {row['paper_auc_mean']:.3f}±{row['paper_auc_std']:.3f}{row['paper_mark']}"
+                ours += (
+                    f" / {row['paper_auc_mean']:.3f}±{row['paper_auc_std']:.3f}{row['paper_mark']}"
+                )
             cells.append(ours)
             if name in MKL_PAIRS:  # Table 4.1: "•" MKL better, "-" tie, blank worse
                 wtl[name][{"•": 0, "-": 1}.get(row["mark"], 2)] += 1
             else:  # KOIL (better) / tie / KOIL worse
                 wtl[name][0 if row["mark"] in ("•", "○") else 2 if row["mark"] == "-" else 1] += 1
         lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
-    lines.append("| win/tie/loss | " + " | ".join("%d/%d/%d" % tuple(wtl[n]) for n in names) + " |")
+    lines.append("| win/tie/loss | " + " | ".join("{}/{}/{}".format(*wtl[n]) for n in names) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -632,7 +675,8 @@ _TABLE3_3 = {
 }
 _TABLE4_1 = {
     "datasets": [d for d in PAPER["4.1"] if d != "shuttle"],
-    "algorithms": ["KOIL_RS++", "KOIL_FIFO++", "KOIL^s_RS++", "KOIL^s_FIFO++"] + list(PAPER["4.1"]["sonar"]),
+    "algorithms": ["KOIL_RS++", "KOIL_FIFO++", "KOIL^s_RS++", "KOIL^s_FIFO++"]
+    + list(PAPER["4.1"]["sonar"]),
     "paper": "4.1",
 }
 
@@ -640,18 +684,39 @@ _TABLE4_1 = {
 def table3_2(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
     """Table 3.2: Syn1-4 (KOIL files s4, s10, s50, s100); KOIL budget 50 per class, k = 5;
     baselines' budget 100 per class."""
-    return table(params, out_dir=out_dir, n_jobs=n_jobs, scheduler=scheduler, progress=progress, defaults=_TABLE3_2)
+    return table(
+        params,
+        out_dir=out_dir,
+        n_jobs=n_jobs,
+        scheduler=scheduler,
+        progress=progress,
+        defaults=_TABLE3_2,
+    )
 
 
 def table3_3(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
     """Table 3.3: the benchmark sets (shuttle's data file is not available); budget 100, k = 10."""
-    return table(params, out_dir=out_dir, n_jobs=n_jobs, scheduler=scheduler, progress=progress, defaults=_TABLE3_3)
+    return table(
+        params,
+        out_dir=out_dir,
+        n_jobs=n_jobs,
+        scheduler=scheduler,
+        progress=progress,
+        defaults=_TABLE3_3,
+    )
 
 
 def table4_1(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
     """Table 4.1: KOIL with 16 kernels against the single tuned kernel (marks: ``•`` means the
     single-kernel pair is significantly better, the reverse of the thesis's marks)."""
-    return table(params, out_dir=out_dir, n_jobs=n_jobs, scheduler=scheduler, progress=progress, defaults=_TABLE4_1)
+    return table(
+        params,
+        out_dir=out_dir,
+        n_jobs=n_jobs,
+        scheduler=scheduler,
+        progress=progress,
+        defaults=_TABLE4_1,
+    )
 
 
 # ---- Fig. 3.1 -----------------------------------------------------------------------------------
@@ -679,7 +744,14 @@ def fig3_1(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
     out_dir.mkdir(parents=True, exist_ok=True)
     datasets, names = list(settings["datasets"]), list(settings["algorithms"])
     chosen = search(
-        datasets, [tune], settings, settings["grid"], _fixed(settings, out_dir), n_jobs, scheduler, progress
+        datasets,
+        [tune],
+        settings,
+        settings["grid"],
+        _fixed(settings, out_dir),
+        n_jobs,
+        scheduler,
+        progress,
     )
     selected, checkpoints = {}, {}
     for dataset in datasets:
@@ -691,9 +763,13 @@ def fig3_1(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
         _, _, splits, _ = _dataset(dataset)
         # n_points evenly spaced positions, the last one the end of the shortest training fold
         n_train = min(len(splits[t][0]) for t in settings["trial_indices"])
-        checkpoints[dataset] = sorted({max(1, round(i * n_train / n_points)) for i in range(1, n_points + 1)})
+        checkpoints[dataset] = sorted(
+            {max(1, round(i * n_train / n_points)) for i in range(1, n_points + 1)}
+        )
     (out_dir / "selected.json").write_text(json.dumps(chosen, indent=2, sort_keys=True))
-    results = run_trials(selected, settings["trial_indices"], checkpoints, n_jobs, scheduler, progress)
+    results = run_trials(
+        selected, settings["trial_indices"], checkpoints, n_jobs, scheduler, progress
+    )
     rows = []
     for dataset in datasets:
         for name in names:
@@ -730,7 +806,9 @@ def _plot_fig3_1(rows, datasets, names, path):
     for ax, dataset in zip(axes[0], datasets):
         for name in names:
             points = [r for r in rows if r["dataset"] == dataset and r["policy"] == name]
-            ax.plot([p["seen"] for p in points], [p["auc_mean"] for p in points], marker=".", label=name)
+            ax.plot(
+                [p["seen"] for p in points], [p["auc_mean"] for p in points], marker=".", label=name
+            )
         ax.set_title(dataset)
         ax.set_xlabel("training samples seen")
         ax.set_ylabel("test AUC")

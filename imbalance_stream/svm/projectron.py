@@ -104,7 +104,9 @@ class Projectron(KernelExpansion):
             _, coefficients, error, self_value = self._projection(x)
             projected_norm2 = max(self_value - error, 0.0)  # |P k(x, .)|^2
             if loss - error / self.eta > 0.0 and projected_norm2 > 0.0:
-                tau = min(loss / projected_norm2, 1.0, 2.0 * (loss - error / self.eta) / projected_norm2)
+                tau = min(
+                    loss / projected_norm2, 1.0, 2.0 * (loss - error / self.eta) / projected_norm2
+                )
                 self._alpha[: self._count] += tau * sign * coefficients
                 self.n_projections += 1
 
