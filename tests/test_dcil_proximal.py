@@ -1,8 +1,13 @@
-"""The jitted scatter updates of the proximal SVMs against a plain-numpy reference."""
+"""The jitted kernels of the proximal SVMs (scatter updates, system assembly) against plain numpy."""
 
 import numpy as np
 
-from imbalance_stream._numba.proximal import scatter_update, scatter_update_pair
+from imbalance_stream._numba.proximal import (
+    assemble_one_vs_rest,
+    assemble_system,
+    scatter_update,
+    scatter_update_pair,
+)
 
 
 def reference_update(matrix, indices, values, scale):
@@ -33,3 +38,24 @@ def test_pair_updates_both_matrices_identically():
     scatter_update_pair(first, total, indices, values, 1.0)
     assert np.array_equal(first, total)
     assert first[2, 0] == -2.0 and first[2, 2] == 4.0 and first[1].sum() == 0.0
+
+
+def reference_system(first, second, n, a, b, ridge):
+    A = a * first[:n, :n] + b * second[:n, :n] + ridge * np.eye(n)
+    r = a * first[:n, 0] - b * second[:n, 0]
+    return A, r
+
+
+def test_assembly_kernels_agree_with_numpy():
+    rng = np.random.default_rng(1)
+    size, n = 16, 11
+    first, second = rng.normal(size=(size, size)), rng.normal(size=(size, size))
+    for a, b, ridge in [(0.8, 0.2, 1.0), (1.0, 1.0, 0.01), (0.0, 2.0, 5.0)]:
+        A, r = assemble_system(first, second, n, a, b, ridge)
+        A_ref, r_ref = reference_system(first, second, n, a, b, ridge)
+        np.testing.assert_allclose(A, A_ref, rtol=1e-14, atol=1e-14)
+        np.testing.assert_allclose(r, r_ref, rtol=1e-14, atol=1e-14)
+        A, r = assemble_one_vs_rest(first, second, n, a, b, ridge)
+        A_ref, r_ref = reference_system(first, second - first, n, a, b, ridge)
+        np.testing.assert_allclose(A, A_ref, rtol=1e-14, atol=1e-13)
+        np.testing.assert_allclose(r, r_ref, rtol=1e-14, atol=1e-13)

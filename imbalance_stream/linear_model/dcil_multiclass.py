@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from imbalance_stream._numba import proximal as kernels
+
 from .inclpsvm import solve_spd
 from .mc_inclpsvm import McIncLPSVM
 
@@ -76,18 +78,16 @@ class MulticlassDCILIncLPSVM(McIncLPSVM):
     _min_classes_to_solve = 2  # one class held: its weight is 0 and O = 0 (A2)
 
     def _solve(self, held, n):
-        total = self._total[:n, :n]
-        v = total[:, 0]
-        l = float(sum(self._counts))
-        ridge = 1.0 / self.C
+        total = float(sum(self._counts))
         rows = []
         for slot in held:
-            own = self._stats[slot, :n, :n]
-            share = self._counts[slot] / l
-            sigma_pos, sigma_neg = self.kappa * (1.0 - share), self.kappa * share
-            A = sigma_pos * own + sigma_neg * (total - own)
-            A[np.diag_indices(n)] += ridge
-            rows.append(solve_spd(A, self.kappa * (own[:, 0] - share * v)))
+            share = self._counts[slot] / total
+            # A_j = I/C + sigma+ M_cj + sigma- (M - M_cj), r_j = sigma+ v_cj - sigma- (v - v_cj)
+            A, r = kernels.assemble_one_vs_rest(
+                self._stats[slot], self._total, n,
+                self.kappa * (1.0 - share), self.kappa * share, 1.0 / self.C,
+            )  # fmt: skip
+            rows.append(solve_spd(A, r))
         return np.array(rows)
 
     @classmethod

@@ -186,14 +186,13 @@ class IncLPSVM(BinaryClassifier):
 
     def _system(self):
         """``(A, r)`` in the internal (+1 bias) convention, over the grown columns."""
-        n = len(self._features)
         sigma_pos, sigma_neg = self._weights(*self._counts)
-        positive, negative = self._stats[_POSITIVE, :n, :n], self._stats[_NEGATIVE, :n, :n]
-        A = sigma_pos * positive + sigma_neg * negative
-        A[np.diag_indices(n)] += 1.0 / self.C
-        # v_c = E_c'e is column 0 of M_c, because z[0] = 1 for every sample.
-        r = sigma_pos * positive[:, 0] - sigma_neg * negative[:, 0]
-        return A, r
+        # A = I/C + sigma+ M+ + sigma- M-; r = sigma+ v+ - sigma- v-, where v_c = E_c'e is column 0
+        # of M_c because z[0] = 1 for every sample.
+        return kernels.assemble_system(
+            self._stats[_POSITIVE], self._stats[_NEGATIVE], len(self._features),
+            float(sigma_pos), float(sigma_neg), 1.0 / self.C,
+        )  # fmt: skip
 
     def _solvable(self) -> bool:
         """Whether the system has a solution worth solving for: LPSVM needs a sample held."""
