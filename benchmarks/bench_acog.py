@@ -32,12 +32,12 @@ from scipy import sparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from river import linear_model as river_linear  # noqa: E402
-from river import optim  # noqa: E402
+from river import linear_model as river_linear
+from river import optim
 
-from imbalance_stream.datasets import A9A  # noqa: E402
-from imbalance_stream.evaluate import replay_array  # noqa: E402
-from imbalance_stream.linear_model import ACOG  # noqa: E402
+from imbalance_stream.datasets import A9A
+from imbalance_stream.evaluate import replay_array
+from imbalance_stream.linear_model import ACOG
 
 
 def load(n_samples: int):

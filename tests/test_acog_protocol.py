@@ -28,7 +28,12 @@ def test_rho_of_each_metric_and_paum_keeps_the_sum_rho():
     with pytest.raises(ValueError):
         proto.metric_rho("auc", y)
     model = proto.make_learner("ACOG-IIdiag", "cost", y, 0.1)
-    assert (model.rho, model.eta, model.loss, model.covariance) == (pytest.approx(9.0), 0.1, "II", "diag")
+    assert (model.rho, model.eta, model.loss, model.covariance) == (
+        pytest.approx(9.0),
+        0.1,
+        "II",
+        "diag",
+    )
     assert proto.LEARNERS["PAUM"].sum_rho_in_cost_run
 
 
@@ -49,7 +54,12 @@ def test_scores_are_means_and_sample_stds_of_the_cumulative_mistakes():
 
 
 # Tp / Tn that the paper's cost columns imply (digest section 6)
-COUNTS = {"german": (300, 700), "a9a": (11687, 37155), "ijcnn1": (4853, 45137), "mushrooms": (4208, 3916)}
+COUNTS = {
+    "german": (300, 700),
+    "a9a": (11687, 37155),
+    "ijcnn1": (4853, 45137),
+    "mushrooms": (4208, 3916),
+}
 
 
 @pytest.mark.parametrize("dataset", ["german", "a9a", "ijcnn1"])
@@ -101,7 +111,10 @@ SMOKE = {"runs": 2, "selection_runs": 1, "grid": [0.1, 10.0], "max_samples": 250
     [
         ("acog.table2", {"datasets": ["german"], "algorithms": ["ACOG-I", "ACOG-IIdiag"]}),
         ("acog.table5_6", {"datasets": ["mushrooms"], "algorithms": ["ACOG-II", "ACOG-Idiag"]}),
-        ("acog.table8", {"datasets": ["australian", "dna"], "algorithms": ["ACOG-I", "ACOG-IIdiag"]}),
+        (
+            "acog.table8",
+            {"datasets": ["australian", "dna"], "algorithms": ["ACOG-I", "ACOG-IIdiag"]},
+        ),
     ],
 )
 def test_smoke_run_of_each_protocol(protocol, params, tmp_path):

@@ -43,7 +43,11 @@ def _same_state(a: ACOG, b: ACOG):
         assert np.array_equal(a._cov[:n, :n], b._cov[:n, :n])
     else:
         assert np.array_equal(a._cov[:n], b._cov[:n])
-    assert (a._n_positive, a._n_negative, a.n_updates) == (b._n_positive, b._n_negative, b.n_updates)
+    assert (a._n_positive, a._n_negative, a.n_updates) == (
+        b._n_positive,
+        b._n_negative,
+        b.n_updates,
+    )
     assert a._negative == b._negative
 
 
@@ -156,7 +160,9 @@ def test_runner_matches_a_numpy_reference(covariance, loss, rho):
     predictions, mean, cov = _reference_replay(X, y, loss, covariance, rho, eta=0.7)
     assert np.array_equal(np.where(result.predicted_positive, 1, -1), predictions)
     weights = model.weights
-    np.testing.assert_allclose([weights.get(j, 0.0) for j in range(15)], mean, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(
+        [weights.get(j, 0.0) for j in range(15)], mean, rtol=1e-9, atol=1e-12
+    )
     variances = model.variances
     diagonal = np.diag(cov) if covariance == "full" else cov
     np.testing.assert_allclose([variances.get(j, 1.0) for j in range(15)], diagonal, rtol=1e-9)

@@ -199,7 +199,9 @@ def replay_array(
         return _replay_dicts(model, csr, y, feature_names, positive)
 
     if positive is not None and positive != model.positive:
-        raise ValueError(f"positive={positive!r} but the model's positive label is {model.positive!r}")
+        raise ValueError(
+            f"positive={positive!r} but the model's positive label is {model.positive!r}"
+        )
     positive = model.positive
     is_positive = np.asarray(y == positive, dtype=bool)
     non_empty = np.diff(csr.indptr) > 0
@@ -222,7 +224,9 @@ def replay_array(
 # ---- helpers -----------------------------------------------------------------------------------
 
 
-def _result(predicted_positive, is_positive, seconds, path, labels=None, positive=None, negative=None):
+def _result(
+    predicted_positive, is_positive, seconds, path, labels=None, positive=None, negative=None
+):
     predicted_positive = np.asarray(predicted_positive, dtype=bool)
     if labels is None:
         labels = np.empty(len(predicted_positive), dtype=object)
