@@ -12,7 +12,17 @@ from scipy import sparse
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.evaluate.array_replay import has_array_path, replay_array
-from imbalance_stream.linear_model import ACOG, AROW, COG, CPAPB, PA, PAUM, ROMMA, Perceptron
+from imbalance_stream.linear_model import (
+    ACOG,
+    AROW,
+    COG,
+    CPAPB,
+    PA,
+    PAUM,
+    ROMMA,
+    SACOG,
+    Perceptron,
+)
 
 CONFIGS = [
     {"covariance": "diag", "loss": "II"},
@@ -99,6 +109,37 @@ def test_baselines_array_path_is_identical_to_the_dict_path(make):
     assert fast.weights == slow.weights and fast.n_updates == slow.n_updates
     assert getattr(fast, "_n_positive", 0) == getattr(slow, "_n_positive", 0)
     x = {3: 0.5, 7: -0.25}
+    fast.learn_one(x, 1)
+    slow.learn_one(x, 1)
+    assert fast.weights == slow.weights
+
+
+SACOGS = [
+    {"seed": 1},
+    {"sparse": True, "seed": 1},
+    {"loss": "II", "m": 3, "rho": 3.0, "intercept": True, "seed": 2},
+    {"sparse": True, "sketch_on_loss_only": True, "intercept": True, "seed": 5},
+    {"sparse": True, "oja_step": 2.0, "loss": "II", "seed": 3},
+]
+
+
+@pytest.mark.parametrize("params", SACOGS, ids=lambda p: "-".join(map(str, p.values())))
+def test_sacog_array_path_is_identical_to_the_dict_path(params):
+    """SACOG's rows that bring new features take the dict path inside replay_array; the runs in
+    between are jitted. Features here keep appearing late in the stream."""
+    X, y = _stream(n=1500, d=40)
+    X[:700, 30:] = 0.0  # ten features appear only after row 700
+    X[:200, 10:20] = 0.0
+    fast, slow = SACOG(**params), SACOG(**params)
+    r_fast = replay_array(fast, X, y)
+    r_slow = replay_array(slow, X, y, method="dict")
+    assert r_fast.path == "array"
+    assert np.array_equal(r_fast.predicted_positive, r_slow.predicted_positive)
+    assert fast.weights == slow.weights
+    assert (fast.n_updates, fast.n_sketch_updates) == (slow.n_updates, slow.n_sketch_updates)
+    assert fast._negative == slow._negative and type(fast._negative) is type(slow._negative)
+    x = {3: 0.5, 35: -0.25}
+    assert fast.predict_proba_one(x) == slow.predict_proba_one(x)
     fast.learn_one(x, 1)
     slow.learn_one(x, 1)
     assert fast.weights == slow.weights

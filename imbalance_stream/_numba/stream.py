@@ -20,8 +20,9 @@ from numba import njit
 
 from .first_order import additive_step, passive_aggressive_step, romma_step
 from .linear import acog_diag_step, acog_full_step, arow_full_step, sparse_dot
+from .sketch import sacog_step, sparse_sacog_score, sparse_sacog_step
 
-__all__ = ["replay_acog_diag", "replay_acog_full", "replay_baseline"]
+__all__ = ["replay_acog_diag", "replay_acog_full", "replay_baseline", "replay_sacog"]
 
 
 @njit(cache=True)
@@ -164,6 +165,54 @@ def replay_baseline(
             updated = romma_step(weights, n, row_indices, row_values, y)
         else:
             updated = arow_full_step(weights, cov, n, row_indices, row_values, y, r)
+        if updated:
+            n_updates += 1
+    return n_updates
+
+
+# ---- SACOG (seed 002, Algorithms 2-6) ---------------------------------------------------------
+
+
+@njit(cache=True)
+def replay_sacog(
+    rows, indptr, indices, values, signs, sparse_form, weights, offsets, basis, transform, gram,
+    eigen, rounds, n, loss_one, rho, laplace, counts, eta, gamma, oja_step, on_loss_only,
+    rebase_threshold, predictions,
+):  # fmt: skip
+    """Replay the rows ``rows`` (indices into the CSR arrays, in order) through SACOG, dense
+    (``sparse_form=False``: ``weights`` is the mean, ``basis`` V) or sparse (``weights`` = w,
+    ``offsets`` = b, ``basis`` = Z, ``transform`` = F, ``gram`` = K), with the step kernels of
+    :class:`~imbalance_stream.linear_model.SACOG`. Every row's features must already have
+    columns (``n`` is fixed). Writes ``predictions[row]``; returns the number of update rounds.
+    """
+    n_updates = 0
+    for r in range(rows.shape[0]):
+        t = rows[r]
+        start = indptr[t]
+        stop = indptr[t + 1]
+        row_indices = indices[start:stop]
+        row_values = values[start:stop]
+        if stop == start:
+            predictions[t] = 1
+            continue
+        if sparse_form:
+            score = sparse_sacog_score(weights, offsets, basis, row_indices, row_values)
+        else:
+            score = sparse_dot(weights, row_indices, row_values)
+        predictions[t] = 1 if score >= 0.0 else -1
+        y = signs[t]
+        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
+        if sparse_form:
+            updated = sparse_sacog_step(
+                weights, offsets, basis, transform, gram, eigen, rounds, n, row_indices,
+                row_values, y, margin, slope, eta, gamma, oja_step, on_loss_only,
+                rebase_threshold,
+            )  # fmt: skip
+        else:
+            updated = sacog_step(
+                weights, basis, eigen, rounds, n, row_indices, row_values, y, margin, slope, eta,
+                gamma, oja_step, on_loss_only,
+            )  # fmt: skip
         if updated:
             n_updates += 1
     return n_updates

@@ -137,9 +137,10 @@ def replay_array(
     ----------
     model
         A River classifier. Models with an array path (see :func:`has_array_path`: ACOG full and
-        diagonal, and the seed-002 baselines Perceptron, ROMMA, PA, CPAPB, PAUM, COG and AROW) run
-        in a jitted loop over their own state; any other (SACOG among them) goes through
-        ``predict_one`` and ``learn_one``.
+        diagonal, SACOG dense and sparse, and the seed-002 baselines Perceptron, ROMMA, PA, CPAPB,
+        PAUM, COG and AROW) run in a jitted loop over their own state (for SACOG, whose sketch
+        depends on when features arrive, the rows that bring a new feature take the dict path);
+        any other goes through ``predict_one`` and ``learn_one``.
     X
         A dense array or a scipy sparse matrix, one row per sample.
     y
@@ -210,11 +211,14 @@ def replay_array(
     first_negative = _check_labels(model, y, is_positive, non_empty)
 
     start = time.perf_counter()
-    indptr, indices, values = _map_columns(model, csr, feature_names, bool(non_empty.any()))
+    signs = np.where(is_positive, 1.0, -1.0)
     if first_negative is not None:
         model._negative = first_negative
-    signs = np.where(is_positive, 1.0, -1.0)
-    predicted = runner(model, indptr, indices, values, signs)
+    if getattr(runner, "hybrid", False):
+        predicted = runner(model, csr, y, feature_names, signs)
+    else:
+        indptr, indices, values = _map_columns(model, csr, feature_names, bool(non_empty.any()))
+        predicted = runner(model, indptr, indices, values, signs)
     seconds = time.perf_counter() - start
     return _result(
         predicted > 0, is_positive, seconds, "array", positive=positive, negative=model.negative
@@ -287,28 +291,41 @@ def _map_columns(model, csr, feature_names, learns: bool):
     would), grow the state as ``learn_one`` would if any row is learned, and return the CSR arrays
     over the model's columns, intercept appended to each row."""
     space = model._features
-    d = csr.shape[1]
-    first_position = np.full(d, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(first_position, csr.indices, np.arange(csr.indices.shape[0], dtype=np.int64))
-    present = np.flatnonzero(first_position < np.iinfo(np.int64).max)
-    present = present[np.argsort(first_position[present], kind="stable")]
-    column_map = np.full(d, -1, dtype=np.int64)
-    new_names, new_columns = [], []
-    for j in present.tolist():
-        name = feature_names[j]
-        column = space.index.get(name)
-        if column is None:
-            new_names.append(name)
-            new_columns.append(j)
-        else:
-            column_map[j] = column
+    column_map, _, new_names = _new_columns(space, csr, feature_names)
     if new_names:
-        column_map[new_columns] = np.arange(len(space), len(space) + len(new_names))
         space.commit(new_names)
     if learns and len(space) > getattr(model, "_state_size", 0):
         model._grow(len(space))
         model._state_size = len(space)
-    indices = column_map[csr.indices]
+    return _with_intercept(space, csr, column_map[csr.indices])
+
+
+def _new_columns(space, csr, feature_names):
+    """Column of every feature of ``csr`` (names not in ``space`` get the columns the dict path
+    would give them, in order of first appearance), the positions of those new columns' first
+    appearance in the CSR data, and the new names in that order."""
+    d = csr.shape[1]
+    never = np.iinfo(np.int64).max
+    first_position = np.full(d, never, dtype=np.int64)
+    np.minimum.at(first_position, csr.indices, np.arange(csr.indices.shape[0], dtype=np.int64))
+    present = np.flatnonzero(first_position < never)
+    present = present[np.argsort(first_position[present], kind="stable")]
+    column_map = np.full(d, -1, dtype=np.int64)
+    new_names, new_columns = [], []
+    for j in present.tolist():
+        column = space.index.get(feature_names[j])
+        if column is None:
+            new_names.append(feature_names[j])
+            new_columns.append(j)
+        else:
+            column_map[j] = column
+    column_map[new_columns] = np.arange(len(space), len(space) + len(new_names))
+    return column_map, first_position[new_columns], new_names
+
+
+def _with_intercept(space, csr, indices):
+    """CSR arrays over the model's columns, with the constant feature appended to every row
+    when the space has an intercept (the dict path appends it last)."""
     values = csr.data.astype(np.float64, copy=False)
     indptr = csr.indptr.astype(np.int64)
     if space.intercept:
@@ -413,3 +430,54 @@ def _register_builtin_paths():
 
     for cls in (Perceptron, PAUM, COG, PA, CPAPB, ROMMA, AROW):
         register_array_path(cls)(_replay_baseline)
+
+    from imbalance_stream.linear_model.sacog import REBASE_THRESHOLD, SACOG
+
+    @register_array_path(SACOG)
+    def _replay_sacog(model, csr, y, feature_names, signs):
+        """SACOG's state depends on when each feature arrives (its sketch is drawn, and spare
+        columns handed out, as features appear), so the rows that bring a new feature (and the
+        first learned row) go through ``predict_one`` / ``learn_one``; the runs of rows between
+        them go through the jitted kernels."""
+        space = model._features
+        n_rows = csr.shape[0]
+        names = list(feature_names)
+        column_map, new_positions, _ = _new_columns(space, csr, feature_names)
+        indptr, indices, values = _with_intercept(space, csr, column_map[csr.indices])
+        special = set((np.searchsorted(csr.indptr, new_positions, side="right") - 1).tolist())
+        if not model._state_size:
+            learned = np.flatnonzero(np.diff(indptr) > 0)
+            if len(learned):
+                special.add(int(learned[0]))
+        special = sorted(special)
+        predictions = stream_kernels.empty_predictions(n_rows)
+        labels = y.tolist()
+        boundaries = [*special, n_rows]
+        previous = 0
+        for stop in boundaries:
+            if stop > previous:  # jitted run over rows previous .. stop-1
+                counts = np.array([model._n_positive, model._n_negative], dtype=np.int64)
+                laplace = model.rho is None
+                n_updates = stream_kernels.replay_sacog(
+                    np.arange(previous, stop, dtype=np.int64), indptr, indices, values, signs,
+                    bool(model.sparse), model._mean, model._offsets, model._basis,
+                    model._transform, model._gram, model._eigen, model._rounds,
+                    model._n_columns, model.loss == "I", 1.0 if laplace else float(model.rho),
+                    laplace, counts, float(model.eta), float(model.gamma),
+                    float(model.oja_step), bool(model.sketch_on_loss_only), REBASE_THRESHOLD,
+                    predictions,
+                )  # fmt: skip
+                model._n_positive, model._n_negative = int(counts[0]), int(counts[1])
+                model.n_updates += int(n_updates)
+            if stop < n_rows:  # a row with a new feature: the dict path, exactly
+                a, b = csr.indptr[stop], csr.indptr[stop + 1]
+                x = {
+                    names[j]: float(v)
+                    for j, v in zip(csr.indices[a:b].tolist(), csr.data[a:b].tolist())
+                }  # fmt: skip
+                predictions[stop] = 1 if model.predict_one(x) == model.positive else -1
+                model.learn_one(x, labels[stop])
+            previous = stop + 1
+        return predictions
+
+    _replay_sacog.hybrid = True
