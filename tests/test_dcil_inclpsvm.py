@@ -294,3 +294,16 @@ def test_swapping_the_positive_label_negates_the_solution():
         other.learn_one(as_dict(row), "yes" if label else "no")
     np.testing.assert_allclose(one.solution, -other.solution, rtol=1e-12)
     assert one.predict_one(as_dict(X[0])) == other.predict_one(as_dict(X[0]))
+
+
+def test_an_empty_dict_is_a_sample_at_the_origin():
+    # With the bias column present, {} is not empty: it is x = 0 (the base class's documented rule).
+    X, y = _stream(30, seed=9)
+    model = DCILIncLPSVM()
+    for row, label in zip(X, y):
+        model.learn_one(as_dict(row), label)
+    model.learn_one({}, False)
+    assert model.counts[False] == int((~y).sum()) + 1
+    assert_equal_to_batch(
+        model, np.vstack([X, np.zeros(D)]), np.r_[np.where(y, 1.0, -1.0), -1.0], batch_for(model)
+    )
