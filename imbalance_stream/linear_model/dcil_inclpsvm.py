@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import math
-
-from .inclpsvm import IncLPSVM
+from .inclpsvm import IncLPSVM, check_positive
 from .lpsvm import class_weights
 
 __all__ = ["DCILIncLPSVM"]
@@ -86,8 +84,7 @@ class DCILIncLPSVM(IncLPSVM):
     def __init__(
         self, C: float = 1.0, kappa: float = 1.0, window: int | None = None, positive=True
     ):
-        if not (isinstance(kappa, (int, float)) and kappa > 0 and math.isfinite(kappa)):
-            raise ValueError(f"kappa must be a positive finite number, got {kappa!r}")
+        check_positive("kappa", kappa)
         super().__init__(C=C, window=window, positive=positive)
         self.kappa = kappa
 

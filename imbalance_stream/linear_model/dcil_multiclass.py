@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from imbalance_stream._numba import proximal as kernels
 
-from .inclpsvm import solve_spd
+from .inclpsvm import check_positive, solve_spd
 from .mc_inclpsvm import McIncLPSVM
 
 __all__ = ["MulticlassDCILIncLPSVM"]
@@ -70,8 +68,7 @@ class MulticlassDCILIncLPSVM(McIncLPSVM):
     """
 
     def __init__(self, C: float = 1.0, kappa: float = 1.0, window: int | None = None):
-        if not (isinstance(kappa, (int, float)) and kappa > 0 and math.isfinite(kappa)):
-            raise ValueError(f"kappa must be a positive finite number, got {kappa!r}")
+        check_positive("kappa", kappa)
         super().__init__(C=C, window=window)
         self.kappa = kappa
 

@@ -19,6 +19,61 @@ _POSITIVE, _NEGATIVE = 0, 1
 REBUILD_TURNOVERS = 4
 
 
+def check_positive(name: str, value) -> None:
+    """Raise ``ValueError`` naming ``name`` unless ``value`` is a positive finite number."""
+    if not (isinstance(value, (int, float)) and value > 0 and math.isfinite(value)):
+        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+
+
+def check_window(window) -> None:
+    """Raise ``ValueError`` unless ``window`` is ``None`` or a positive integer."""
+    if window is not None and not (isinstance(window, int) and window >= 1):
+        raise ValueError(f"window must be None or a positive integer, got {window!r}")
+
+
+class HeldSamples:
+    """Window and retirement bookkeeping shared by the binary and the multi-class IncLPSVM.
+
+    The host keeps its per-class statistics and provides ``_update(indices, values, slot, scale)``
+    (a rank-one change of the statistics of class slot ``slot``, ``scale`` = +1 or -1),
+    ``_rebuild()`` (recompute the statistics from ``_buffer``), ``_features`` (a
+    :class:`~imbalance_stream.base.FeatureSpace`), ``window``, ``_buffer`` (a deque of
+    ``(indices, values, slot)`` when windowed, else ``None``) and ``_window_retired``.
+    """
+
+    def _hold(self, indices, values, slot: int) -> None:
+        """Add a sample; with a full window, retire the oldest in the same step."""
+        self._update(indices, values, slot, 1.0)
+        if self._buffer is not None:
+            self._buffer.append((indices, values, slot))
+            if len(self._buffer) > self.window:
+                old_indices, old_values, old_slot = self._buffer.popleft()
+                self._update(old_indices, old_values, old_slot, -1.0)
+                self._window_retired += 1
+                if self._window_retired >= REBUILD_TURNOVERS * self.window:
+                    self._rebuild()
+
+    def _retire(self, x: dict, slot: int) -> None:
+        """Retire the sample ``x`` of class slot ``slot``; raise and change nothing if not held."""
+        indices, values, new = self._features.encode(x, grow=True)
+        if new:
+            raise ValueError(
+                f"cannot forget a sample with feature {new[0]!r}, which was never learned"
+            )
+        if self._buffer is not None:
+            for position, (held_indices, held_values, held_slot) in enumerate(self._buffer):
+                if (
+                    held_slot == slot
+                    and np.array_equal(held_indices, indices)
+                    and np.array_equal(held_values, values)
+                ):
+                    del self._buffer[position]
+                    break
+            else:
+                raise ValueError("cannot forget a sample that is not in the window")
+        self._update(indices, values, slot, -1.0)
+
+
 def solve_spd(A: np.ndarray, r: np.ndarray) -> np.ndarray:
     """Solve ``A u = r`` (one or several right-hand sides) for a symmetric positive definite ``A``.
 
@@ -33,7 +88,7 @@ def solve_spd(A: np.ndarray, r: np.ndarray) -> np.ndarray:
     return u
 
 
-class IncLPSVM(BinaryClassifier):
+class IncLPSVM(HeldSamples, BinaryClassifier):
     """Incremental and decremental linear proximal SVM (IncLPSVM), without class weights.
 
     The model keeps, per class c, the scatter statistic ``M_c = sum_i z_i z_i'`` of the expanded
@@ -93,10 +148,8 @@ class IncLPSVM(BinaryClassifier):
     """
 
     def __init__(self, C: float = 1.0, window: int | None = None, positive=True):
-        if not (isinstance(C, (int, float)) and C > 0 and math.isfinite(C)):
-            raise ValueError(f"C must be a positive finite number, got {C!r}")
-        if window is not None and not (isinstance(window, int) and window >= 1):
-            raise ValueError(f"window must be None or a positive integer, got {window!r}")
+        check_positive("C", C)
+        check_window(window)
         super().__init__(positive=positive, intercept=True)
         self.C = C
         self.window = window
@@ -131,16 +184,7 @@ class IncLPSVM(BinaryClassifier):
         self._solution = None
 
     def _learn(self, indices, values, sign):
-        slot = _POSITIVE if sign > 0 else _NEGATIVE
-        self._update(indices, values, slot, 1.0)
-        if self._buffer is not None:
-            self._buffer.append((indices, values, slot))
-            if len(self._buffer) > self.window:
-                old_indices, old_values, old_slot = self._buffer.popleft()
-                self._update(old_indices, old_values, old_slot, -1.0)
-                self._window_retired += 1
-                if self._window_retired >= REBUILD_TURNOVERS * self.window:
-                    self._rebuild()
+        self._hold(indices, values, _POSITIVE if sign > 0 else _NEGATIVE)
 
     def _rebuild(self):
         """Recompute the statistics from the window's samples.
@@ -166,21 +210,7 @@ class IncLPSVM(BinaryClassifier):
         slot = _POSITIVE if self._sign(y) > 0 else _NEGATIVE
         if self._counts[slot] == 0:
             raise UnknownLabel(f"cannot forget a sample of label {y!r}: the model holds none")
-        indices, values, new = self._features.encode(x, grow=True)
-        if new:
-            raise ValueError(f"cannot forget a sample with feature {new[0]!r}, which was never learned")
-        if self._buffer is not None:
-            for position, (held_indices, held_values, held_slot) in enumerate(self._buffer):
-                if (
-                    held_slot == slot
-                    and np.array_equal(held_indices, indices)
-                    and np.array_equal(held_values, values)
-                ):
-                    del self._buffer[position]
-                    break
-            else:
-                raise ValueError("cannot forget a sample that is not in the window")
-        self._update(indices, values, slot, -1.0)
+        self._retire(x, slot)
 
     # ---- solution -----------------------------------------------------------------------------
 

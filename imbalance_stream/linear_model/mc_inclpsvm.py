@@ -11,12 +11,12 @@ from river import base
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base import FeatureSpace, UnknownLabel, capacity_for
 
-from .inclpsvm import REBUILD_TURNOVERS, solve_spd
+from .inclpsvm import HeldSamples, check_positive, check_window, solve_spd
 
 __all__ = ["McIncLPSVM"]
 
 
-class McIncLPSVM(base.Classifier):
+class McIncLPSVM(HeldSamples, base.Classifier):
     """Multi-class incremental and decremental LPSVM, one-vs-rest, without class weights.
 
     The baseline of the thesis's multi-class experiment (Tveit & Hetland 2003): k one-vs-rest
@@ -67,10 +67,8 @@ class McIncLPSVM(base.Classifier):
     """
 
     def __init__(self, C: float = 1.0, window: int | None = None):
-        if not (isinstance(C, (int, float)) and C > 0 and math.isfinite(C)):
-            raise ValueError(f"C must be a positive finite number, got {C!r}")
-        if window is not None and not (isinstance(window, int) and window >= 1):
-            raise ValueError(f"window must be None or a positive integer, got {window!r}")
+        check_positive("C", C)
+        check_window(window)
         self.C = C
         self.window = window
         self._features = FeatureSpace(intercept=True)  # column 0 is +1: see IncLPSVM
@@ -124,15 +122,7 @@ class McIncLPSVM(base.Classifier):
             self._counts.append(0)
         else:
             self._grow(n_features, len(self._labels))
-        self._update(indices, values, slot, 1.0)
-        if self._buffer is not None:
-            self._buffer.append((indices, values, slot))
-            if len(self._buffer) > self.window:
-                old_indices, old_values, old_slot = self._buffer.popleft()
-                self._update(old_indices, old_values, old_slot, -1.0)
-                self._window_retired += 1
-                if self._window_retired >= REBUILD_TURNOVERS * self.window:
-                    self._rebuild()
+        self._hold(indices, values, slot)
 
     def _rebuild(self):
         """Recompute the statistics from the window's samples (see ``IncLPSVM._rebuild``)."""
@@ -148,21 +138,7 @@ class McIncLPSVM(base.Classifier):
         slot = self._slots.get(y) if y is not None else None
         if slot is None or self._counts[slot] == 0:
             raise UnknownLabel(f"cannot forget a sample of label {y!r}: the model holds none")
-        indices, values, new = self._features.encode(x, grow=True)
-        if new:
-            raise ValueError(f"cannot forget a sample with feature {new[0]!r}, which was never learned")
-        if self._buffer is not None:
-            for position, (held_indices, held_values, held_slot) in enumerate(self._buffer):
-                if (
-                    held_slot == slot
-                    and np.array_equal(held_indices, indices)
-                    and np.array_equal(held_values, values)
-                ):
-                    del self._buffer[position]
-                    break
-            else:
-                raise ValueError("cannot forget a sample that is not in the window")
-        self._update(indices, values, slot, -1.0)
+        self._retire(x, slot)
 
     # ---- solutions ----------------------------------------------------------------------------
 
