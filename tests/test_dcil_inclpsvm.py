@@ -46,33 +46,47 @@ def batch_for(model):
 
 
 value = st.floats(-10, 10, allow_nan=False, allow_subnormal=False)
-operation = st.tuples(
-    st.sampled_from(["add", "add", "add", "retire"]),
-    st.lists(value, min_size=D, max_size=D),
-    st.booleans(),
-    st.floats(0, 1, exclude_max=True),
-)
+
+
+def operations(labels):
+    """Steps ``(kind, row, label, pick)``: add ``(row, label)``, or retire held sample ``pick``."""
+    return st.tuples(
+        st.sampled_from(["add", "add", "add", "retire"]),
+        st.lists(value, min_size=D, max_size=D),
+        labels,
+        st.floats(0, 1, exclude_max=True),
+    )
+
+
+def replay(model, ops):
+    """Run the steps on ``model``; return the ``(row, label)`` samples it holds, in order.
+
+    A retirement removes the held sample at fraction ``pick`` of the list; with none held it is
+    an addition. Shared with the multi-class tests.
+    """
+    held = []
+    for kind, row, label, pick in ops:
+        if kind == "retire" and held:
+            x, y = held.pop(int(pick * len(held)))
+            model.forget_one(as_dict(x), y)
+        else:
+            model.learn_one(as_dict(row), label)
+            held.append((row, label))
+    return held
 
 
 @settings(max_examples=60, deadline=None)
 @given(
-    ops=st.lists(operation, min_size=1, max_size=40),
+    ops=st.lists(operations(st.booleans()), min_size=1, max_size=40),
     C=st.sampled_from([0.1, 1.0, 10.0]),
     kappa=st.sampled_from([1.0, 2.0]),
     weighted=st.booleans(),
 )
 def test_any_sequence_of_additions_and_retirements_equals_batch(ops, C, kappa, weighted):
     model = DCILIncLPSVM(C=C, kappa=kappa) if weighted else IncLPSVM(C=C)
-    held = []
-    for kind, row, label, pick in ops:
-        if kind == "retire" and held:
-            x, y = held.pop(int(pick * len(held)))
-            model.forget_one(as_dict(x), y > 0)
-        else:
-            model.learn_one(as_dict(row), label)
-            held.append((row, 1.0 if label else -1.0))
+    held = replay(model, ops)
     X = [x for x, _ in held]
-    y = [s for _, s in held]
+    y = [1.0 if label else -1.0 for _, label in held]
     assert_equal_to_batch(model, X, y, batch_for(model))
 
 

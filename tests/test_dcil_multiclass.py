@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_dcil_inclpsvm import D, as_dict, operations, replay
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.linear_model import (
@@ -17,12 +18,6 @@ from imbalance_stream.linear_model import (
     lpsvm_solution,
     wlpsvm_solution,
 )
-
-D = 3
-
-
-def as_dict(row):
-    return {f"f{j}": float(v) for j, v in enumerate(row)}
 
 
 def in_order(model, solution):
@@ -48,32 +43,16 @@ def assert_equals_batch(model, held):
         assert np.linalg.norm(got - expected) <= 1e-9 * np.linalg.norm(expected)
 
 
-value = st.floats(-10, 10, allow_nan=False, allow_subnormal=False)
-operation = st.tuples(
-    st.sampled_from(["add", "add", "add", "retire"]),
-    st.lists(value, min_size=D, max_size=D),
-    st.sampled_from(["a", "b", "c", 7]),
-    st.floats(0, 1, exclude_max=True),
-)
-
-
 @settings(max_examples=50, deadline=None)
 @given(
-    ops=st.lists(operation, min_size=1, max_size=40),
+    ops=st.lists(operations(st.sampled_from(["a", "b", "c", 7])), min_size=1, max_size=40),
     C=st.sampled_from([0.1, 1.0, 10.0]),
     kappa=st.sampled_from([1.0, 2.0]),
     weighted=st.booleans(),
 )
 def test_any_sequence_of_additions_and_retirements_equals_batch(ops, C, kappa, weighted):
     model = MulticlassDCILIncLPSVM(C=C, kappa=kappa) if weighted else McIncLPSVM(C=C)
-    held = []
-    for kind, row, label, pick in ops:
-        if kind == "retire" and held:
-            x, y = held.pop(int(pick * len(held)))
-            model.forget_one(as_dict(x), y)
-        else:
-            model.learn_one(as_dict(row), label)
-            held.append((row, label))
+    held = replay(model, ops)
     assert sum(model.counts.values()) == len(held)
     assert_equals_batch(model, held)
 
