@@ -187,38 +187,31 @@ def run_sparse_kernel(
 # ---- kernels against the references --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("loss", ["I", "II"])
-@pytest.mark.parametrize("density", [1.0, 0.3])
-def test_dense_kernel_matches_reference(loss, density):
-    rng = np.random.default_rng(7)
+def assert_kernel_matches_reference(reference_cls, run_kernel, loss, density, seed, sketch_seed):
+    rng = np.random.default_rng(seed)
     samples = random_stream(rng, 400, 12, density)
-    start = initial_sketch(4, 12, seed=3)
-    reference = DenseReference(start, loss, rho=2.5, eta=0.7, gamma=0.8)
+    start = initial_sketch(4, 12, seed=sketch_seed)
+    reference = reference_cls(start, loss, rho=2.5, eta=0.7, gamma=0.8)
     expected, updates = [], 0
     for x, y in samples:
         expected.append(reference.score(x))
         updates += reference.learn(x, y)
     assert 0 < updates < len(samples)  # both branches, including zero-loss sketch updates
-    scores, mean = run_dense_kernel(start, samples, loss, 2.5, 0.7, 0.8)
+    scores, mean = run_kernel(start, samples, loss, 2.5, 0.7, 0.8)
     np.testing.assert_allclose(scores, expected, rtol=1e-9, atol=1e-10)
     np.testing.assert_allclose(mean, reference.mu, rtol=1e-9, atol=1e-10)
 
 
 @pytest.mark.parametrize("loss", ["I", "II"])
 @pytest.mark.parametrize("density", [1.0, 0.3])
+def test_dense_kernel_matches_reference(loss, density):
+    assert_kernel_matches_reference(DenseReference, run_dense_kernel, loss, density, 7, 3)
+
+
+@pytest.mark.parametrize("loss", ["I", "II"])
+@pytest.mark.parametrize("density", [1.0, 0.3])
 def test_sparse_kernel_matches_reference(loss, density):
-    rng = np.random.default_rng(11)
-    samples = random_stream(rng, 400, 12, density)
-    start = initial_sketch(4, 12, seed=5)
-    reference = SparseReference(start, loss, rho=2.5, eta=0.7, gamma=0.8)
-    expected, updates = [], 0
-    for x, y in samples:
-        expected.append(reference.score(x))
-        updates += reference.learn(x, y)
-    assert 0 < updates < len(samples)
-    scores, mean = run_sparse_kernel(start, samples, loss, 2.5, 0.7, 0.8)
-    np.testing.assert_allclose(scores, expected, rtol=1e-9, atol=1e-10)
-    np.testing.assert_allclose(mean, reference.mu, rtol=1e-9, atol=1e-10)
+    assert_kernel_matches_reference(SparseReference, run_sparse_kernel, loss, density, 11, 5)
 
 
 def test_the_two_references_are_the_same_algorithm():
