@@ -31,6 +31,15 @@ def orthonormal_rows(matrix):
     return (q * np.sign(np.diag(r))).T
 
 
+def cost_sensitive_hinge(loss, rho, x, y, score):
+    """Whether ACOG's loss I (rho in the margin) or II (rho in the slope) is positive, and its
+    gradient in w."""
+    rho_y = rho if y > 0 else 1.0
+    if loss == "I":
+        return y * score < rho_y, -y * x
+    return y * score < 1.0, -rho_y * y * x
+
+
 class DenseReference:
     """Algorithms 2 and 3 as printed: S = (t Lam)^1/2 V, H = diag(1 / (1 + t Lam)),
     mu <- mu - eta (g - S' H S g) with the covariance materialised."""
@@ -46,11 +55,7 @@ class DenseReference:
         return self.mu @ x
 
     def learn(self, x, y):
-        rho_y = self.rho if y > 0 else 1.0
-        if self.loss == "I":
-            suffers, gradient = y * self.score(x) < rho_y, -y * x
-        else:
-            suffers, gradient = y * self.score(x) < 1.0, -rho_y * y * x
+        suffers, gradient = cost_sensitive_hinge(self.loss, self.rho, x, y, self.score(x))
         xh = x / math.sqrt(self.gamma)
         self.t += 1
         rate = 1.0 / self.t
@@ -102,11 +107,7 @@ class SparseReference:
         return self.w @ x + self.b @ (self.Z @ x)
 
     def learn(self, x, y):
-        rho_y = self.rho if y > 0 else 1.0
-        if self.loss == "I":
-            suffers, gradient = y * self.score(x) < rho_y, -y * x
-        else:
-            suffers, gradient = y * self.score(x) < 1.0, -rho_y * y * x
+        suffers, gradient = cost_sensitive_hinge(self.loss, self.rho, x, y, self.score(x))
         xh = x / math.sqrt(self.gamma)
         # Algorithm 5
         self.t += 1
