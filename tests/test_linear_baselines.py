@@ -386,32 +386,42 @@ def test_learning_on_phishing_beats_chance():
 # ``_unit_test_params``) run in tests/test_river_checks.py, which collects every exported estimator.
 
 
-@pytest.mark.parametrize("cls", ESTIMATORS)
-def test_bad_input_leaves_the_model_unchanged(cls):
-    model = cls()
+#: Bad samples for a model of the Phishing stream: (x, y, error raised, what its message names).
+BAD_PHISHING_SAMPLES = [
+    ({"ip_in_url": float("nan")}, True, InvalidFeature, "ip_in_url"),
+    ({"ip_in_url": float("-inf"), "new": 1.0}, True, InvalidFeature, "ip_in_url"),
+    ({"ip_in_url": float("inf"), "new": 1.0}, True, InvalidFeature, "ip_in_url"),
+    ({"new": "high"}, False, InvalidFeature, "new"),
+    ({"new": None}, False, InvalidFeature, "new"),
+    ({"is_popular": 1.0}, None, UnknownLabel, "None"),
+    ({"is_popular": 1.0}, "spam", UnknownLabel, "spam"),
+]
+
+
+def assert_bad_input_leaves_unchanged(model, fresh):
+    """Each bad sample raises and leaves ``model`` (after 30 Phishing samples) and ``fresh``
+    (nothing learned yet: the state is created only after validation) as they were. Shared with
+    the SACOG tests."""
     for x, y in datasets.Phishing().take(30):
         model.learn_one(x, y)
     snapshot = pickle.dumps(model)
-    bad = [
-        ({"ip_in_url": float("nan")}, True, InvalidFeature, "ip_in_url"),
-        ({"ip_in_url": float("-inf"), "new": 1.0}, True, InvalidFeature, "ip_in_url"),
-        ({"new": "high"}, False, InvalidFeature, "new"),
-        ({"new": None}, False, InvalidFeature, "new"),
-        ({"is_popular": 1.0}, None, UnknownLabel, "None"),
-        ({"is_popular": 1.0}, "spam", UnknownLabel, "spam"),
-    ]
-    for x, y, error, name in bad:
+    for x, y, error, name in BAD_PHISHING_SAMPLES:
         with pytest.raises(error, match=name):
             model.learn_one(x, y)
         assert pickle.dumps(model) == snapshot
     model.learn_one({}, True)  # documented no-op
     assert pickle.dumps(model) == snapshot
-    fresh = cls()  # nothing learned yet: the state is created only after validation
     snapshot = pickle.dumps(fresh)
-    for x, y, error, name in bad[:-1]:  # (a first non-positive label is the negative class)
+    # (a first non-positive label is the negative class, so the last sample is not bad for fresh)
+    for x, y, error, name in BAD_PHISHING_SAMPLES[:-1]:
         with pytest.raises(error, match=name):
             fresh.learn_one(x, y)
         assert pickle.dumps(fresh) == snapshot
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_bad_input_leaves_the_model_unchanged(cls):
+    assert_bad_input_leaves_unchanged(cls(), cls())
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)

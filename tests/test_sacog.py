@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import os
 import pathlib
-import pickle
 import random
 
 import numpy as np
@@ -15,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from river import datasets, preprocessing
+from test_linear_baselines import assert_bad_input_leaves_unchanged
 
 from imbalance_stream._numba import sketch as kernels
-from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.linear_model import SACOG
 from imbalance_stream.linear_model.sacog import initial_sketch
 
@@ -532,32 +531,9 @@ def test_intercept_before_learning():
 
 @pytest.mark.parametrize("sparse", [False, True])
 def test_bad_input_leaves_the_model_unchanged(sparse):
-    model = SACOG(sparse=sparse, seed=0, rho=2.0)
-    for x, y in datasets.Phishing().take(30):
-        model.learn_one(x, y)
-    snapshot = pickle.dumps(model)
-    bad = [
-        ({"ip_in_url": float("nan")}, True, InvalidFeature, "ip_in_url"),
-        ({"ip_in_url": float("inf"), "new": 1.0}, True, InvalidFeature, "ip_in_url"),
-        ({"new": "high"}, False, InvalidFeature, "new"),
-        ({"new": None}, False, InvalidFeature, "new"),
-        ({"is_popular": 1.0}, None, UnknownLabel, "None"),
-        ({"is_popular": 1.0}, "spam", UnknownLabel, "spam"),
-    ]
-    for x, y, error, name in bad:
-        with pytest.raises(error, match=name):
-            model.learn_one(x, y)
-        assert pickle.dumps(model) == snapshot
-    model.learn_one({}, True)  # documented no-op
-    assert pickle.dumps(model) == snapshot
-    fresh = SACOG(
-        sparse=sparse, seed=0
-    )  # nothing learned yet: the state is created only after validation
-    snapshot = pickle.dumps(fresh)
-    for x, y, error, name in bad[:-1]:  # (a first non-positive label is the negative class)
-        with pytest.raises(error, match=name):
-            fresh.learn_one(x, y)
-        assert pickle.dumps(fresh) == snapshot
+    assert_bad_input_leaves_unchanged(
+        SACOG(sparse=sparse, seed=0, rho=2.0), SACOG(sparse=sparse, seed=0)
+    )
 
 
 def test_first_thousand_samples_of_one_class():
