@@ -105,6 +105,27 @@ def _add_row(h, n, coefficient, row):
 
 
 @njit(cache=True)
+def _store(X, beta, h, G, cached, n, n_rows, slot, x, new_beta, krow, self_value):
+    """Write ``x`` with weight ``new_beta`` into ``slot`` (a fresh one, ``n_rows = n + 1``, or an
+    overwritten one, ``n_rows = n``): ``krow`` holds ``k(x, .)`` over the ``n`` rows in use before,
+    and gets ``k(x, x)`` at ``slot``; the scores ``h`` of the other rows gain ``new_beta k(x, .)``,
+    ``h[slot]`` is recomputed in full, and the cached Gram row and column are replaced."""
+    X[slot, :] = 0.0
+    X[slot, : x.shape[0]] = x
+    beta[slot] = new_beta
+    krow[slot] = self_value
+    _add_row(h, n, new_beta, krow)
+    total = 0.0
+    for j in range(n_rows):
+        total += beta[j] * krow[j]
+    h[slot] = total
+    if cached:
+        for j in range(n_rows):
+            G[slot, j] = krow[j]
+            G[j, slot] = krow[j]
+
+
+@njit(cache=True)
 def koil_step(
     X, beta, h, G, members, ints, floats, x, y, u_accept, u_slot,
     kind, gamma, degree, coef0, C, eta, decay, k, budget, policy, smooth, knn_first, euclidean,
@@ -217,22 +238,10 @@ def koil_step(
     self_value = kernel(kind, x, x, gamma, degree, coef0)
     if position == n_same:  # append into a fresh slot
         slot = n
-        X[slot, :] = 0.0
-        X[slot, : x.shape[0]] = x
-        beta[slot] = new_beta
         same[position] = slot
         ints[_COUNT + cls] = n_same + 1
         ints[_USED] = n + 1
-        krow[n] = self_value
-        _add_row(h, n, new_beta, krow)
-        total = 0.0
-        for j in range(n + 1):
-            total += beta[j] * krow[j]
-        h[slot] = total
-        if cached:
-            for j in range(n + 1):
-                G[slot, j] = krow[j]
-                G[j, slot] = krow[j]
+        _store(X, beta, h, G, cached, n, n + 1, slot, x, new_beta, krow, self_value)
     elif position == B.DROP:  # x itself is the removed vector
         if B.compensates(policy):
             c = same[argmax_over(similarity, same, n_same)]
@@ -256,19 +265,7 @@ def koil_step(
             removed_similarity[slot] = similarity[slot]  # -||x_removed - x||^2
         else:
             removed_similarity = removed_row
-        X[slot, :] = 0.0
-        X[slot, : x.shape[0]] = x
-        beta[slot] = new_beta
-        krow[slot] = self_value
-        _add_row(h, n, new_beta, krow)
-        total = 0.0
-        for j in range(n):
-            total += beta[j] * krow[j]
-        h[slot] = total
-        if cached:
-            for j in range(n):
-                G[slot, j] = krow[j]
-                G[j, slot] = krow[j]
+        _store(X, beta, h, G, cached, n, n, slot, x, new_beta, krow, self_value)
         ints[_HEAD + cls] = B.advance_head(policy, position, n_same, head, budget)
         if B.compensates(policy):
             # the most similar vector of the buffer after the replacement (it may be x)
