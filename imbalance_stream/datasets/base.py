@@ -93,6 +93,12 @@ _VERIFIED: set[tuple[str, str]] = set()
 _VERIFY_LOCK = threading.Lock()
 
 
+def github_blob(repo: str, commit: str, path: str) -> str:
+    """The address of ``path`` in the GitHub repository ``repo`` ("owner/name") at ``commit``:
+    the ``origin`` of a stored file copied from there."""
+    return f"https://github.com/{repo}/blob/{commit}/{path}"
+
+
 @dataclass(frozen=True)
 class DataFile:
     """One benchmark file: where it lives in the data home, where it comes from, its checksum.
