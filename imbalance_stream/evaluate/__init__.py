@@ -1,14 +1,16 @@
 """Evaluation: prequential runs, the papers' protocols, parallel sweeps, event-log replay."""
 
-from .array_replay import ReplayResult, replay_array
+from .array_replay import ReplayResult, has_array_path, register_array_path, replay_array
 from .parallel import map_cells
 from .prequential import PrequentialResult, plot_curves, run_prequential
 
 __all__ = [
     "PrequentialResult",
     "ReplayResult",
+    "has_array_path",
     "map_cells",
     "plot_curves",
+    "register_array_path",
     "replay_array",
     "run_prequential",
 ]
