@@ -39,3 +39,11 @@ class CostRatio:
         else:
             self._n_negative += 1
         return rho
+
+    def _count_margin_slope(self, sign: float) -> tuple[float, float]:
+        """Count the label and return ``(margin, slope)`` of the cost-sensitive hinge loss
+        ``slope * max(0, margin - y w.x)`` of ``self.loss``: ``"I"`` puts ``rho_y`` in the margin,
+        ``"II"`` in the slope (``rho_y = rho`` for the positive label, 1 for the negative one)."""
+        rho = self._count_label(sign)
+        rho_y = rho if sign > 0 else 1.0
+        return (rho_y, 1.0) if self.loss == "I" else (1.0, rho_y)

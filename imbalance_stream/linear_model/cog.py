@@ -86,9 +86,7 @@ class COG(CostRatio, FirstOrderLinear):
         self._n_negative = 0
 
     def _learn(self, indices, values, sign):
-        rho = self._count_label(sign)
-        rho_y = rho if sign > 0 else 1.0
-        margin, slope = (rho_y, 1.0) if self.loss == "I" else (1.0, rho_y)
+        margin, slope = self._count_margin_slope(sign)
         updated = kernels.additive_step(
             self._weights, indices, values, sign, margin, False, self.eta * slope
         )

@@ -250,9 +250,7 @@ class SACOG(CostRatio, BinaryClassifier):
         self._named = n_features
 
     def _learn(self, indices, values, sign):
-        rho = self._count_label(sign)
-        rho_y = rho if sign > 0 else 1.0
-        margin, slope = (rho_y, 1.0) if self.loss == "I" else (1.0, rho_y)
+        margin, slope = self._count_margin_slope(sign)
         if self.sparse:
             updated = kernels.sparse_sacog_step(
                 self._mean, self._offsets, self._basis, self._transform, self._gram,
