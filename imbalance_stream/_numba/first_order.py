@@ -26,6 +26,21 @@ def squared_norm(values):
 
 
 @njit(cache=True)
+def _triggers(margin, threshold, inclusive):
+    """Whether the margin ``y w.x`` is below ``threshold`` (or equal to it when ``inclusive``).
+
+    Written as "not above", so that a NaN margin triggers the step."""
+    return not (margin > threshold or (margin == threshold and not inclusive))
+
+
+@njit(cache=True)
+def _add_scaled(weights, indices, values, scale):
+    """``w += scale * x`` on the sample's entries."""
+    for k in range(indices.shape[0]):
+        weights[indices[k]] += scale * values[k]
+
+
+@njit(cache=True)
 def additive_step(weights, indices, values, y, threshold, inclusive, step):
     """``w += step * y * x`` when ``y w.x < threshold`` (``<=`` when ``inclusive``).
 
@@ -35,11 +50,9 @@ def additive_step(weights, indices, values, y, threshold, inclusive, step):
     * COG: ``threshold = margin_y``, ``inclusive = False`` (loss > 0), ``step = eta * slope_y``.
     """
     margin = y * sparse_dot(weights, indices, values)
-    if margin > threshold or (margin == threshold and not inclusive):
+    if not _triggers(margin, threshold, inclusive):
         return False
-    scale = step * y
-    for k in range(indices.shape[0]):
-        weights[indices[k]] += scale * values[k]
+    _add_scaled(weights, indices, values, step * y)
     return True
 
 
@@ -54,15 +67,13 @@ def passive_aggressive_step(weights, indices, values, y, threshold, inclusive, t
       ``C = inf`` (plain PA).
     """
     margin = y * sparse_dot(weights, indices, values)
-    if margin > threshold or (margin == threshold and not inclusive):
+    if not _triggers(margin, threshold, inclusive):
         return False
     norm = squared_norm(values)
     if not norm > 0.0:
         return False
     tau = min(C, (target - margin) / norm)
-    scale = tau * y
-    for k in range(indices.shape[0]):
-        weights[indices[k]] += scale * values[k]
+    _add_scaled(weights, indices, values, tau * y)
     return True
 
 
@@ -93,8 +104,7 @@ def romma_step(weights, n, indices, values, y):
     e = w_norm * (y - score) / denominator
     for i in range(n):
         weights[i] *= c
-    for k in range(indices.shape[0]):
-        weights[indices[k]] += e * values[k]
+    _add_scaled(weights, indices, values, e)
     return True
 
 
