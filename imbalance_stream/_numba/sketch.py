@@ -40,6 +40,22 @@ DEGENERATE_TOLERANCE = 1e-12
 
 
 @njit(cache=True)
+def _row_square_norm(matrix, i, n):
+    """``|matrix[i, :n]|^2``."""
+    total = 0.0
+    for j in range(n):
+        total += matrix[i, j] * matrix[i, j]
+    return total
+
+
+@njit(cache=True)
+def _subtract_row(matrix, i, r, coefficient, n):
+    """``matrix[i, :n] -= coefficient * matrix[r, :n]``."""
+    for j in range(n):
+        matrix[i, j] -= coefficient * matrix[r, j]
+
+
+@njit(cache=True)
 def orthonormalise_rows(matrix, n):
     """Modified Gram-Schmidt of the rows of ``matrix[:, :n]``, in row order, in place.
 
@@ -52,18 +68,13 @@ def orthonormalise_rows(matrix, n):
     m = matrix.shape[0]
     replaced = 0
     for i in range(m):
-        before = 0.0
-        for j in range(n):
-            before += matrix[i, j] * matrix[i, j]
+        before = _row_square_norm(matrix, i, n)
         for r in range(i):
             coefficient = 0.0
             for j in range(n):
                 coefficient += matrix[r, j] * matrix[i, j]
-            for j in range(n):
-                matrix[i, j] -= coefficient * matrix[r, j]
-        norm = 0.0
-        for j in range(n):
-            norm += matrix[i, j] * matrix[i, j]
+            _subtract_row(matrix, i, r, coefficient, n)
+        norm = _row_square_norm(matrix, i, n)
         if not norm > (DEGENERATE_TOLERANCE * DEGENERATE_TOLERANCE) * before or norm == 0.0:
             replaced += 1
             best, best_residual = 0, -1.0
@@ -77,12 +88,8 @@ def orthonormalise_rows(matrix, n):
                 matrix[i, j] = 0.0
             matrix[i, best] = 1.0
             for r in range(i):
-                coefficient = matrix[r, best]
-                for j in range(n):
-                    matrix[i, j] -= coefficient * matrix[r, j]
-            norm = 0.0
-            for j in range(n):
-                norm += matrix[i, j] * matrix[i, j]
+                _subtract_row(matrix, i, r, matrix[r, best], n)
+            norm = _row_square_norm(matrix, i, n)
         scale = 1.0 / math.sqrt(norm)
         for j in range(n):
             matrix[i, j] *= scale
@@ -202,6 +209,17 @@ def sparse_sacog_score(weights, offsets, directions, indices, values):
 
 
 @njit(cache=True)
+def _gram_square_norm(beta, gram):
+    """``beta' K beta``: the squared norm of ``beta' Z`` from ``K = Z Z'``."""
+    m = beta.shape[0]
+    total = 0.0
+    for a in range(m):
+        for c in range(m):
+            total += beta[a] * gram[a, c] * beta[c]
+    return total
+
+
+@njit(cache=True)
 def _decompose(transform, gram):
     """Algorithm 6: replace ``F`` by ``Q`` such that the rows of ``Q Z`` are the Gram-Schmidt
     orthonormalisation of the rows of ``F Z``, computed from ``K = Z Z'`` only (inner product
@@ -217,20 +235,14 @@ def _decompose(transform, gram):
     for i in range(m):
         for a in range(m):
             beta[a] = transform[i, a]
-        before = 0.0
-        for a in range(m):
-            for c in range(m):
-                before += beta[a] * gram[a, c] * beta[c]
+        before = _gram_square_norm(beta, gram)
         for r in range(i):
             coefficient = 0.0
             for a in range(m):
                 coefficient += kq[r, a] * beta[a]
             for a in range(m):
                 beta[a] -= coefficient * q[r, a]
-        norm = 0.0
-        for a in range(m):
-            for c in range(m):
-                norm += beta[a] * gram[a, c] * beta[c]
+        norm = _gram_square_norm(beta, gram)
         if not norm > (DEGENERATE_TOLERANCE * DEGENERATE_TOLERANCE) * before or norm <= 0.0:
             return False
         scale = 1.0 / math.sqrt(norm)
