@@ -85,3 +85,37 @@ def test_growth_keeps_content_and_pads_with_the_prior(size, needed):
     tail = grown[size:, size:]
     assert np.array_equal(tail, np.eye(tail.shape[0]))
     assert not grown[:size, size:].any() and not grown[size:, :size].any()
+
+
+def test_a_repeated_sample_is_recalled_only_while_it_is_equal_and_the_space_unchanged():
+    space = FeatureSpace()
+    x = {"a": 1.0, "b": 2.0}
+    space.commit(space.encode(x, grow=True)[2])
+    first = space.encode(x, grow=False)
+    assert space.encode(dict(x), grow=True)[0] is first[0]  # recalled: same arrays
+    x["a"] = 5.0  # mutated in place: a miss, re-encoded
+    assert space.encode(x, grow=False)[1].tolist() == [5.0, 2.0]
+    x["a"] = float("nan")
+    with pytest.raises(InvalidFeature, match="'a'"):
+        space.encode(x, grow=False)
+
+
+def test_an_encoding_that_dropped_unknown_names_never_serves_learning():
+    space = FeatureSpace()
+    space.commit(["a"])
+    x = {"a": 1.0, "new": 2.0}
+    assert space.encode(x, grow=False)[0].tolist() == [0]
+    indices, values, new = space.encode(x, grow=True)
+    assert indices.tolist() == [0, 1] and new == ["new"]
+
+
+def test_the_recall_cache_is_not_pickled_and_odd_values_miss_it():
+    import pickle
+
+    space = FeatureSpace()
+    space.commit(space.encode({"a": 1.0}, grow=True)[2])
+    empty = pickle.dumps(space)
+    space.encode({"a": 1.0}, grow=False)
+    assert pickle.dumps(space) == empty
+    with pytest.raises(InvalidFeature, match="'a'"):
+        space.encode({"a": np.array([1.0, 2.0])}, grow=False)

@@ -147,3 +147,30 @@ def acog_diag_step(mean, variance, indices, values, y, margin, slope, eta, gamma
         variance[j] = sigma
         mean[j] += eta * slope * y * sigma * x
     return True
+
+
+@njit(cache=True)
+def gaussian_weight_proba(score, variance):
+    """P(w.x > 0) for Gaussian weights: ``Phi(score / sqrt(variance))``; 1/2 at a zero score, a
+    step when the variance vanishes."""
+    if score == 0.0:
+        return 0.5
+    if not variance > 0.0:
+        return 1.0 if score > 0.0 else 0.0
+    return probit(score / math.sqrt(variance))
+
+
+@njit(cache=True)
+def proba_diag(mean, variance, indices, values):
+    """Probit predictive probability of a diagonal-covariance Gaussian weight model, one call."""
+    return gaussian_weight_proba(
+        sparse_dot(mean, indices, values), quad_form_diag(variance, indices, values)
+    )
+
+
+@njit(cache=True)
+def proba_full(mean, cov, indices, values):
+    """Probit predictive probability of a full-covariance Gaussian weight model, one call."""
+    return gaussian_weight_proba(
+        sparse_dot(mean, indices, values), quad_form_full(cov, indices, values)
+    )

@@ -87,7 +87,7 @@ class BinaryClassifier(base.Classifier, abc.ABC):
             return  # an empty sample: nothing to learn (see the class docstring)
         if sign < 0 and self._negative is None:
             self._negative = y
-        n_columns = self._features.commit(new) if new else len(self._features)
+        n_columns = self._features.commit(new) if new else len(self._features.names)
         if n_columns > self._state_size:
             # also covers the intercept column, which exists before any feature is learned
             self._grow(n_columns)
@@ -107,7 +107,8 @@ class BinaryClassifier(base.Classifier, abc.ABC):
 
     def predict_proba_one(self, x: dict) -> dict:
         p = float(self._proba(*self._encode_known(x)))
-        return {self.positive: p, self.negative: 1.0 - p}
+        negative = (not self.positive) if self._negative is None else self._negative
+        return {self.positive: p, negative: 1.0 - p}
 
     def predict_one(self, x: dict):
         """The positive label when the decision is >= 0 (ties go to the rare class)."""

@@ -85,6 +85,13 @@ class FeatureSpace:
         if intercept:
             self.index[self.INTERCEPT] = 0
             self.names.append(self.INTERCEPT)
+        self._last = None  # the latest encoding, see ``_recall``
+
+    def __getstate__(self):
+        # The one-sample cache is a speed-up, not state: a pickled model does not carry it.
+        state = self.__dict__.copy()
+        state["_last"] = None
+        return state
 
     def __len__(self) -> int:
         return len(self.names)
@@ -98,10 +105,14 @@ class FeatureSpace:
         """
         if not isinstance(x, dict):
             raise TypeError(f"features must be a dict, got {type(x).__name__}")
+        recalled = self._recall(x, grow)
+        if recalled is not None:
+            return recalled
         index = self.index
         columns: list[int] = []
         values: list[float] = []
         new: list = []
+        dropped = 0
         next_column = len(self.names)
         for name, raw in x.items():
             kind = type(raw)
@@ -116,6 +127,7 @@ class FeatureSpace:
             column = index.get(name)
             if column is None:
                 if not grow:
+                    dropped += 1
                     continue
                 column = next_column
                 next_column += 1
@@ -127,7 +139,34 @@ class FeatureSpace:
             values.append(1.0)
         if not columns:
             return _EMPTY_IDX, _EMPTY_VAL, new
-        return np.array(columns, dtype=np.int64), np.array(values, dtype=np.float64), new
+        indices = np.array(columns, dtype=np.int64)
+        array = np.array(values, dtype=np.float64)
+        if not new:
+            self._last = (dict(x), len(self.names), not dropped, indices, array)
+        return indices, array, new
+
+    def _recall(self, x: dict, grow: bool):
+        """The arrays of the previous call if ``x`` equals its sample and nothing was added since.
+
+        Prequential evaluation encodes every sample twice, to predict and then to learn; this
+        turns the second into a dict comparison. A cached encoding that dropped unknown names
+        serves only inference (``grow=False``). Any doubt (a value that does not compare as a
+        number) is a miss, which runs the full validation. The arrays are shared, so kernels must
+        treat them as read-only, which they do.
+        """
+        last = self._last
+        if last is None:
+            return None
+        sample, n_names, complete, indices, array = last
+        if n_names != len(self.names) or (grow and not complete):
+            return None
+        try:
+            same = sample == x
+        except Exception:  # e.g. an array value, whose comparison has no truth value
+            return None
+        if same is not True:
+            return None
+        return indices, array, []
 
     def commit(self, new_names) -> int:
         """Add names returned by :meth:`encode`; return the new number of columns."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from imbalance_stream._numba import linear as kernels
@@ -129,12 +127,10 @@ class ACOG(CostRatio, BinaryClassifier):
             self._cov = grow_vector(self._cov, n_features, 1.0)
 
     def _learn(self, indices, values, sign):
-        rho = self._count_label(sign)
-        rho_y = rho if sign > 0 else 1.0
-        margin, slope = (rho_y, 1.0) if self.loss == "I" else (1.0, rho_y)
+        margin, slope = self._count_margin_slope(sign)
         if self.covariance == "full":
             updated = kernels.acog_full_step(
-                self._mean, self._cov, len(self._features), indices, values,
+                self._mean, self._cov, self._state_size, indices, values,
                 sign, margin, slope, self.eta, self.gamma,
             )  # fmt: skip
         else:
@@ -150,20 +146,12 @@ class ACOG(CostRatio, BinaryClassifier):
             return 0.0
         return kernels.sparse_dot(self._mean, indices, values)
 
-    def _variance(self, indices, values):
-        """``x' Sigma x``: the predictive variance of the score."""
-        if self.covariance == "full":
-            return kernels.quad_form_full(self._cov, indices, values)
-        return kernels.quad_form_diag(self._cov, indices, values)
-
     def _proba(self, indices, values):
         if not len(indices):
             return 0.5
-        score = kernels.sparse_dot(self._mean, indices, values)
-        variance = self._variance(indices, values)
-        if score == 0.0 or not variance > 0.0:
-            return 0.5 if score == 0.0 else float(score > 0.0)
-        return kernels.probit(score / math.sqrt(variance))
+        if self.covariance == "full":
+            return kernels.proba_full(self._mean, self._cov, indices, values)
+        return kernels.proba_diag(self._mean, self._cov, indices, values)
 
     # ---- introspection ------------------------------------------------------------------------
 
