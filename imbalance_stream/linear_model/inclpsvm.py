@@ -31,6 +31,16 @@ def check_window(window) -> None:
         raise ValueError(f"window must be None or a positive integer, got {window!r}")
 
 
+def pad_statistics(stats: np.ndarray, slots: int, size: int) -> np.ndarray:
+    """The per-class statistics ``stats`` (``k x n x n``) padded with zeros to ``slots x size x
+    size`` (new classes and new features have seen nothing); ``stats`` itself if already so."""
+    if stats.shape == (slots, size, size):
+        return stats
+    padded = np.zeros((slots, size, size))
+    padded[: stats.shape[0], : stats.shape[1], : stats.shape[2]] = stats
+    return padded
+
+
 class HeldSamples:
     """Window and retirement bookkeeping shared by the binary and the multi-class IncLPSVM.
 
@@ -171,12 +181,8 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
 
     def _grow(self, n_features):
         size = self._stats.shape[1]
-        if n_features <= size:
-            return
-        capacity = capacity_for(size, n_features)
-        stats = np.zeros((2, capacity, capacity))
-        stats[:, :size, :size] = self._stats
-        self._stats = stats
+        if n_features > size:
+            self._stats = pad_statistics(self._stats, 2, capacity_for(size, n_features))
 
     def _update(self, indices, values, slot: int, scale: float):
         kernels.scatter_update(self._stats[slot], indices, values, scale)

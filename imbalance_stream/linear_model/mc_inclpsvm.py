@@ -9,9 +9,9 @@ import numpy as np
 from river import base
 
 from imbalance_stream._numba import proximal as kernels
-from imbalance_stream.base import FeatureSpace, UnknownLabel, capacity_for
+from imbalance_stream.base import FeatureSpace, UnknownLabel, grow_matrix
 
-from .inclpsvm import HeldSamples, check_positive, check_window, solve_spd
+from .inclpsvm import HeldSamples, check_positive, check_window, pad_statistics, solve_spd
 
 __all__ = ["McIncLPSVM"]
 
@@ -89,19 +89,10 @@ class McIncLPSVM(HeldSamples, base.Classifier):
 
     def _grow(self, n_features: int, n_classes: int):
         """Pad the statistics with zeros for new features and new classes (capacity doubling)."""
-        size = self._total.shape[0]
-        if n_features > size:
-            capacity = capacity_for(size, n_features)
-            total = np.zeros((capacity, capacity))
-            total[:size, :size] = self._total
-            self._total = total
-        size = self._total.shape[0]
-        slots, old = self._stats.shape[0], self._stats.shape[1]
+        self._total = grow_matrix(self._total, n_features, diagonal=0.0)
+        slots = self._stats.shape[0]
         slot_capacity = slots if n_classes <= slots else max(2, 2 * slots, n_classes)
-        if slot_capacity != slots or old != size:
-            stats = np.zeros((slot_capacity, size, size))
-            stats[:slots, :old, :old] = self._stats
-            self._stats = stats
+        self._stats = pad_statistics(self._stats, slot_capacity, self._total.shape[0])
 
     def _update(self, indices, values, slot: int, scale: float):
         kernels.scatter_update_pair(self._stats[slot], self._total, indices, values, scale)
