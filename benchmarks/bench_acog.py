@@ -9,7 +9,8 @@
    against the ``predict_one`` + ``learn_one`` loop over prebuilt dicts (the same test-then-train
    work, the same results), for ACOG-diag, ACOG-full, SACOG and sparse SACOG.
 3. Where ACOG-diag's dict-path time goes: the share of validating and encoding the dicts
-   (``FeatureSpace.encode``, twice per sample: once to predict, once to learn).
+   (``FeatureSpace.encode``, called twice per sample, to predict and to learn; the second call
+   recalls the first's arrays).
 
 Times are CPU seconds of this process (``time.process_time``), which other processes on shared
 cores disturb less than wall time; ratios are of medians over the repetitions.
