@@ -22,82 +22,7 @@ from .first_order import additive_step, passive_aggressive_step, romma_step
 from .linear import acog_diag_step, acog_full_step, arow_full_step, sparse_dot
 from .sketch import sacog_step, sparse_sacog_score, sparse_sacog_step
 
-__all__ = ["replay_acog_diag", "replay_acog_full", "replay_baseline", "replay_sacog"]
-
-
-@njit(cache=True)
-def _margin_slope(y, rho, laplace, counts, loss_one):
-    """Count the label, then return ``(margin, slope)`` of the cost-sensitive hinge loss."""
-    if laplace:
-        n_pos = counts[0] + (1 if y > 0 else 0)
-        n_neg = counts[1] + (1 if y < 0 else 0)
-        rho = (n_neg + 1.0) / (n_pos + 1.0)
-    if y > 0:
-        counts[0] += 1
-        rho_y = rho
-    else:
-        counts[1] += 1
-        rho_y = 1.0
-    if loss_one:
-        return rho_y, 1.0
-    return 1.0, rho_y
-
-
-@njit(cache=True)
-def replay_acog_full(
-    indptr, indices, values, signs, mean, cov, n, loss_one, rho, laplace, counts, eta, gamma,
-    predictions,
-):  # fmt: skip
-    """Replay a stream through full-covariance ACOG; returns the number of update rounds."""
-    n_updates = 0
-    for t in range(signs.shape[0]):
-        start = indptr[t]
-        stop = indptr[t + 1]
-        row_indices = indices[start:stop]
-        row_values = values[start:stop]
-        score = sparse_dot(mean, row_indices, row_values)
-        predictions[t] = 1 if score >= 0.0 else -1
-        if stop == start:
-            continue
-        y = signs[t]
-        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
-        if acog_full_step(mean, cov, n, row_indices, row_values, y, margin, slope, eta, gamma):
-            n_updates += 1
-    return n_updates
-
-
-@njit(cache=True)
-def replay_acog_diag(
-    indptr, indices, values, signs, mean, variance, loss_one, rho, laplace, counts, eta, gamma,
-    predictions,
-):  # fmt: skip
-    """Replay a stream through diagonal ACOG; returns the number of update rounds."""
-    n_updates = 0
-    for t in range(signs.shape[0]):
-        start = indptr[t]
-        stop = indptr[t + 1]
-        row_indices = indices[start:stop]
-        row_values = values[start:stop]
-        score = sparse_dot(mean, row_indices, row_values)
-        predictions[t] = 1 if score >= 0.0 else -1
-        if stop == start:
-            continue
-        y = signs[t]
-        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
-        if acog_diag_step(mean, variance, row_indices, row_values, y, margin, slope, eta, gamma):
-            n_updates += 1
-    return n_updates
-
-
-def empty_predictions(n_rows: int) -> np.ndarray:
-    """The int8 output buffer the runners fill with +1 / -1."""
-    return np.zeros(n_rows, dtype=np.int8)
-
-
-# ---- the first-order and AROW baselines of seed 002 ----------------------------------------------
-
-#: ``kind`` codes of :func:`replay_baseline`
-PERCEPTRON, PAUM, COG_I, COG_II, PA, CPAPB, ROMMA, AROW = range(8)
+__all__ = ["replay_acog", "replay_baseline", "replay_sacog"]
 
 
 @njit(cache=True)
@@ -115,6 +40,65 @@ def _count_rho(y, rho, laplace, counts):
 
 
 @njit(cache=True)
+def _margin_slope(y, rho, laplace, counts, loss_one):
+    """Count the label, then return ``(margin, slope)`` of the cost-sensitive hinge loss."""
+    rho_t = _count_rho(y, rho, laplace, counts)
+    rho_y = rho_t if y > 0 else 1.0
+    if loss_one:
+        return rho_y, 1.0
+    return 1.0, rho_y
+
+
+@njit(cache=True)
+def _row(indptr, indices, values, t):
+    """Row ``t`` of the CSR stream as ``(indices, values)`` views."""
+    start = indptr[t]
+    stop = indptr[t + 1]
+    return indices[start:stop], values[start:stop]
+
+
+@njit(cache=True)
+def replay_acog(
+    indptr, indices, values, signs, mean, full, cov, variance, n, loss_one, rho, laplace, counts,
+    eta, gamma, predictions,
+):  # fmt: skip
+    """Replay a stream through ACOG, full covariance (``full=True``: ``cov`` is the n x n
+    covariance, ``variance`` unused) or diagonal (``variance`` is the diagonal, ``cov`` unused);
+    returns the number of update rounds."""
+    n_updates = 0
+    for t in range(signs.shape[0]):
+        row_indices, row_values = _row(indptr, indices, values, t)
+        score = sparse_dot(mean, row_indices, row_values)
+        predictions[t] = 1 if score >= 0.0 else -1
+        if row_indices.shape[0] == 0:
+            continue
+        y = signs[t]
+        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
+        if full:
+            updated = acog_full_step(
+                mean, cov, n, row_indices, row_values, y, margin, slope, eta, gamma
+            )
+        else:
+            updated = acog_diag_step(
+                mean, variance, row_indices, row_values, y, margin, slope, eta, gamma
+            )
+        if updated:
+            n_updates += 1
+    return n_updates
+
+
+def empty_predictions(n_rows: int) -> np.ndarray:
+    """The int8 output buffer the runners fill with +1 / -1."""
+    return np.zeros(n_rows, dtype=np.int8)
+
+
+# ---- the first-order and AROW baselines of seed 002 ----------------------------------------------
+
+#: ``kind`` codes of :func:`replay_baseline`
+PERCEPTRON, PAUM, COG_I, COG_II, PA, CPAPB, ROMMA, AROW = range(8)
+
+
+@njit(cache=True)
 def replay_baseline(
     kind, indptr, indices, values, signs, weights, cov, n, rho, laplace, counts, eta, C,
     tau_negative, r, predictions,
@@ -128,13 +112,10 @@ def replay_baseline(
     """
     n_updates = 0
     for t in range(signs.shape[0]):
-        start = indptr[t]
-        stop = indptr[t + 1]
-        row_indices = indices[start:stop]
-        row_values = values[start:stop]
+        row_indices, row_values = _row(indptr, indices, values, t)
         score = sparse_dot(weights, row_indices, row_values)
         predictions[t] = 1 if score >= 0.0 else -1
-        if stop == start:
+        if row_indices.shape[0] == 0:
             continue
         y = signs[t]
         if kind == PERCEPTRON:
@@ -188,11 +169,8 @@ def replay_sacog(
     n_updates = 0
     for r in range(rows.shape[0]):
         t = rows[r]
-        start = indptr[t]
-        stop = indptr[t + 1]
-        row_indices = indices[start:stop]
-        row_values = values[start:stop]
-        if stop == start:
+        row_indices, row_values = _row(indptr, indices, values, t)
+        if row_indices.shape[0] == 0:
             predictions[t] = 1
             continue
         if sparse_form:

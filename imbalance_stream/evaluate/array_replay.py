@@ -373,6 +373,8 @@ def _register_builtin_paths():
     _registered = True
     from imbalance_stream.linear_model.acog import ACOG
 
+    no_covariance, no_variance = np.zeros((0, 0)), np.zeros(0)
+
     @register_array_path(ACOG)
     def _replay_acog(model, indptr, indices, values, signs):
         predictions = stream_kernels.empty_predictions(len(signs))
@@ -380,16 +382,13 @@ def _register_builtin_paths():
         laplace = model.rho is None
         rho = 1.0 if laplace else float(model.rho)
         loss_one = model.loss == "I"
-        if model.covariance == "full":
-            n_updates = stream_kernels.replay_acog_full(
-                indptr, indices, values, signs, model._mean, model._cov, len(model._features),
-                loss_one, rho, laplace, counts, float(model.eta), float(model.gamma), predictions,
-            )  # fmt: skip
-        else:
-            n_updates = stream_kernels.replay_acog_diag(
-                indptr, indices, values, signs, model._mean, model._cov,
-                loss_one, rho, laplace, counts, float(model.eta), float(model.gamma), predictions,
-            )  # fmt: skip
+        full = model.covariance == "full"
+        n_updates = stream_kernels.replay_acog(
+            indptr, indices, values, signs, model._mean, full,
+            model._cov if full else no_covariance, no_variance if full else model._cov,
+            len(model._features), loss_one, rho, laplace, counts, float(model.eta),
+            float(model.gamma), predictions,
+        )  # fmt: skip
         model._n_positive, model._n_negative = int(counts[0]), int(counts[1])
         model.n_updates += int(n_updates)
         return predictions
@@ -400,7 +399,6 @@ def _register_builtin_paths():
         return
     kinds = {Perceptron: stream_kernels.PERCEPTRON, PAUM: stream_kernels.PAUM,
              PA: stream_kernels.PA, CPAPB: stream_kernels.CPAPB, ROMMA: stream_kernels.ROMMA}  # fmt: skip
-    no_covariance = np.zeros((0, 0))
 
     def _replay_baseline(model, indptr, indices, values, signs):
         predictions = stream_kernels.empty_predictions(len(signs))
