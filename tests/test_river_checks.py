@@ -15,14 +15,9 @@ import inspect
 import pytest
 from river import base, checks, datasets
 
-MODULES = [
-    "imbalance_stream.linear_model",
-    "imbalance_stream.svm",
-    "imbalance_stream.anomaly",
-    "imbalance_stream.density_ratio",
-    "imbalance_stream.active",
-    "imbalance_stream.imblearn",
-]
+# Every public estimator module; add ``anomaly``, ``density_ratio``, ``active`` and ``imblearn``
+# here as they are built.
+MODULES = ["imbalance_stream.linear_model", "imbalance_stream.svm"]
 
 _RIVER_DATASETS = checks._yield_datasets
 
