@@ -413,24 +413,27 @@ def compare(
 
 # ---- the thesis's numbers -----------------------------------------------------------------------
 
+# The columns of Tables 3.2 and 3.3, in the order printed.
+_CHAPTER_3_COLUMNS = (
+    "KOIL_RS++",
+    "KOIL_FIFO++",
+    "KOIL^s_RS++",
+    "KOIL^s_FIFO++",
+    "Perceptron",
+    "OAM_seq",
+    "OPAUC",
+    "NORMA",
+    "RBP",
+    "Forgetron",
+    "Projectron",
+    "Projectron++",
+)
+
 # Transcribed from the digest (section 6): "mean±std mark" per column; marks as printed
 # ("*" = KOIL significantly better, "-" = worse; Table 4.1: "•" better than the single kernel).
 _PAPER_TEXT = {
     "3.2": (
-        [
-            "KOIL_RS++",
-            "KOIL_FIFO++",
-            "KOIL^s_RS++",
-            "KOIL^s_FIFO++",
-            "Perceptron",
-            "OAM_seq",
-            "OPAUC",
-            "NORMA",
-            "RBP",
-            "Forgetron",
-            "Projectron",
-            "Projectron++",
-        ],
+        _CHAPTER_3_COLUMNS,
         """
 s4   .961±.016 .960±.014 .967±.011 .968±.011 .495±.031* .501±.021* .503±.032* .940±.013* .948±.021* .878±.147* .954±.019 .953±.017
 s10  .959±.022 .958±.018 .961±.017 .962±.018 .484±.037* .502±.032* .508±.032* .937±.041* .887±.062* .954±.023 .941±.032* .944±.023*
@@ -439,20 +442,7 @@ s100 .965±.014 .966±.013 .968±.013 .966±.015 .510±.023* .495±.026* .499±.
 """,
     ),
     "3.3": (
-        [
-            "KOIL_RS++",
-            "KOIL_FIFO++",
-            "KOIL^s_RS++",
-            "KOIL^s_FIFO++",
-            "Perceptron",
-            "OAM_seq",
-            "OPAUC",
-            "NORMA",
-            "RBP",
-            "Forgetron",
-            "Projectron",
-            "Projectron++",
-        ],
+        _CHAPTER_3_COLUMNS,
         """
 sonar      .955±.028 .955±.028 .957±.031 .957±.031 .803±.083* .843±.056* .844±.077* .925±.044* .913±.032* .896±.054* .896±.049* .896±.049*
 australian .923±.023 .922±.026 .919±.024 .920±.026 .869±.035* .925±.024 .923±.025 .919±.023 .911±.017* .912±.026* .923±.024 .923±.024
