@@ -671,42 +671,42 @@ _TABLE4_1 = {
 }
 
 
-def table3_2(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
+def _table_protocol(name, defaults, doc):
+    """The entry point ``name``: :func:`table` with ``defaults`` (a table's datasets, algorithms
+    and settings)."""
+
+    def run(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
+        return table(
+            params,
+            out_dir=out_dir,
+            n_jobs=n_jobs,
+            scheduler=scheduler,
+            progress=progress,
+            defaults=defaults,
+        )
+
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = doc
+    return run
+
+
+table3_2 = _table_protocol(
+    "table3_2",
+    _TABLE3_2,
     """Table 3.2: Syn1-4 (KOIL files s4, s10, s50, s100); KOIL budget 50 per class, k = 5;
-    baselines' budget 100 per class."""
-    return table(
-        params,
-        out_dir=out_dir,
-        n_jobs=n_jobs,
-        scheduler=scheduler,
-        progress=progress,
-        defaults=_TABLE3_2,
-    )
-
-
-def table3_3(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
-    """Table 3.3: the benchmark sets (shuttle's data file is not available); budget 100, k = 10."""
-    return table(
-        params,
-        out_dir=out_dir,
-        n_jobs=n_jobs,
-        scheduler=scheduler,
-        progress=progress,
-        defaults=_TABLE3_3,
-    )
-
-
-def table4_1(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
+    baselines' budget 100 per class.""",
+)
+table3_3 = _table_protocol(
+    "table3_3",
+    _TABLE3_3,
+    """Table 3.3: the benchmark sets (shuttle's data file is not available); budget 100, k = 10.""",
+)
+table4_1 = _table_protocol(
+    "table4_1",
+    _TABLE4_1,
     """Table 4.1: KOIL with 16 kernels against the single tuned kernel (marks: ``•`` means the
-    single-kernel pair is significantly better, the reverse of the thesis's marks)."""
-    return table(
-        params,
-        out_dir=out_dir,
-        n_jobs=n_jobs,
-        scheduler=scheduler,
-        progress=progress,
-        defaults=_TABLE4_1,
-    )
+    single-kernel pair is significantly better, the reverse of the thesis's marks).""",
+)
 
 
 # ---- Fig. 3.1 -----------------------------------------------------------------------------------
