@@ -7,13 +7,14 @@ import math
 import numpy as np
 
 from imbalance_stream._numba import auc as kernels
-from imbalance_stream._numba.linear import sparse_dot
-from imbalance_stream.base import BinaryClassifier, capacity_for, grow_vector
+from imbalance_stream.base import capacity_for, grow_vector
+
+from ._pairwise import PairwiseAUCLinear
 
 __all__ = ["OAMSeq"]
 
 
-class OAMSeq(BinaryClassifier):
+class OAMSeq(PairwiseAUCLinear):
     """Online AUC Maximisation, sequential update (OAM_seq).
 
     A linear scorer ``w.x`` that minimises the pairwise hinge loss ``[1 - w.(x+ - x-)]_+``. Each
@@ -73,19 +74,9 @@ class OAMSeq(BinaryClassifier):
         self.budget = budget
         self.seed = seed
         self._rng = np.random.default_rng(seed)
-        self._w = np.zeros(0)
         self._buffer = {1.0: np.zeros((budget, 0)), -1.0: np.zeros((budget, 0))}
         self._filled = {1.0: 0, -1.0: 0}
-        self._count = {1.0: 0, -1.0: 0}
         self.n_steps = 0
-
-    @property
-    def n_positive(self) -> int:
-        return self._count[1.0]
-
-    @property
-    def n_negative(self) -> int:
-        return self._count[-1.0]
 
     def _grow(self, n_features):
         self._w = grow_vector(self._w, n_features)
@@ -109,20 +100,6 @@ class OAMSeq(BinaryClassifier):
         self.n_steps += kernels.oam_seq_pass(
             self._w, n, x, sign, self._buffer[-sign], self._filled[-sign], c_t
         )
-
-    def _decision(self, indices, values):
-        if not len(indices):
-            return 0.0
-        return sparse_dot(self._w, indices, values)
-
-    def _proba(self, indices, values):
-        score = self._decision(indices, values)
-        return 0.5 * (1.0 + math.tanh(0.5 * score))  # the logistic function, overflow-free
-
-    @property
-    def weights(self) -> dict:
-        """The weight of every feature seen, by name."""
-        return self._features.to_dict(self._w)
 
     @classmethod
     def _unit_test_params(cls):

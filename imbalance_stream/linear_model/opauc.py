@@ -7,13 +7,14 @@ import math
 import numpy as np
 
 from imbalance_stream._numba import auc as kernels
-from imbalance_stream._numba.linear import sparse_dot
-from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base import grow_matrix, grow_vector
+
+from ._pairwise import PairwiseAUCLinear
 
 __all__ = ["OPAUC"]
 
 
-class OPAUC(BinaryClassifier):
+class OPAUC(PairwiseAUCLinear):
     """One-Pass AUC optimisation (OPAUC).
 
     A linear scorer ``w.x`` trained on the square pairwise loss ``(1 - w.(x+ - x-))^2`` summed
@@ -67,18 +68,8 @@ class OPAUC(BinaryClassifier):
         super().__init__(positive=positive)
         self.eta = eta
         self.lam = lam
-        self._w = np.zeros(0)
         self._mean = {1.0: np.zeros(0), -1.0: np.zeros(0)}
         self._cov = {1.0: np.zeros((0, 0)), -1.0: np.zeros((0, 0))}
-        self._count = {1.0: 0, -1.0: 0}
-
-    @property
-    def n_positive(self) -> int:
-        return self._count[1.0]
-
-    @property
-    def n_negative(self) -> int:
-        return self._count[-1.0]
 
     def _grow(self, n_features):
         self._w = grow_vector(self._w, n_features)
@@ -96,20 +87,6 @@ class OPAUC(BinaryClassifier):
             kernels.opauc_gradient_step(
                 self._w, n, x, sign, self._mean[-sign], self._cov[-sign], self.eta, self.lam
             )
-
-    def _decision(self, indices, values):
-        if not len(indices):
-            return 0.0
-        return sparse_dot(self._w, indices, values)
-
-    def _proba(self, indices, values):
-        score = self._decision(indices, values)
-        return 0.5 * (1.0 + math.tanh(0.5 * score))  # the logistic function, overflow-free
-
-    @property
-    def weights(self) -> dict:
-        """The weight of every feature seen, by name."""
-        return self._features.to_dict(self._w)
 
     @classmethod
     def _unit_test_params(cls):
