@@ -18,6 +18,16 @@ from imbalance_stream.base import BinaryClassifier, capacity_for
 __all__ = ["KernelExpansion"]
 
 
+def check_budget(budget, *, optional=False):
+    """Raise ``ValueError`` unless ``budget`` is a positive integer (or ``None`` when
+    ``optional``): the number of stored vectors of the budget kernel perceptrons."""
+    if optional and budget is None:
+        return
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        allowed = "a positive integer or None" if optional else "a positive integer"
+        raise ValueError(f"budget must be {allowed}, got {budget!r}")
+
+
 class KernelExpansion(BinaryClassifier):
     """Base of the kernel machines that store ``(x_i, alpha_i)`` pairs in arrival order.
 

@@ -3,7 +3,7 @@ baseline)."""
 
 from __future__ import annotations
 
-from ._expansion import KernelExpansion
+from ._expansion import KernelExpansion, check_budget
 
 __all__ = ["Forgetron"]
 
@@ -76,8 +76,7 @@ class Forgetron(KernelExpansion):
         coef0: float = 0.0,
         positive=True,
     ):
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"budget must be a positive integer, got {budget!r}")
+        check_budget(budget)
         super().__init__(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, positive=positive)
         self.budget = budget
         self.n_mistakes = 0

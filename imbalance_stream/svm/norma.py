@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ._expansion import KernelExpansion
+from ._expansion import KernelExpansion, check_budget
 
 __all__ = ["NORMA"]
 
@@ -81,10 +81,7 @@ class NORMA(KernelExpansion):
             raise ValueError(f"lam must be >= 0 with eta * lam < 1, got lam={lam!r}")
         if not 0 < nu <= 1:
             raise ValueError(f"nu must be in (0, 1], got {nu!r}")
-        if budget is not None and (
-            isinstance(budget, bool) or not isinstance(budget, int) or budget < 1
-        ):
-            raise ValueError(f"budget must be a positive integer or None, got {budget!r}")
+        check_budget(budget, optional=True)
         super().__init__(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, positive=positive)
         self.eta = eta
         self.lam = lam

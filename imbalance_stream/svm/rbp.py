@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._expansion import KernelExpansion
+from ._expansion import KernelExpansion, check_budget
 
 __all__ = ["RBP"]
 
@@ -65,8 +65,7 @@ class RBP(KernelExpansion):
         positive=True,
         seed: int | None = None,
     ):
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"budget must be a positive integer, got {budget!r}")
+        check_budget(budget)
         super().__init__(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, positive=positive)
         self.budget = budget
         self.seed = seed
