@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from imbalance_stream._numba import linear as kernels
@@ -89,13 +87,7 @@ class AROW(BinaryClassifier):
         return kernels.sparse_dot(self._mean, indices, values)
 
     def _proba(self, indices, values):
-        score = self._decision(indices, values)
-        if score == 0.0:
-            return 0.5
-        variance = kernels.quad_form_full(self._cov, indices, values)
-        if not variance > 0.0:
-            return float(score > 0.0)
-        return kernels.probit(score / math.sqrt(variance))
+        return kernels.proba_full(self._mean, self._cov, indices, values)
 
     @property
     def weights(self) -> dict:
