@@ -104,6 +104,25 @@ def test_twenty_trials_cover_every_row_four_times():
     assert np.all(counts == 4)
 
 
+def test_shuttle_comes_from_river_odds_while_the_koil_file_is_absent(monkeypatch):
+    from imbalance_stream.datasets import ShuttleODDS, koil
+
+    assert "shuttle" in koil.FOLDS_ONLY  # only the fold files of the authors' shuttle exist
+    rows, labels, splits, data = kp._dataset("shuttle")
+    assert isinstance(data, ShuttleODDS)
+    assert len(rows) == 49_097 and int(labels.sum()) == 3_511 and len(splits) == 20
+    folds, source = kp.inner_assignment("shuttle")
+    assert len(folds) == len(splits[0][0]) and set(folds) == {1, 2, 3, 4, 5}
+    assert source.startswith("seeded random 5-fold assignment (seed 0)") and "ShuttleODDS" in source
+    assert kp._row_name("shuttle") == "shuttle (River ODDS)"
+    assert "NOT the thesis's shuttle" in kp.data_source("shuttle")
+    assert "shuttle" in kp._TABLE3_3["datasets"] and len(kp._TABLE3_3["datasets"]) == 14
+    # were the authors' file available, it would be used and compared as for the other sets
+    monkeypatch.delitem(koil.FOLDS_ONLY, "shuttle")
+    assert kp._row_name("shuttle") == "shuttle" and kp.data_source("shuttle").startswith("KOIL")
+    assert kp.data_source("glass") == "KOIL data file koil/glass and its fold files"
+
+
 def test_model_params_map_the_grid_onto_each_estimator():
     settings = kp._settings({"datasets": [], "algorithms": []}, {})
     koil = kp._model_params("KOIL_FIFO++", {"C": 4.0, "sigma": 0.5}, settings)
@@ -159,6 +178,23 @@ def test_table3_3_smoke(tmp_path):
     assert [r["auc_mean"] for r in again] == [r["auc_mean"] for r in rows]
     reused = json.loads((tmp_path / "again" / "selected.json").read_text())
     assert reused["glass"]["KOIL_RS++"]["source"] == "fixed by the scenario"
+
+
+def test_table3_3_on_the_shuttle_substitute_is_never_set_beside_the_thesis(tmp_path):
+    params = {"datasets": ["shuttle"], "algorithms": ["Perceptron", "OPAUC"], "trials": [0],
+              "fixed": {"shuttle": {"OPAUC": {"lam": 0.0625}}}}  # fmt: skip
+    rows = get_protocol("koil.table3_3")(
+        params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
+    )
+    for row in rows:
+        assert row["dataset"] == "shuttle (River ODDS)" and "ODDS" in row["data"]
+        assert row["paper_auc_mean"] is None and row["difference"] is None
+        assert 0.9 < row["auc_mean"] <= 1.0  # the ODDS task is nearly linearly separable
+    selected = json.loads((tmp_path / "selected.json").read_text())
+    assert "NOT the thesis's shuttle" in selected["shuttle"]["OPAUC"]["data"]
+    table_md = (tmp_path / "table.md").read_text()
+    assert "| shuttle (River ODDS) |" in table_md and " / " not in table_md.splitlines()[2]
+    assert "NOT the thesis's shuttle" in table_md
 
 
 def test_table3_2_smoke_with_fixed_hyper_parameters(tmp_path):

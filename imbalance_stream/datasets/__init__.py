@@ -11,7 +11,9 @@ File datasets (read from the data home ``$IMBALANCE_STREAM_DATA``, default
 * :class:`MNIST` (IDX files; :func:`read_idx` reads any IDX file);
 * :class:`KOIL` (the KOIL paper's 26 datasets with their cross-validation folds;
   :func:`koil_cv_folds`, :func:`koil_inner_folds`, :func:`check_koil_files` and
-  :class:`CorruptedFileError` for the files damaged upstream);
+  :class:`CorruptedFileError` for the files damaged upstream); :class:`ShuttleODDS` (River's
+  bundled ODDS Shuttle, a different task from KOIL's missing shuttle, with seeded stratified folds
+  in the KOIL layout: :func:`stratified_fold_matrix`);
 * helpers: :func:`read_libsvm` (stream any LIBSVM/svmlight file), :func:`get_data_home`,
   :class:`DataFile`, :class:`BenchmarkDataset` (base class), :class:`ChecksumError`.
 
@@ -44,6 +46,7 @@ PenDigits (split="train")  7,494 x 16       ``6`` (720)
 Iris                       150 x 4          ``0`` setosa (50)
 MNIST (split="train")      60,000 x 784     ``8`` (5,851)
 KOIL(name)                 as shipped       ``1`` (the authors' minority class)
+ShuttleODDS                49,097 x 9       ``1`` anomaly, merged rare classes (3,511)
 =========================  ===============  ===================================
 
 Imbalance: :class:`ImbalancedStream` makes any labelled stream follow a positive-class share
@@ -78,6 +81,7 @@ from .libsvm_datasets import (
     W8A,
 )
 from .mnist import MNIST, read_idx
+from .shuttle import ShuttleODDS, stratified_fold_matrix
 from .uci import Abalone, BreastCancerWisconsin, Car, Iris, Magic04, PenDigits, Spambase
 
 __all__ = [
@@ -108,6 +112,7 @@ __all__ = [
     "Piecewise",
     "Satimage",
     "Schedule",
+    "ShuttleODDS",
     "Spambase",
     "Splice",
     "Static",
@@ -120,4 +125,5 @@ __all__ = [
     "koil_inner_folds",
     "read_idx",
     "read_libsvm",
+    "stratified_fold_matrix",
 ]

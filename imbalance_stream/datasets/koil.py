@@ -218,6 +218,17 @@ def _check_name(name: str) -> int:
     )
 
 
+def splits_from_folds(folds: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (train rows, test rows) pairs of an N x R fold matrix (values 1..5): trial ``5 r + j``
+    tests on the rows whose column ``r`` is ``j + 1`` and trains on the others, both in row order."""
+    splits = []
+    for r in range(folds.shape[1]):
+        for j in range(1, 6):
+            test = folds[:, r] == j
+            splits.append((np.flatnonzero(~test), np.flatnonzero(test)))
+    return splits
+
+
 def koil_cv_folds(name: str) -> np.ndarray:
     """The outer fold matrix of ``<name>_IdxCv``: ``int8`` array (N, 4) with values 1..5.
 
@@ -382,7 +393,8 @@ class KOIL(BenchmarkDataset):
     which KOIL's file is a shuffle, class 1 positive), the first and last of them identified by the
     surviving bytes and the 18 in between, whose order is lost, placed in LIBSVM order. Only those
     18 rows (``unordered_rows``) may sit in other folds than in the authors' experiments.
-    ``w8a`` and ``shuttle`` have fold files but no data file: use :func:`koil_cv_folds`.
+    ``w8a`` and ``shuttle`` have fold files but no data file: use :func:`koil_cv_folds`
+    (:class:`ShuttleODDS` is River's ODDS version of shuttle, a different task).
 
     Parameters
     ----------
@@ -483,13 +495,7 @@ class KOIL(BenchmarkDataset):
 
     def cv_splits(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """The 20 (train rows, test rows) pairs, trial ``5 r + j`` testing fold ``j + 1`` of column ``r``."""
-        folds = self.cv_folds()
-        splits = []
-        for r in range(folds.shape[1]):
-            for j in range(1, 6):
-                test = folds[:, r] == j
-                splits.append((np.flatnonzero(~test), np.flatnonzero(test)))
-        return splits
+        return splits_from_folds(self.cv_folds())
 
     def inner_folds(self, repetition: int, fold: int) -> np.ndarray:
         """Inner 5-fold assignment (values 1..5) of the training rows of trial (repetition, fold).

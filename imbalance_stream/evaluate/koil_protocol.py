@@ -16,6 +16,14 @@ damaged (segment, vowel, ...) a seeded random 5-fold assignment of the same rows
 and the selection file says so. The selected values are reused for all 20 trials and written to
 ``selected.json``; a scenario can pass them back (``fixed``) to skip the search.
 
+Where the authors' data file is missing (only shuttle's fold files exist), :data:`SUBSTITUTES`
+names the data used instead: River's bundled ODDS Shuttle
+(:class:`imbalance_stream.datasets.ShuttleODDS`: scaled to [0, 1], seeded stratified 4 x 5 folds,
+seed 0, file order, seeded inner folds). It is a different task (7% positives, the rare classes
+merged, against the thesis's class 3, 0.3%): its rows are named ``shuttle (River ODDS)``, carry
+the data source in ``data`` (also in ``selected.json``) and are never set beside the thesis's
+numbers.
+
 The cells of a search and of the trials are independent and run through
 :func:`imbalance_stream.evaluate.parallel.map_cells` (serial, processes or Dask).
 
@@ -223,13 +231,53 @@ def _scorer(model):
 # ---- data ---------------------------------------------------------------------------------------
 
 
+#: Data used where the KOIL data file is absent (``datasets.koil.FOLDS_ONLY``): name -> (loader,
+#: row name, description). A substitute is a different task: its rows are never compared with the
+#: thesis's.
+SUBSTITUTES = {
+    "shuttle": (
+        "imbalance_stream.datasets:ShuttleODDS",
+        "shuttle (River ODDS)",
+        (
+            "River datasets.Shuttle (ODDS: 49,097 rows, anomaly = merged rare classes, 3,511 "
+            "positives; class 4 removed), scaled to [0, 1], seeded stratified 4 x 5 folds "
+            "(seed 0); NOT the thesis's shuttle (LIBSVM training file, class 3, 132 of 43,500)"
+        ),
+    ),
+}
+
+
+def _substituted(name: str) -> bool:
+    from imbalance_stream.datasets.koil import FOLDS_ONLY
+
+    return name in FOLDS_ONLY and name in SUBSTITUTES
+
+
+def data_source(name: str) -> str:
+    """Where the rows of dataset ``name`` come from (recorded in ``selected.json`` and the rows)."""
+    if _substituted(name):
+        return SUBSTITUTES[name][2]
+    return f"KOIL data file koil/{name} and its fold files"
+
+
+def _row_name(name: str) -> str:
+    if _substituted(name):
+        return SUBSTITUTES[name][1]
+    return SYNTHETIC_NAMES.get(name, name)
+
+
 @functools.lru_cache(maxsize=4)
 def _dataset(name: str):
     """``(rows as sparse dicts, labels as bools, 20 (train, test) splits, dataset)``, cached per
-    process so that the cells of one worker parse each file once."""
+    process so that the cells of one worker parse each file once. The authors' file, or its
+    substitute (:data:`SUBSTITUTES`) where only the fold files exist."""
     from imbalance_stream.datasets import KOIL
 
-    data = KOIL(name)
+    if _substituted(name):
+        module, _, attribute = SUBSTITUTES[name][0].partition(":")
+        data = getattr(importlib.import_module(module), attribute)()
+    else:
+        data = KOIL(name)
     X, y, _ = data.to_numpy()
     rows = [{j: float(v) for j, v in enumerate(x) if v != 0.0} for x in X]
     return rows, np.asarray(y, dtype=bool), data.cv_splits(), data
@@ -241,15 +289,19 @@ def inner_assignment(name: str, seed: int = 0) -> tuple[np.ndarray, str]:
 
     _, _, splits, data = _dataset(name)
     n_train = len(splits[0][0])
-    try:
-        folds = np.asarray(data.inner_folds(0, 0), dtype=np.int64)
-        if folds.shape != (n_train,) or folds.min() < 1 or folds.max() > 5:
-            raise CorruptedFileError(f"{name}_IdxAsso: unexpected inner folds")
-        return folds, f"{name}_IdxAsso (column 1, first {n_train} entries)"
-    except CorruptedFileError as error:
-        rng = np.random.default_rng(seed)
-        folds = rng.permutation(np.arange(n_train) % 5) + 1
-        return folds, f"seeded random 5-fold assignment (seed {seed}): {str(error).splitlines()[0]}"
+    if not hasattr(data, "inner_folds"):  # a substitute dataset: no inner fold file
+        reason = f"{type(data).__name__} has no inner fold file"
+    else:
+        try:
+            folds = np.asarray(data.inner_folds(0, 0), dtype=np.int64)
+            if folds.shape != (n_train,) or folds.min() < 1 or folds.max() > 5:
+                raise CorruptedFileError(f"{name}_IdxAsso: unexpected inner folds")
+            return folds, f"{name}_IdxAsso (column 1, first {n_train} entries)"
+        except CorruptedFileError as error:
+            reason = str(error).splitlines()[0]
+    rng = np.random.default_rng(seed)
+    folds = rng.permutation(np.arange(n_train) % 5) + 1
+    return folds, f"seeded random 5-fold assignment (seed {seed}): {reason}"
 
 
 def _fit_score(name: str, params: dict, dataset: str, train, test, checkpoints=()):
@@ -357,6 +409,9 @@ def search(
             "cv_auc": best,
             "source": source,
         }
+    for dataset, by_name in selected.items():
+        for entry in by_name.values():
+            entry["data"] = data_source(dataset)
     return selected
 
 
@@ -603,11 +658,12 @@ def table(params: dict, *, out_dir, n_jobs=None, scheduler=None, progress=False,
                 mark, p_values = "", []
             else:
                 mark, p_values = compare(ref_aucs, aucs)
-            printed = paper.get(dataset, {}).get(name)
+            # a substitute dataset is another task: never set beside the thesis's numbers
+            printed = None if _substituted(dataset) else paper.get(dataset, {}).get(name)
             entry = selected[dataset][name]
             rows.append(
                 {
-                    "dataset": SYNTHETIC_NAMES.get(dataset, dataset),
+                    "dataset": _row_name(dataset),
                     "algorithm": name,
                     "trials": len(aucs),
                     "auc_mean": round(float(aucs.mean()), 4),
@@ -621,6 +677,7 @@ def table(params: dict, *, out_dir, n_jobs=None, scheduler=None, progress=False,
                     "difference": round(float(aucs.mean()) - printed[0], 4) if printed else None,
                     "selected": json.dumps(entry["values"], sort_keys=True),
                     "cv_auc": None if entry["cv_auc"] is None else round(entry["cv_auc"], 4),
+                    "data": data_source(dataset),
                 }
             )
     (out_dir / "table.md").write_text(_markdown(rows, names))
@@ -648,6 +705,10 @@ def _markdown(rows, names) -> str:
                 wtl[name][0 if row["mark"] in ("•", "○") else 2 if row["mark"] == "-" else 1] += 1
         lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
     lines.append("| win/tie/loss | " + " | ".join("{}/{}/{}".format(*wtl[n]) for n in names) + " |")
+    for dataset in datasets:  # say where a substitute's rows come from
+        data = next(r.get("data", "") for r in rows if r["dataset"] == dataset)
+        if not data.startswith("KOIL"):
+            lines.append(f"\n{dataset}: {data}.")
     return "\n".join(lines) + "\n"
 
 
@@ -659,7 +720,7 @@ _TABLE3_2 = {
     "paper": "3.2",
 }
 _TABLE3_3 = {
-    "datasets": [d for d in PAPER["3.3"] if d != "shuttle"],
+    "datasets": list(PAPER["3.3"]),  # shuttle: River's ODDS version, another task (SUBSTITUTES)
     "algorithms": list(PAPER["3.3"]["sonar"]),
     "paper": "3.3",
 }
@@ -699,7 +760,8 @@ table3_2 = _table_protocol(
 table3_3 = _table_protocol(
     "table3_3",
     _TABLE3_3,
-    """Table 3.3: the benchmark sets (shuttle's data file is not available); budget 100, k = 10.""",
+    """Table 3.3: the 14 benchmark sets (shuttle: River's ODDS version, a different task, see
+    :data:`SUBSTITUTES`); budget 100, k = 10.""",
 )
 table4_1 = _table_protocol(
     "table4_1",
