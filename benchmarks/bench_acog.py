@@ -3,7 +3,8 @@
 1. Dict API: samples/s of ``predict_proba_one(x)`` then ``learn_one(x, y)`` on a9a (rows L2-normalised,
    sparse dicts of the non-zero features) for ACOG-diag, ACOG-full, SACOG (m = 5) and sparse SACOG,
    against River's ``LogisticRegression`` and ``PAClassifier``. Each repetition runs every model once
-   on a fresh instance, in turn (interleaved), and the table gives the median over repetitions.
+   over the stream on a fresh instance, the models taking turns every ``--chunk`` samples
+   (interleaved), and the table gives the median over repetitions.
 2. Array path against dict path: :func:`imbalance_stream.evaluate.replay_array` over the CSR array
    (built once, as the dicts are; the replay's own validation and column mapping are timed)
    against the ``predict_one`` + ``learn_one`` loop over prebuilt dicts (the same test-then-train
@@ -36,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from river import linear_model as river_linear
 from river import optim
 
+from imbalance_stream.base import features
 from imbalance_stream.datasets import A9A
 from imbalance_stream.evaluate import replay_array
 from imbalance_stream.linear_model import ACOG
@@ -79,6 +81,18 @@ def time_dict_pass(model, dicts, labels) -> float:
     return time.process_time() - start
 
 
+def interleaved_dict_passes(models: dict, dicts, labels, chunk: int) -> dict:
+    """CPU seconds of one full pass per model, each on a fresh instance, the models taking
+    turns every ``chunk`` samples so that a change in the machine's load hits all of them."""
+    instances = {name: make() for name, make in models.items()}
+    seconds = dict.fromkeys(models, 0.0)
+    for start in range(0, len(dicts), chunk):
+        part = slice(start, start + chunk)
+        for name, model in instances.items():
+            seconds[name] += time_dict_pass(model, dicts[part], labels[part])
+    return seconds
+
+
 def time_test_then_train(model, dicts, labels) -> float:
     predict, learn = model.predict_one, model.learn_one
     start = time.process_time()
@@ -92,6 +106,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--samples", type=int, default=20000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--chunk", type=int, default=500, help="samples per turn in section 1")
     args = parser.parse_args(argv)
     X, y, dicts, labels = load(args.samples)
     n = len(labels)
@@ -107,11 +122,12 @@ def main(argv=None):
 
     times = {name: [] for name in models}
     for _ in range(args.repeats):
-        for name, make in models.items():
-            times[name].append(time_dict_pass(make(), dicts, labels))
+        for name, seconds in interleaved_dict_passes(models, dicts, labels, args.chunk).items():
+            times[name].append(seconds)
     rate = {name: n / statistics.median(t) for name, t in times.items()}
     peer = rate["river LogisticRegression"]
-    print("1. dict API, predict_proba_one + learn_one")
+    encoder = "compiled" if features._compiled is not None else "Python (compiled module not built)"
+    print(f"1. dict API, predict_proba_one + learn_one; FeatureSpace encoder: {encoder}")
     print(f"{'model':28s} {'samples/s':>12s} {'x LogisticRegression':>22s} {'x PAClassifier':>16s}")
     for name, r in rate.items():
         print(f"{name:28s} {r:12,.0f} {r / peer:22.2f} {r / rate['river PAClassifier']:16.2f}")

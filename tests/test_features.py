@@ -119,3 +119,102 @@ def test_the_recall_cache_is_not_pickled_and_odd_values_miss_it():
     assert pickle.dumps(space) == empty
     with pytest.raises(InvalidFeature, match="'a'"):
         space.encode({"a": np.array([1.0, 2.0])}, grow=False)
+
+
+# ---- the fast paths of encode agree with the checked path ----------------------------------------
+
+from imbalance_stream.base import features as features_module  # noqa: E402
+
+_NAMES = st.sampled_from(["a", "b", "c", 1, 2, (3, "t"), "new", 7.5])
+_VALUES = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(min_value=-(10**400), max_value=10**400),
+    st.sampled_from([0, 0.0, -0.0, True, False, None, "1.5", np.float32(2.5), np.int64(3), 1j]),
+)
+
+
+def _space(intercept):
+    space = FeatureSpace(intercept=intercept)
+    space.commit(["a", "b", "c", 1, 2, (3, "t")])
+    return space
+
+
+def _checked(space, x, grow):
+    try:
+        return space._encode_checked(x, grow)
+    except InvalidFeature as error:
+        return error
+
+
+def _same(left, right):
+    if isinstance(left, Exception) or isinstance(right, Exception):
+        return type(left) is type(right) and str(left) == str(right)
+    (li, lv, ln), (ri, rv, rn) = left, right
+    return (
+        li.dtype == ri.dtype == np.int64
+        and lv.dtype == rv.dtype == np.float64
+        and li.tolist() == ri.tolist()
+        and np.array_equal(lv, rv)
+        and ln == rn
+    )
+
+
+@given(x=st.dictionaries(_NAMES, _VALUES, max_size=8), intercept=st.booleans())
+def test_every_fast_path_equals_the_checked_path_or_declines(x, intercept):
+    for grow in (False, True):
+        space = _space(intercept)
+        expected = _checked(space, x, grow)
+        # the Python fallback: accepts only what the checked path encodes without dropping
+        plain = space._encode_plain_python(x)
+        if plain is not None:
+            assert _same((*plain, []), expected)
+        # the compiled path, when built
+        if features_module._compiled is not None:
+            size = len(x) + intercept
+            indices, values = np.empty(size, np.int64), np.empty(size, np.float64)
+            written = features_module._compiled.encode_plain(x, space.index, indices, values, intercept)
+            assert written in (-1, size)
+            assert (written == -1) == (plain is None)  # both fast paths accept the same samples
+            if written >= 0:
+                assert _same((indices, values, []), expected)
+        # and the public entry point always gives the checked result
+        space._last = None
+        try:
+            got = space.encode(x, grow)
+        except InvalidFeature as error:
+            got = error
+        assert _same(got, expected)
+
+
+@pytest.mark.skipif(features_module._compiled is None, reason="the compiled encoder is not built")
+def test_the_compiled_encoder_refuses_wrong_output_arrays():
+    encode_plain = features_module._compiled.encode_plain
+    x, index = {"a": 1.0}, {"a": 0}
+    with pytest.raises(TypeError, match="int64"):
+        encode_plain(x, index, np.empty(1, np.int32), np.empty(1), False)
+    with pytest.raises(TypeError, match="float64"):
+        encode_plain(x, index, np.empty(1, np.int64), np.empty(1, np.float32), False)
+    with pytest.raises(ValueError, match="too short"):
+        encode_plain(x, index, np.empty(1, np.int64), np.empty(1), True)
+    with pytest.raises(TypeError):
+        encode_plain([("a", 1.0)], index, np.empty(1, np.int64), np.empty(1), False)
+    with pytest.raises(ValueError, match="contiguous"):
+        encode_plain(x, index, np.empty(4, np.int64)[::2], np.empty(1), False)
+
+
+def test_a_model_learns_the_same_with_and_without_the_compiled_encoder(monkeypatch):
+    from river import datasets
+
+    from imbalance_stream.linear_model import ACOG
+
+    def run():
+        model = ACOG(covariance="diag", intercept=True)
+        probabilities = []
+        for x, y in datasets.Phishing().take(300):
+            probabilities.append(model.predict_proba_one(x)[True])
+            model.learn_one(x, y)
+        return probabilities, model.weights
+
+    compiled = run()
+    monkeypatch.setattr(features_module, "_compiled", None)
+    assert run() == compiled

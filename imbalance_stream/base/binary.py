@@ -82,12 +82,13 @@ class BinaryClassifier(base.Classifier, abc.ABC):
 
     def learn_one(self, x: dict, y) -> None:
         sign = self._sign(y)
-        indices, values, new = self._features.encode(x, grow=True)
+        features = self._features
+        indices, values, new = features.encode(x, grow=True)
         if not len(indices):
             return  # an empty sample: nothing to learn (see the class docstring)
         if sign < 0 and self._negative is None:
             self._negative = y
-        n_columns = self._features.commit(new) if new else len(self._features.names)
+        n_columns = features.commit(new) if new else len(features.names)
         if n_columns > self._state_size:
             # also covers the intercept column, which exists before any feature is learned
             self._grow(n_columns)
@@ -106,7 +107,10 @@ class BinaryClassifier(base.Classifier, abc.ABC):
         return float(self._decision(*self._encode_known(x)))
 
     def predict_proba_one(self, x: dict) -> dict:
-        p = float(self._proba(*self._encode_known(x)))
+        indices, values, _ = self._features.encode(x, grow=False)
+        if not self._state_size:  # as in _encode_known, inlined: this is the hot path
+            indices, values = indices[:0], values[:0]
+        p = float(self._proba(indices, values))
         negative = (not self.positive) if self._negative is None else self._negative
         return {self.positive: p, negative: 1.0 - p}
 

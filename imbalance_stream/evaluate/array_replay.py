@@ -266,7 +266,8 @@ def _check_finite(csr, feature_names):
 def _check_labels(model, y, is_positive, non_empty):
     """Validate the labels as ``learn_one`` would; return the negative label to adopt, if any."""
     negatives = y[~is_positive]
-    if any(label is None for label in negatives.tolist()):
+    # only an object array can hold None; scanning a bool or numeric one would be wasted time
+    if negatives.dtype == object and any(label is None for label in negatives.tolist()):
         raise UnknownLabel("label is None; a binary model needs one of two labels")
     known = model._negative
     first = None
@@ -277,7 +278,8 @@ def _check_labels(model, y, is_positive, non_empty):
             if isinstance(first, np.generic):  # the label learn_one would have stored
                 first = first.item()
         known = first if first is not None else negatives[0]
-    for label in dict.fromkeys(negatives.tolist()):  # distinct, any mix of types
+    distinct = negatives if negatives.dtype == object else np.unique(negatives)
+    for label in dict.fromkeys(distinct.tolist()):  # distinct, any mix of types
         if label != known:
             raise UnknownLabel(
                 f"label {label!r} is neither the positive label {model.positive!r} nor the negative "
