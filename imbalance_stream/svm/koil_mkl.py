@@ -42,6 +42,28 @@ class KOILMKL(BinaryClassifier):
     ``sum_l q_l sign(f_l(x))``, takes a handful of values and ties most pairs, which cannot give
     the AUCs it reports; ``vote="sign"`` selects it. ``predict_proba_one`` is the logistic of
     ``F(x)`` (monotone, so it ranks like ``F``); ``predict_one`` thresholds ``F(x)`` at 0.
+    ``kernel_scores`` gives every ``f_l(x)``.
+
+    Failure mode of the default pool (a property of the thesis's pool scored the reference code's
+    way, not a defect of this implementation, which agrees with a plain-numpy Algorithm 4 in the
+    tests). The polynomial kernels are not normalised: on features scaled to [0, 1],
+    ``k(x, x) = |x|^(2p)`` (sonar, median: 11, 126 and 1,406 for p = 1, 2, 3) against at most 1
+    for a Gaussian, and each learner's scores grow with its kernel's values. Hedge does not bring
+    these learners' weights down far enough, because the localised loss compares ``x_t`` with stored
+    vectors whose own scores contain ``alpha_i k(x_i, x_i)``: a polynomial learner with a few
+    long stored vectors separates every pair it is shown, reports a zero loss and keeps its
+    weight. In one of the 20 sonar trials of Table 4.1 (smooth loss, C = 8, trial 2) the p = 3
+    learner was drawn 38 times, had a non-zero loss once, kept 2 vectors and ended with
+    ``q = 0.13``; its median ``|f|`` on the test rows was about 370 against under 0.5 for every
+    Gaussian, so it alone decided ``F``, and its own AUC was 0.46, the trial's AUC. Since ``F``
+    is not scale-free, a weight under 1% can be enough (german, C = 1, one inner-CV fold: the p = 3
+    learner with ``q = 0.006`` made the fold's AUC 0.36). These are the failed trials of Table 4.1
+    (sonar, ionosphere, and an inner-CV fold on german that made the search pick a larger C).
+    The narrowest Gaussians win the Hedge weights for the same reason (they memorise: ``f_l(x_i)``
+    is about ``alpha_i`` on a stored vector and about 0 anywhere else), but their scores on new
+    points are near 0, so they take weight without deciding ``F``. Two ways around it, both
+    outside the thesis's experiment: ``degrees=None`` (Gaussians only) or ``vote="sign"`` (eq.
+    4.1, blind to the scale); ``scenarios/paper/koil_table4_1_diagnosis.toml`` measures both.
 
     Parameters
     ----------
@@ -214,6 +236,19 @@ class KOILMKL(BinaryClassifier):
     @property
     def kernel_weights(self) -> dict:
         return dict(zip(self._names, (float(q) for q in self._q)))
+
+    def kernel_scores(self, x: dict) -> dict:
+        """``f_l(x)`` of the learner of every kernel of the pool, by kernel name: ``decision_one``
+        is their sum weighted by ``kernel_weights`` (of their signs with ``vote="sign"``)."""
+        pool = self._pool
+        dense = self._features.dense(*self._encode_known(x), pool.X.shape[-1])
+        scores = {}
+        for l, name in enumerate(self._names):
+            scores[name] = float(
+                steps.koil_score(pool.X[l], pool.beta[l], pool.ints[l], pool.floats[l], dense,
+                                 self._kinds[l], self._gammas[l], self._degrees[l], self._coef0s[l])
+            )  # fmt: skip
+        return scores
 
     def support_vectors(self, kernel: int, positive: bool = True):
         """``(vectors, weights)`` of one buffer of the learner of pool kernel number ``kernel``."""
