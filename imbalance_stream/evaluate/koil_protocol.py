@@ -151,15 +151,29 @@ ALGORITHMS: dict[str, Algorithm] = {
     # the authors' C++ code leaves C out of the Hedge loss (digest 7.17)
     "KOIL^MKL_RS++(Hedge w/o C)": _koil(_MKL, "rs++", "hinge", ("C",)),
     "KOIL^MKL,s_RS++(Hedge w/o C)": _koil(_MKL, "rs++", "smooth", ("C",)),
+    # diagnosis of the failed trials (KOILMKL's docstring): the thesis's eq. 4.1 vote, which the
+    # scale of the polynomial learners cannot dominate, and the pool without them
+    "KOIL^MKL_RS++(sign vote)": _koil(_MKL, "rs++", "hinge", ("C",)),
+    "KOIL^MKL,s_RS++(sign vote)": _koil(_MKL, "rs++", "smooth", ("C",)),
+    "KOIL^MKL_RS++(Gaussians)": _koil(_MKL, "rs++", "hinge", ("C",)),
+    "KOIL^MKL,s_RS++(Gaussians)": _koil(_MKL, "rs++", "smooth", ("C",)),
 }
 for _name in ("KOIL^MKL_RS++(Hedge w/o C)", "KOIL^MKL,s_RS++(Hedge w/o C)"):
     ALGORITHMS[_name].fixed["hedge_loss_includes_C"] = False
+for _name in ("KOIL^MKL_RS++(sign vote)", "KOIL^MKL,s_RS++(sign vote)"):
+    ALGORITHMS[_name].fixed["vote"] = "sign"
+for _name in ("KOIL^MKL_RS++(Gaussians)", "KOIL^MKL,s_RS++(Gaussians)"):
+    ALGORITHMS[_name].fixed["degrees"] = None
 
 #: Table 4.1 compares each multiple-kernel column with the single-kernel KOIL of the same policy
 #: and loss.
 MKL_PAIRS = {
     "KOIL^MKL_RS++(Hedge w/o C)": "KOIL_RS++",
     "KOIL^MKL,s_RS++(Hedge w/o C)": "KOIL^s_RS++",
+    "KOIL^MKL_RS++(sign vote)": "KOIL_RS++",
+    "KOIL^MKL,s_RS++(sign vote)": "KOIL^s_RS++",
+    "KOIL^MKL_RS++(Gaussians)": "KOIL_RS++",
+    "KOIL^MKL,s_RS++(Gaussians)": "KOIL^s_RS++",
     "KOIL^MKL_RS++": "KOIL_RS++",
     "KOIL^MKL_FIFO++": "KOIL_FIFO++",
     "KOIL^MKL,s_RS++": "KOIL^s_RS++",
