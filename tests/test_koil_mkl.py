@@ -74,6 +74,10 @@ def test_a_polynomial_learner_decides_a_failed_sonar_trial():
     assert magnitude[cubic] == pytest.approx(370, rel=0.02) and magnitude[gaussians].max() < 0.5
     assert int(np.argmax(q * magnitude)) == cubic
     assert koil_protocol.auc(S[:, cubic], y) == pytest.approx(auc, abs=0.01)
+    # the narrowest Gaussian has the largest weight, and scores near 0 off its stored vectors
+    narrowest = names.index("rbf(sigma=0.015625)")
+    assert int(np.argmax(q)) == narrowest and q[narrowest] == pytest.approx(0.446, abs=0.005)
+    assert magnitude[narrowest] < 1e-100
     # the same learners scored by eq. 4.1, and the pool without polynomial kernels, do not fail
     assert koil_protocol.auc(np.sign(S) @ q, y) > 0.85
     _, S, y, q, _, _ = _train("sonar", train, test, loss="smooth", C=8.0, degrees=None)
