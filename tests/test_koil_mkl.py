@@ -59,7 +59,11 @@ def test_a_polynomial_learner_decides_a_failed_sonar_trial():
     """Table 4.1, sonar, smooth loss, RS++, C = 8, trial 2 (AUC 0.46 of the 20 trials'
     0.847 mean): the p = 3 learner keeps a Hedge weight because its loss on the stored pairs is
     zero, and its scale, not its weight, makes it decide the weighted sum."""
-    train, test = koil_protocol._dataset("sonar")[2][2]
+    rows, _, splits, _ = koil_protocol._dataset("sonar")
+    train, test = splits[2]
+    squared_norms = np.array([sum(v * v for v in row.values()) for row in rows])
+    medians = [np.median(squared_norms**p) for p in (1, 2, 3)]  # k(x, x) of the three polynomials
+    np.testing.assert_allclose(medians, [11.2, 125.5, 1406.2], rtol=0.01)
     model, S, y, q, names, drawn_with_loss = _train("sonar", train, test, loss="smooth", C=8.0)
     auc = koil_protocol.auc(S @ q, y)
     cubic = names.index("poly(p=3)")
