@@ -63,8 +63,9 @@ class KOILMKL(BinaryClassifier):
     (sonar, ionosphere, and an inner-CV fold on german that made the search pick a larger C).
     The narrowest Gaussian gets the largest weight on sonar and german for the same reason (it
     memorises: ``f_l(x_i)`` is about ``alpha_i`` on a stored vector and about 0 anywhere else),
-    but its scores on new points are near 0, so it takes weight without deciding ``F``. Two ways around it, both
-    outside the thesis's experiment, measured by ``scenarios/paper/koil_table4_1_diagnosis.toml``:
+    but its scores on new points are near 0, so it takes weight without deciding ``F``. Two ways
+    around it, both outside the thesis's experiment, measured by
+    ``scenarios/paper/koil_table4_1_diagnosis.toml``:
     ``degrees=None`` (Gaussians only) removes the failures (ionosphere, hinge and smooth loss:
     0.986 and 0.980 against 0.845 and 0.908) and stays within 0.02 of the full pool elsewhere;
     ``vote="sign"`` (eq. 4.1, blind to the scale) removes them on sonar and ionosphere, not on
