@@ -161,3 +161,17 @@ def test_grid_lines_report_every_value_of_a_run(tmp_path):
     proto.table2(params, out_dir=tmp_path)
     text = proto.grid_lines(tmp_path / "runs.csv")
     assert "german ACOG-IIdiag sum (eval, 2 runs): 0.1: " in text and ", 10: " in text
+
+
+def test_ordering_check_lists_the_baselines_that_match_an_acog_variant_in_each_source():
+    def row(algorithm, ours, paper):
+        return {"dataset": "a9a", "algorithm": algorithm, "sum": ours, "paper_sum": paper}
+
+    rows = [row("ACOG-I", 79.8, 79.9), row("ACOG-Idiag", 79.7, 79.8), row("COG-II", 81.0, 79.1),
+            row("PAUM", 78.2, 80.0), row("AROW", 90.0, 90.0)]  # fmt: skip
+    text = proto.ordering_check(rows)
+    line = next(line for line in text.splitlines() if line.startswith("| a9a"))
+    assert "| 4 |" in line  # 2 variants x 2 first-order baselines; AROW is second-order
+    ours, paper = line.split(" | ")[2:4]
+    assert ours == "COG-II 81.000 >= ACOG-I 79.800; COG-II 81.000 >= ACOG-Idiag 79.700"
+    assert paper.startswith("PAUM 80.000 >= ACOG-I 79.900; PAUM 80.000 >= ACOG-Idiag 79.800")
