@@ -144,41 +144,35 @@ ALGORITHMS: dict[str, Algorithm] = {
     "Forgetron_B100": Algorithm("imbalance_stream.svm:Forgetron", {}, ("sigma",), "per_class"),
     "Projectron": Algorithm("imbalance_stream.svm:Projectron", {}, ("proj_eta", "sigma")),
     "Projectron++": Algorithm("imbalance_stream.svm:ProjectronPlusPlus", {}, ("proj_eta", "sigma")),
-    "KOIL^MKL_RS++": _koil(_MKL, "rs++", "hinge", ("C",)),
-    "KOIL^MKL_FIFO++": _koil(_MKL, "fifo++", "hinge", ("C",)),
-    "KOIL^MKL,s_RS++": _koil(_MKL, "rs++", "smooth", ("C",)),
-    "KOIL^MKL,s_FIFO++": _koil(_MKL, "fifo++", "smooth", ("C",)),
-    # the authors' C++ code leaves C out of the Hedge loss (digest 7.17)
-    "KOIL^MKL_RS++(Hedge w/o C)": _koil(_MKL, "rs++", "hinge", ("C",)),
-    "KOIL^MKL,s_RS++(Hedge w/o C)": _koil(_MKL, "rs++", "smooth", ("C",)),
-    # diagnosis of the failed trials (KOILMKL's docstring): the thesis's eq. 4.1 vote, which the
-    # scale of the polynomial learners cannot dominate, and the pool without them
-    "KOIL^MKL_RS++(sign vote)": _koil(_MKL, "rs++", "hinge", ("C",)),
-    "KOIL^MKL,s_RS++(sign vote)": _koil(_MKL, "rs++", "smooth", ("C",)),
-    "KOIL^MKL_RS++(Gaussians)": _koil(_MKL, "rs++", "hinge", ("C",)),
-    "KOIL^MKL,s_RS++(Gaussians)": _koil(_MKL, "rs++", "smooth", ("C",)),
 }
-for _name in ("KOIL^MKL_RS++(Hedge w/o C)", "KOIL^MKL,s_RS++(Hedge w/o C)"):
-    ALGORITHMS[_name].fixed["hedge_loss_includes_C"] = False
-for _name in ("KOIL^MKL_RS++(sign vote)", "KOIL^MKL,s_RS++(sign vote)"):
-    ALGORITHMS[_name].fixed["vote"] = "sign"
-for _name in ("KOIL^MKL_RS++(Gaussians)", "KOIL^MKL,s_RS++(Gaussians)"):
-    ALGORITHMS[_name].fixed["degrees"] = None
 
 #: Table 4.1 compares each multiple-kernel column with the single-kernel KOIL of the same policy
 #: and loss.
 MKL_PAIRS = {
-    "KOIL^MKL_RS++(Hedge w/o C)": "KOIL_RS++",
-    "KOIL^MKL,s_RS++(Hedge w/o C)": "KOIL^s_RS++",
-    "KOIL^MKL_RS++(sign vote)": "KOIL_RS++",
-    "KOIL^MKL,s_RS++(sign vote)": "KOIL^s_RS++",
-    "KOIL^MKL_RS++(Gaussians)": "KOIL_RS++",
-    "KOIL^MKL,s_RS++(Gaussians)": "KOIL^s_RS++",
     "KOIL^MKL_RS++": "KOIL_RS++",
     "KOIL^MKL_FIFO++": "KOIL_FIFO++",
     "KOIL^MKL,s_RS++": "KOIL^s_RS++",
     "KOIL^MKL,s_FIFO++": "KOIL^s_FIFO++",
 }
+
+#: Variants of the multiple-kernel columns, by the suffix of their names: the authors' C++ code
+#: leaves C out of the Hedge loss (digest 7.17); the diagnosis of the failed trials (KOILMKL's
+#: docstring) scores with the thesis's eq. 4.1 vote, which the scale of the polynomial learners
+#: cannot dominate, or drops the polynomial kernels from the pool.
+MKL_VARIANTS = {
+    "(Hedge w/o C)": {"hedge_loss_includes_C": False},
+    "(sign vote)": {"vote": "sign"},
+    "(Gaussians)": {"degrees": None},
+}
+
+for _mkl, _single in list(MKL_PAIRS.items()):
+    _policy = "rs++" if _mkl.endswith("RS++") else "fifo++"
+    _loss = "smooth" if _mkl.startswith("KOIL^MKL,s") else "hinge"
+    ALGORITHMS[_mkl] = _koil(_MKL, _policy, _loss, ("C",))
+    for _suffix, _setting in MKL_VARIANTS.items():
+        ALGORITHMS[_mkl + _suffix] = _koil(_MKL, _policy, _loss, ("C",))
+        ALGORITHMS[_mkl + _suffix].fixed.update(_setting)
+        MKL_PAIRS[_mkl + _suffix] = _single
 
 #: The thesis's grids: exponents of 2 (digest 2.11). ``nu`` stops at 2^0 = 1, its upper bound.
 GRIDS = {
