@@ -241,3 +241,25 @@ def test_fig3_1_smoke(tmp_path):
     assert all(0.0 <= r["auc_mean"] <= 1.0 for r in rows)
     pytest.importorskip("matplotlib")
     assert (tmp_path / "fig3_1.png").stat().st_size > 1000
+
+
+def test_thesis_budgets_follow_the_authors_rule():
+    from imbalance_stream.evaluate.koil_protocol import thesis_budgets
+
+    assert thesis_budgets(214) == [4, 25, 46, 67, 88, 109, 130, 151]  # glass: floor(171 / 8) = 21
+
+
+@pytest.mark.parametrize("protocol, key", [("koil.fig3_2", "budget"), ("koil.fig3_3", "k")])
+def test_budget_and_k_sweeps_smoke(protocol, key, tmp_path):
+    params = {"datasets": ["glass"], "algorithms": ["KOIL_RS++"], "trials": [0, 1],
+              "values": [2, 10], "fixed": {"glass": {"KOIL_RS++": {"C": 16.0, "sigma": 0.5}}}}  # fmt: skip
+    rows = get_protocol(protocol)(params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False)
+    assert [r[key] for r in rows] == [2, 10]
+    if key == "budget":
+        assert [r["k"] for r in rows] == [1, 1]  # k = ceil(budget / 10)
+    else:
+        assert [r["budget"] for r in rows] == [100, 100]
+    assert all(0.0 <= r["auc_mean"] <= 1.0 for r in rows)
+    assert rows[0]["auc_mean"] != rows[1]["auc_mean"]  # the swept setting reaches the model
+    pytest.importorskip("matplotlib")
+    assert (tmp_path / f"fig3_{2 if key == 'budget' else 3}.png").stat().st_size > 1000

@@ -28,7 +28,8 @@ The cells of a search and of the trials are independent and run through
 :func:`imbalance_stream.evaluate.parallel.map_cells` (serial, processes or Dask).
 
 Registered protocols: ``koil.table3_2`` (synthetic Syn1-4), ``koil.table3_3`` (14 benchmarks),
-``koil.table4_1`` (KOIL with multiple kernels) and ``koil.fig3_1`` (budget-policy ablation curves).
+``koil.table4_1`` (KOIL with multiple kernels), ``koil.fig3_1`` (budget-policy ablation curves),
+``koil.fig3_2`` (AUC against the budget) and ``koil.fig3_3`` (AUC against k).
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ __all__ = [
     "auc_strict",
     "compare",
     "fig3_1",
+    "fig3_2",
+    "fig3_3",
     "run_trials",
     "search",
     "table",
@@ -850,11 +853,12 @@ def fig3_1(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
                         "final_auc_mean": round(float(finals.mean()), 4),
                     }
                 )
-    _plot_fig3_1(rows, datasets, names, out_dir / "fig3_1.png")
+    _plot_curves(rows, datasets, names, "seen", "training samples seen", out_dir / "fig3_1.png")
     return rows
 
 
-def _plot_fig3_1(rows, datasets, names, path):
+def _plot_curves(rows, datasets, names, x_key, x_label, path):
+    """One panel per dataset, test AUC against ``x_key``, one line per policy."""
     try:
         import matplotlib
 
@@ -867,13 +871,101 @@ def _plot_fig3_1(rows, datasets, names, path):
         for name in names:
             points = [r for r in rows if r["dataset"] == dataset and r["policy"] == name]
             ax.plot(
-                [p["seen"] for p in points], [p["auc_mean"] for p in points], marker=".", label=name
+                [p[x_key] for p in points], [p["auc_mean"] for p in points], marker=".", label=name
             )
         ax.set_title(dataset)
-        ax.set_xlabel("training samples seen")
+        ax.set_xlabel(x_label)
         ax.set_ylabel("test AUC")
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+# ---- Figs. 3.2 and 3.3 --------------------------------------------------------------------------
+
+_SWEEP = {
+    "datasets": ["glass", "heart", "diabetes", "german", "svmguide2"],
+    "algorithms": ["KOIL_RS++", "KOIL_FIFO++"],
+}
+
+
+def thesis_budgets(n_rows: int) -> list[int]:
+    """Fig. 3.2's budgets per class for a dataset of ``n_rows`` rows (digest 2.11, from the
+    authors' MATLAB): ``N_i = 4 + (i - 1) floor(0.8 n / 8)``, i = 1..8."""
+    step = int(0.8 * n_rows) // 8
+    return [4 + i * step for i in range(8)]
+
+
+def _sweep(params, key, out_dir, n_jobs, scheduler, progress):
+    """Final test AUC of each column at every value of ``key`` ("budget" or "k"), hyper-parameters
+    selected once per column at the default budget and k (as Table 3.3 selects them)."""
+    extra = {name: params[name] for name in ("values",) if name in params}
+    settings = _settings({k: v for k, v in params.items() if k not in extra}, _SWEEP)
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    datasets, names = list(settings["datasets"]), list(settings["algorithms"])
+    chosen = search(
+        datasets, names, settings, settings["grid"], _fixed(settings, out_dir), n_jobs, scheduler,
+        progress,
+    )  # fmt: skip
+    (out_dir / "selected.json").write_text(json.dumps(chosen, indent=2, sort_keys=True))
+    rows = []
+    for dataset in datasets:
+        if "values" in extra:
+            values = [int(v) for v in extra["values"]]
+        elif key == "budget":
+            values = thesis_budgets(len(_dataset(dataset)[1]))
+        else:
+            values = [1] + list(range(10, 101, 10))  # Fig. 3.3's k, with a budget of 100
+        for value in values:
+            point = dict(settings, **{key: value})
+            if key == "budget":
+                point["k"] = math.ceil(value / 10)  # k = 10% of the budget, as the thesis's runs
+            selected = {
+                dataset: {
+                    name: {"params": _model_params(name, chosen[dataset][name]["values"], point)}
+                    for name in names
+                }
+            }
+            results = run_trials(
+                selected, settings["trial_indices"], None, n_jobs, scheduler, progress
+            )
+            for name in names:
+                aucs = np.array([a for a, _, _ in results[(dataset, name)]])
+                rows.append(
+                    {
+                        "dataset": dataset,
+                        "policy": name,
+                        key: value,
+                        "k" if key == "budget" else "budget": point[
+                            "k" if key == "budget" else "budget"
+                        ],
+                        "auc_mean": round(float(aucs.mean()), 4),
+                        "auc_std": round(float(aucs.std(ddof=1)), 4) if len(aucs) > 1 else 0.0,
+                    }
+                )
+    return rows
+
+
+def fig3_2(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
+    """Fig. 3.2: final test AUC against the budget per class (``values``, else the thesis's
+    :func:`thesis_budgets` of each dataset), k = ceil(budget / 10); writes ``fig3_2.png``."""
+    rows = _sweep(params, "budget", out_dir, n_jobs, scheduler, progress)
+    _plot_sweep(rows, "budget", "budget per class", pathlib.Path(out_dir) / "fig3_2.png")
+    return rows
+
+
+def fig3_3(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
+    """Fig. 3.3: final test AUC against k, the number of opposite-class neighbours (``values``,
+    else 1, 10, 20, ..., 100), budget 100 per class; writes ``fig3_3.png``."""
+    rows = _sweep(params, "k", out_dir, n_jobs, scheduler, progress)
+    _plot_sweep(rows, "k", "k (neighbours)", pathlib.Path(out_dir) / "fig3_3.png")
+    return rows
+
+
+def _plot_sweep(rows, key, label, path):
+    datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+    names = list(dict.fromkeys(r["policy"] for r in rows))
+    _plot_curves(rows, datasets, names, key, label, path)

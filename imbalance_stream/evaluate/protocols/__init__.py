@@ -26,6 +26,8 @@ PROTOCOLS: dict[str, str] = {
     "koil.table3_3": "imbalance_stream.evaluate.koil_protocol:table3_3",
     "koil.table4_1": "imbalance_stream.evaluate.koil_protocol:table4_1",
     "koil.fig3_1": "imbalance_stream.evaluate.koil_protocol:fig3_1",
+    "koil.fig3_2": "imbalance_stream.evaluate.koil_protocol:fig3_2",
+    "koil.fig3_3": "imbalance_stream.evaluate.koil_protocol:fig3_3",
     "dcil.table5_1": "imbalance_stream.evaluate.dcil_protocol:table5_1",
     "dcil.table5_3": "imbalance_stream.evaluate.dcil_protocol:table5_3",
 }
