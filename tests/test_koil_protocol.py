@@ -263,3 +263,14 @@ def test_budget_and_k_sweeps_smoke(protocol, key, tmp_path):
     assert rows[0]["auc_mean"] != rows[1]["auc_mean"]  # the swept setting reaches the model
     pytest.importorskip("matplotlib")
     assert (tmp_path / f"fig3_{2 if key == 'budget' else 3}.png").stat().st_size > 1000
+
+
+def test_mkl_breakdown_agrees_with_the_trial_it_explains():
+    from imbalance_stream.evaluate import koil_protocol as kp
+
+    combined, kernels = kp.mkl_breakdown("glass", "KOIL^MKL_RS++", 0, {"C": 8.0})
+    params = kp._model_params("KOIL^MKL_RS++", {"C": 8.0}, kp._DEFAULTS)
+    _, _, splits, _ = kp._dataset("glass")
+    assert combined == kp._fit_score("KOIL^MKL_RS++", params, "glass", *splits[0])[0]
+    assert len(kernels) == 16 and abs(sum(k["q"] for k in kernels) - 1.0) < 1e-9
+    assert all(0.0 <= k["auc"] <= 1.0 and k["median_abs_f"] >= 0.0 for k in kernels)

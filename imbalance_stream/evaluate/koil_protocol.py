@@ -55,6 +55,7 @@ __all__ = [
     "fig3_1",
     "fig3_2",
     "fig3_3",
+    "mkl_breakdown",
     "run_trials",
     "search",
     "table",
@@ -969,3 +970,54 @@ def _plot_sweep(rows, key, label, path):
     datasets = list(dict.fromkeys(r["dataset"] for r in rows))
     names = list(dict.fromkeys(r["policy"] for r in rows))
     _plot_curves(rows, datasets, names, key, label, path)
+
+
+# ---- a look inside one multiple-kernel trial ----------------------------------------------------
+
+
+def mkl_breakdown(dataset: str, name: str, trial: int, values: dict, settings: dict | None = None):
+    """Train column ``name`` (a ``KOIL^MKL`` column) with grid ``values`` on one trial and return,
+    for the final model, the test AUC of ``F`` and one row per kernel of the pool: its normalised
+    Hedge weight ``q``, the test AUC of its own scores ``f_l`` and their median magnitude. Shows
+    which learners hold the weight and which decide ``F = sum_l q_l f_l``."""
+    settings = dict(_DEFAULTS, **(settings or {}))
+    rows, labels, splits, _ = _dataset(dataset)
+    train, test = splits[trial]
+    model = _build(name, _model_params(name, values, settings))
+    for i in train:
+        model.learn_one(rows[i], bool(labels[i]))
+    test_labels = labels[test]
+    scores = [model.kernel_scores(rows[j]) for j in test]
+    combined = auc([model.decision_one(rows[j]) for j in test], test_labels)
+    weights = model.kernel_weights
+    kernels = []
+    for kernel in weights:
+        f = np.array([s[kernel] for s in scores])
+        kernels.append(
+            {
+                "kernel": kernel,
+                "q": weights[kernel],
+                "auc": auc(f, test_labels),
+                "median_abs_f": float(np.median(np.abs(f))),
+            }
+        )
+    return combined, kernels
+
+
+if __name__ == "__main__":
+    # python -m imbalance_stream.evaluate.koil_protocol letter "KOIL^MKL_FIFO++" 9 C=8
+    import sys
+
+    _dataset_name, _column, _trial, *_values = sys.argv[1:]
+    _auc, _rows = mkl_breakdown(
+        _dataset_name,
+        _column,
+        int(_trial),
+        {k: float(v) for k, v in (a.split("=") for a in _values)},
+    )
+    print(f"{_dataset_name} {_column} trial {_trial}: test AUC of F = sum_l q_l f_l: {_auc:.3f}")
+    for _row in _rows:
+        print(
+            f"{_row['kernel']:20s} q = {_row['q']:.3f}  AUC of f_l = {_row['auc']:.3f}  "
+            f"median |f_l| = {_row['median_abs_f']:.3g}"
+        )
