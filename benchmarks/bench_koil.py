@@ -35,13 +35,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from river import linear_model as river_linear  # noqa: E402
-from river import optim  # noqa: E402
-from test_koil_reference import NaiveKOIL  # noqa: E402
+from river import linear_model as river_linear
+from river import optim
+from test_koil_reference import NaiveKOIL
 
-from imbalance_stream._numba.kernels import kernel  # noqa: E402
-from imbalance_stream.datasets import KOIL as KOILData  # noqa: E402
-from imbalance_stream.svm import KOIL  # noqa: E402
+from imbalance_stream._numba.kernels import kernel
+from imbalance_stream.datasets import KOIL as KOILData
+from imbalance_stream.svm import KOIL
 
 PARAMS = dict(budget=100, k=10, policy="rs++", loss="hinge", C=4.0, eta=0.01, gamma=2.0, seed=0)
 

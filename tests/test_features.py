@@ -123,7 +123,7 @@ def test_the_recall_cache_is_not_pickled_and_odd_values_miss_it():
 
 # ---- the fast paths of encode agree with the checked path ----------------------------------------
 
-from imbalance_stream.base import features as features_module  # noqa: E402
+from imbalance_stream.base import features as features_module
 
 _NAMES = st.sampled_from(["a", "b", "c", 1, 2, (3, "t"), "new", 7.5])
 _VALUES = st.one_of(

@@ -157,7 +157,7 @@ def test_callable_ratio_and_bad_values():
 
 
 def test_seeded_streams_are_reproducible():
-    make = lambda seed: ImbalancedStream(  # noqa: E731
+    make = lambda seed: ImbalancedStream(
         synth.SEA(seed=4), Step(0.3, 0.1, at=200), positive=True, n_samples=300, seed=seed
     )
     first, second = list(make(9)), list(make(9))
@@ -209,7 +209,7 @@ def test_buffers_are_bounded_and_drop_oldest():
 
 def test_buffer_keeps_newest_when_full():
     source = [({"i": i}, False) for i in range(100)] + [({"i": 100}, True)]
-    schedule = lambda t: 1.0 if t == 0 else 0.0  # noqa: E731
+    schedule = lambda t: 1.0 if t == 0 else 0.0
     out = list(ImbalancedStream(source, schedule, buffer_size=10))
     assert [x["i"] for x, _ in out] == [100] + list(range(90, 100))
 

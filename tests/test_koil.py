@@ -14,12 +14,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_koil_reference import NaiveKOIL, imbalanced_stream
 
 from imbalance_stream._numba import budget as B
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.svm import KOIL, KOILMKL
-
-from test_koil_reference import NaiveKOIL, imbalanced_stream
 
 NAMES = [f"f{j}" for j in range(4)]
 

@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 from river import datasets, evaluate, linear_model, metrics, preprocessing
 from sklearn.metrics import roc_auc_score
 
-from imbalance_stream.metrics import ExactROCAUC, Sensitivity, Specificity, WeightedCost, WeightedSum
+from imbalance_stream.metrics import (
+    ExactROCAUC,
+    Sensitivity,
+    Specificity,
+    WeightedCost,
+    WeightedSum,
+)
 
 
 @pytest.mark.parametrize("seed", range(5))

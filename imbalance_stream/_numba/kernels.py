@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
 __all__ = [

@@ -31,8 +31,8 @@ __all__ = [
     "BenchmarkDataset",
     "ChecksumError",
     "DataFile",
-    "get_data_home",
     "clear_cache",
+    "get_data_home",
     "open_text",
 ]
 

@@ -265,7 +265,7 @@ def check_koil_files() -> dict[str, str]:
     """
     problems = {}
     for stored in _SHA:
-        stem = stored[:-3] if stored.endswith(".gz") else stored
+        stem = stored.removesuffix(".gz")
         path = _data_file(stem).resolve()
         data = _read_bytes(path)
         report = _nul_report(data, path)

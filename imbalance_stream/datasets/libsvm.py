@@ -9,7 +9,7 @@ import numpy as np
 
 from .base import open_text
 
-__all__ = ["parse_label", "read_libsvm", "libsvm_arrays"]
+__all__ = ["libsvm_arrays", "parse_label", "read_libsvm"]
 
 
 def parse_label(token: str):

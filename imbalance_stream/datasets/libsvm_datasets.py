@@ -17,16 +17,16 @@ from .libsvm import libsvm_arrays
 
 __all__ = [
     "A9A",
+    "DNA",
+    "IJCNN1",
+    "W8A",
     "Australian",
     "CodRNA",
-    "DNA",
     "German",
-    "IJCNN1",
     "Letter",
     "Mushrooms",
     "Satimage",
     "Splice",
-    "W8A",
 ]
 
 LIBSVM_BINARY = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/"

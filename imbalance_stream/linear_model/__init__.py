@@ -8,8 +8,8 @@ from .cpa_pb import CPAPB
 from .dcil_inclpsvm import DCILIncLPSVM
 from .dcil_multiclass import MulticlassDCILIncLPSVM
 from .inclpsvm import IncLPSVM
-from .mc_inclpsvm import McIncLPSVM
 from .lpsvm import LPSVM, WeightedLPSVM, class_weights, lpsvm_solution, wlpsvm_solution
+from .mc_inclpsvm import McIncLPSVM
 from .oam import OAMSeq
 from .opauc import OPAUC
 from .pa import PA
@@ -23,18 +23,18 @@ __all__ = [
     "AROW",
     "COG",
     "CPAPB",
-    "DCILIncLPSVM",
-    "IncLPSVM",
     "LPSVM",
-    "McIncLPSVM",
-    "MulticlassDCILIncLPSVM",
-    "OAMSeq",
     "OPAUC",
     "PA",
     "PAUM",
-    "Perceptron",
     "ROMMA",
     "SACOG",
+    "DCILIncLPSVM",
+    "IncLPSVM",
+    "McIncLPSVM",
+    "MulticlassDCILIncLPSVM",
+    "OAMSeq",
+    "Perceptron",
     "WeightedLPSVM",
     "class_weights",
     "lpsvm_solution",

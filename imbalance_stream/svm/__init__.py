@@ -9,11 +9,11 @@ from .projectron import Projectron, ProjectronPlusPlus
 from .rbp import RBP
 
 __all__ = [
-    "Forgetron",
     "KOIL",
     "KOILMKL",
     "NORMA",
+    "RBP",
+    "Forgetron",
     "Projectron",
     "ProjectronPlusPlus",
-    "RBP",
 ]
