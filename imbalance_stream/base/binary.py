@@ -107,10 +107,7 @@ class BinaryClassifier(base.Classifier, abc.ABC):
         return float(self._decision(*self._encode_known(x)))
 
     def predict_proba_one(self, x: dict) -> dict:
-        indices, values, _ = self._features.encode(x, grow=False)
-        if not self._state_size:  # as in _encode_known, inlined: this is the hot path
-            indices, values = indices[:0], values[:0]
-        p = float(self._proba(indices, values))
+        p = float(self._proba(*self._encode_known(x)))
         negative = (not self.positive) if self._negative is None else self._negative
         return {self.positive: p, negative: 1.0 - p}
 

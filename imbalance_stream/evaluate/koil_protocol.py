@@ -623,6 +623,24 @@ def _fixed(settings, out_dir):
     return fixed
 
 
+def _select(settings, names, out_dir, n_jobs, scheduler, progress) -> dict:
+    """Hyper-parameters of columns ``names`` on every dataset of ``settings`` (searched, or taken
+    from ``fixed`` / ``selected_file``), written to ``out_dir/selected.json``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    chosen = search(
+        list(settings["datasets"]),
+        names,
+        settings,
+        settings["grid"],
+        _fixed(settings, out_dir),
+        n_jobs,
+        scheduler,
+        progress,
+    )
+    (out_dir / "selected.json").write_text(json.dumps(chosen, indent=2, sort_keys=True))
+    return chosen
+
+
 def table(params: dict, *, out_dir, n_jobs=None, scheduler=None, progress=False, defaults=None):
     """Run the protocol on ``params["datasets"]`` x ``params["algorithms"]``; one row per cell.
 
@@ -632,19 +650,8 @@ def table(params: dict, *, out_dir, n_jobs=None, scheduler=None, progress=False,
     """
     settings = _settings(params, defaults or {})
     out_dir = pathlib.Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     datasets, names = list(settings["datasets"]), list(settings["algorithms"])
-    selected = search(
-        datasets,
-        names,
-        settings,
-        settings["grid"],
-        _fixed(settings, out_dir),
-        n_jobs,
-        scheduler,
-        progress,
-    )
-    (out_dir / "selected.json").write_text(json.dumps(selected, indent=2, sort_keys=True))
+    selected = _select(settings, names, out_dir, n_jobs, scheduler, progress)
     results = run_trials(selected, settings["trial_indices"], None, n_jobs, scheduler, progress)
     (out_dir / "trials.json").write_text(
         json.dumps(
@@ -805,18 +812,8 @@ def fig3_1(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
     n_points = int(extra.get("checkpoints", _FIG3_1["checkpoints"]))
     tune = extra.get("tune", _FIG3_1["tune"])
     out_dir = pathlib.Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     datasets, names = list(settings["datasets"]), list(settings["algorithms"])
-    chosen = search(
-        datasets,
-        [tune],
-        settings,
-        settings["grid"],
-        _fixed(settings, out_dir),
-        n_jobs,
-        scheduler,
-        progress,
-    )
+    chosen = _select(settings, [tune], out_dir, n_jobs, scheduler, progress)
     selected, checkpoints = {}, {}
     for dataset in datasets:
         values = chosen[dataset][tune]["values"]
@@ -830,7 +827,6 @@ def fig3_1(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
         checkpoints[dataset] = sorted(
             {max(1, round(i * n_train / n_points)) for i in range(1, n_points + 1)}
         )
-    (out_dir / "selected.json").write_text(json.dumps(chosen, indent=2, sort_keys=True))
     results = run_trials(
         selected, settings["trial_indices"], checkpoints, n_jobs, scheduler, progress
     )
@@ -902,20 +898,14 @@ def thesis_budgets(n_rows: int) -> list[int]:
 def _sweep(params, key, out_dir, n_jobs, scheduler, progress):
     """Final test AUC of each column at every value of ``key`` ("budget" or "k"), hyper-parameters
     selected once per column at the default budget and k (as Table 3.3 selects them)."""
-    extra = {name: params[name] for name in ("values",) if name in params}
-    settings = _settings({k: v for k, v in params.items() if k not in extra}, _SWEEP)
-    out_dir = pathlib.Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    settings = _settings({k: v for k, v in params.items() if k != "values"}, _SWEEP)
+    other = "k" if key == "budget" else "budget"  # the setting held fixed, reported beside
     datasets, names = list(settings["datasets"]), list(settings["algorithms"])
-    chosen = search(
-        datasets, names, settings, settings["grid"], _fixed(settings, out_dir), n_jobs, scheduler,
-        progress,
-    )  # fmt: skip
-    (out_dir / "selected.json").write_text(json.dumps(chosen, indent=2, sort_keys=True))
+    chosen = _select(settings, names, pathlib.Path(out_dir), n_jobs, scheduler, progress)
     rows = []
     for dataset in datasets:
-        if "values" in extra:
-            values = [int(v) for v in extra["values"]]
+        if "values" in params:
+            values = [int(v) for v in params["values"]]
         elif key == "budget":
             values = thesis_budgets(len(_dataset(dataset)[1]))
         else:
@@ -940,9 +930,7 @@ def _sweep(params, key, out_dir, n_jobs, scheduler, progress):
                         "dataset": dataset,
                         "policy": name,
                         key: value,
-                        "k" if key == "budget" else "budget": point[
-                            "k" if key == "budget" else "budget"
-                        ],
+                        other: point[other],
                         "auc_mean": round(float(aucs.mean()), 4),
                         "auc_std": round(float(aucs.std(ddof=1)), 4) if len(aucs) > 1 else 0.0,
                     }

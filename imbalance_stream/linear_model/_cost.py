@@ -44,8 +44,6 @@ class CostRatio:
         """Count the label and return ``(margin, slope)`` of the cost-sensitive hinge loss
         ``slope * max(0, margin - y w.x)`` of ``self.loss``: ``"I"`` puts ``rho_y`` in the margin,
         ``"II"`` in the slope (``rho_y = rho`` for the positive label, 1 for the negative one)."""
-        if sign < 0:  # rho_y = 1 for the negative class under both losses: no rho needed
-            self._n_negative += 1
-            return 1.0, 1.0
         rho = self._count_label(sign)
-        return (rho, 1.0) if self.loss == "I" else (1.0, rho)
+        rho_y = rho if sign > 0 else 1.0
+        return (rho_y, 1.0) if self.loss == "I" else (1.0, rho_y)
