@@ -51,6 +51,12 @@ def test_scores_are_means_and_sample_stds_of_the_cumulative_mistakes():
                 10.0: {"sum": 80.0, "cost": 5.0}}  # fmt: skip
     assert proto._best(by_value, "sum") == 1.0  # ties go to the smaller value
     assert proto._best(by_value, "cost") == 0.1
+    by_value = {0.5: {"sum": 90.0, "mistakes": 12.0}, 1.0: {"sum": 70.0, "mistakes": 10.0},
+                2.0: {"sum": 60.0, "mistakes": 10.0}}  # fmt: skip
+    assert proto._best(by_value, "sum", "mistakes") == 1.0  # fewest mistakes, ties smaller
+    assert proto._best(by_value, "sum") == 0.5
+    with pytest.raises(ValueError, match="select_by"):
+        proto._best(by_value, "sum", "auc")
 
 
 # Tp / Tn that the paper's cost columns imply (digest section 6)
@@ -175,3 +181,23 @@ def test_ordering_check_lists_the_baselines_that_match_an_acog_variant_in_each_s
     ours, paper = line.split(" | ")[2:4]
     assert ours == "COG-II 81.000 >= ACOG-I 79.800; COG-II 81.000 >= ACOG-Idiag 79.700"
     assert paper.startswith("PAUM 80.000 >= ACOG-I 79.900; PAUM 80.000 >= ACOG-Idiag 79.800")
+
+
+def test_arow_cv_selects_r_as_libol_does_and_sits_beside_the_papers_arow(tmp_path):
+    params = {"datasets": ["german"], "algorithms": ["AROW-cv"], "metrics": ["sum"],
+              "runs": 2, "selection_runs": 2, "max_samples": 200}  # fmt: skip
+    (row,) = proto.table2(params, out_dir=tmp_path)
+    assert row["tuned"] == "r" and row["value"] in proto.LIBOL_GRID
+    assert row["paper_sum"] == proto.PAPER_TABLE_2["german"]["AROW"][0]
+    import csv
+
+    with open(tmp_path / "runs.csv", newline="") as handle:
+        runs = [r for r in csv.DictReader(handle) if r["phase"] == "select"]
+    assert {float(r["value"]) for r in runs} == set(proto.LIBOL_GRID)
+    mistakes = {}
+    for r in runs:
+        mistakes.setdefault(float(r["value"]), []).append(int(r["Mp"]) + int(r["Mn"]))
+    fewest = min(mistakes, key=lambda v: (np.mean(mistakes[v]), v))
+    assert row["value"] == fewest
+    model = proto.make_learner("AROW-cv", "sum", np.array([True, False]), 0.25)
+    assert model.r == 0.25
