@@ -167,6 +167,18 @@ def test_grid_lines_report_every_value_of_a_run(tmp_path):
     proto.table2(params, out_dir=tmp_path)
     text = proto.grid_lines(tmp_path / "runs.csv")
     assert "german ACOG-IIdiag sum (eval, 2 runs): 0.1: " in text and ", 10: " in text
+    mistakes = proto.grid_lines(tmp_path / "runs.csv", "mistakes")
+    line = next(line for line in mistakes.splitlines() if line.startswith("german ACOG-IIdiag sum"))
+    assert line.startswith("german ACOG-IIdiag sum run, mistakes (eval, 2 runs): 0.1: ")
+    import csv
+
+    with open(tmp_path / "runs.csv", newline="") as handle:
+        runs = [r for r in csv.DictReader(handle)
+                if (r["metric"], r["phase"], r["value"]) == ("sum", "eval", "0.1")]  # fmt: skip
+    expected = np.mean([int(r["Mp"]) + int(r["Mn"]) for r in runs])
+    assert line.split(": ")[2].split(",")[0] == f"{expected:.1f}"
+    with pytest.raises(ValueError, match="quantity"):
+        proto.grid_lines(tmp_path / "runs.csv", "auc")
 
 
 def test_ordering_check_lists_the_baselines_that_match_an_acog_variant_in_each_source():

@@ -551,10 +551,14 @@ def ordering_check(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def grid_lines(runs_path) -> str:
+def grid_lines(runs_path, quantity: str = "metric") -> str:
     """Per grid value, the mean sum (%) or raw cost (not x 10^2) of every (dataset, algorithm,
     metric) of a ``runs.csv``: on the evaluation orders where the oracle evaluated the whole grid, else on the
-    selection orders (marked ``select``). Shows which values the paper's numbers correspond to."""
+    selection orders (marked ``select``). Shows which values the paper's numbers correspond to.
+    ``quantity="mistakes"`` gives the mean number of online mistakes ``Mp + Mn`` instead, the
+    criterion of LIBOL's ``CV_algorithm``."""
+    if quantity not in ("metric", "mistakes"):
+        raise ValueError(f"quantity must be 'metric' or 'mistakes', got {quantity!r}")
     with open(runs_path, newline="") as handle:
         runs = list(csv.DictReader(handle))
     groups: dict = {}
@@ -573,9 +577,10 @@ def grid_lines(runs_path) -> str:
             continue
         cells = []
         for value in sorted(by_value):
-            score = _scores(by_value[value])[metric]
-            cells.append(f"{value:g}: {score:.3f}")
-        lines.append(f"{dataset} {algorithm} {metric} ({phase}, {len(next(iter(by_value.values())))} "
+            score = _scores(by_value[value])[metric if quantity == "metric" else "mistakes"]
+            cells.append(f"{value:g}: {score:.3f}" if quantity == "metric" else f"{value:g}: {score:.1f}")
+        what = metric if quantity == "metric" else f"{metric} run, mistakes"
+        lines.append(f"{dataset} {algorithm} {what} ({phase}, {len(next(iter(by_value.values())))} "
                      f"runs): " + ", ".join(cells))  # fmt: skip
     return "\n".join(lines)
 
@@ -767,11 +772,12 @@ PAPER_TABLE_8 = {
 if __name__ == "__main__":
     # python -m imbalance_stream.evaluate.acog_protocol out/acog_table2/table.csv
     # python -m imbalance_stream.evaluate.acog_protocol out/acog_table2/runs.csv   (per grid value)
+    # python -m imbalance_stream.evaluate.acog_protocol out/acog_table2/runs.csv mistakes
     import sys
 
     path = sys.argv[1]
     if path.endswith("runs.csv"):
-        print(grid_lines(path))
+        print(grid_lines(path, *sys.argv[2:3]))
     else:
         rows = read_table(path)
         print(markdown_tables(rows))
