@@ -69,6 +69,19 @@ def cpapb_ref(w, x, y, rho):
     return w + loss / (direction @ direction) * direction
 
 
+def cpaml_ref(w, x, y, rho):
+    # multiclass CPA-ML: the label r maximising w.Phi(x, r) - w.Phi(x, y) + sqrt(cost(y, r)),
+    # cost(y, y) = 0; an update when its loss is positive
+    phi = lambda r: r * x / 2
+    cost = {y: 0.0, -y: rho if y > 0 else 1.0}
+    losses = {r: w @ phi(r) - w @ phi(y) + math.sqrt(cost[r]) for r in (1.0, -1.0)}
+    worst = max(losses, key=losses.get)
+    if losses[worst] <= 0:
+        return w
+    direction = phi(y) - phi(worst)
+    return w + losses[worst] / (direction @ direction) * direction
+
+
 def paum_ref(tau_negative, eta):
     def update(w, x, y, rho):
         tau = rho if y > 0 else tau_negative
@@ -133,6 +146,13 @@ CASES = {
         cpapb_ref,
         lambda w, i, v, y, rho: first_order.passive_aggressive_step(
             w, i, v, y, 0.0, y < 0, math.sqrt(rho if y > 0 else 1.0), math.inf
+        ),
+    ),
+    "cpaml": (
+        cpaml_ref,
+        lambda w, i, v, y, rho: first_order.passive_aggressive_step(
+            w, i, v, y, math.sqrt(rho if y > 0 else 1.0), False, math.sqrt(rho if y > 0 else 1.0),
+            math.inf,
         ),
     ),
     "paum": (
@@ -450,6 +470,7 @@ def test_invalid_parameters():
     bad = [
         (PA, {"C": 0}),
         (CPAPB, {"rho": 0}),
+        (CPAPB, {"rule": "ml"}),
         (PAUM, {"eta": 0}),
         (PAUM, {"tau_negative": -1}),
         (AROW, {"r": 0}),

@@ -92,6 +92,8 @@ BASELINES = [
     lambda: PA(C=0.1),
     CPAPB,
     lambda: CPAPB(rho=9.0),
+    lambda: CPAPB(rule="max-loss"),
+    lambda: CPAPB(rho=9.0, rule="max-loss"),
     ROMMA,
     AROW,
     lambda: AROW(r=0.5),

@@ -64,7 +64,8 @@ def passive_aggressive_step(weights, indices, values, y, threshold, inclusive, t
     * PA-I: ``threshold = target = 1``, ``inclusive = False`` (hinge loss > 0), finite ``C``;
     * CPA_PB in its binary form (``Phi(x, r) = r x / 2``): the trigger is a mistake
       (``threshold = 0``, ``inclusive = (y < 0)``), ``target = sqrt(cost of the mistake)`` and
-      ``C = inf`` (plain PA).
+      ``C = inf`` (plain PA);
+    * CPA_ML (max-loss): ``threshold = target = sqrt(cost of missing y)``, ``inclusive = False``.
     """
     margin = y * sparse_dot(weights, indices, values)
     if not _triggers(margin, threshold, inclusive):

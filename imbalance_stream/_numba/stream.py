@@ -95,7 +95,7 @@ def empty_predictions(n_rows: int) -> np.ndarray:
 # ---- the first-order and AROW baselines of seed 002 ----------------------------------------------
 
 #: ``kind`` codes of :func:`replay_baseline`
-PERCEPTRON, PAUM, COG_I, COG_II, PA, CPAPB, ROMMA, AROW = range(8)
+PERCEPTRON, PAUM, COG_I, COG_II, PA, CPAPB, ROMMA, AROW, CPAML = range(9)
 
 
 @njit(cache=True)
@@ -136,11 +136,15 @@ def replay_baseline(
             updated = passive_aggressive_step(
                 weights, row_indices, row_values, y, 1.0, False, 1.0, C
             )
-        elif kind == CPAPB:
+        elif kind == CPAPB or kind == CPAML:
             rho_t = _count_rho(y, rho, laplace, counts)
-            cost = rho_t if y > 0 else 1.0
+            target = math.sqrt(rho_t if y > 0 else 1.0)
+            if kind == CPAML:
+                threshold, inclusive = target, False
+            else:
+                threshold, inclusive = 0.0, y < 0
             updated = passive_aggressive_step(
-                weights, row_indices, row_values, y, 0.0, y < 0, math.sqrt(cost), math.inf
+                weights, row_indices, row_values, y, threshold, inclusive, target, math.inf
             )
         elif kind == ROMMA:
             updated = romma_step(weights, n, row_indices, row_values, y)

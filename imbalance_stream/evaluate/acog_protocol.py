@@ -22,6 +22,8 @@ What the paper does (digest sections 5 and 9.9), and what this module does:
   LIBOL's ``CV_algorithm`` chooses it (the group's toolbox; digest 5.3): the grid
   ``2^-4 .. 2^4`` and the fewest online mistakes, here on the selection orders. It is shown
   beside the paper's AROW row, because the paper's AROW rows of Table II match it and not r = 1.
+* ``CPA-ML`` is the max-loss rule of the cost-sensitive PA whose prediction-based rule is the
+  paper's CPA_PB; it is shown beside the paper's CPA_PB row, which lies between the two.
 
 Every number is recorded: ``runs.csv`` (one line per algorithm, metric, grid value, phase and
 order: Mp, Mn, Tp, Tn, seconds) and ``selected.json`` (the selected and oracle values, which a
@@ -164,6 +166,8 @@ LEARNERS = {
     "PA-I": Learner(_LM + "PA", {}, "C", rho=None),
     "PAUM": Learner(_LM + "PAUM", {}, None, sum_rho_in_cost_run=True),
     "CPAPB": Learner(_LM + "CPAPB", {}, None),
+    # the max-loss rule of the same cost-sensitive PA, shown beside the paper's CPA_PB
+    "CPA-ML": Learner(_LM + "CPAPB", {"rule": "max-loss"}, None),
     "AROW": Learner(_LM + "AROW", {"r": 1.0}, None, rho=None),
     # r as LIBOL's CV_algorithm picks AROW's "C": 2^-4 .. 2^4, fewest online mistakes
     "AROW-cv": Learner(_LM + "AROW", {}, "r", rho=None, grid=LIBOL_GRID, select_by="mistakes"),
@@ -618,10 +622,12 @@ def _named(table: dict, keys) -> dict:
 
 
 def _with_aliases(paper: dict) -> dict:
-    """The paper's rows under the names of our variants of them (``AROW-cv`` is its AROW)."""
+    """The paper's rows under the names of our variants of them (``AROW-cv`` is its AROW,
+    ``CPA-ML`` its CPA_PB)."""
     for rows in paper.values():
-        if "AROW" in rows:
-            rows.setdefault("AROW-cv", rows["AROW"])
+        for variant, theirs in (("AROW-cv", "AROW"), ("CPA-ML", "CPAPB")):
+            if theirs in rows:
+                rows.setdefault(variant, rows[theirs])
     return paper
 
 

@@ -410,6 +410,8 @@ def _register_builtin_paths():
             weights, cov = model._weights, no_covariance
             if isinstance(model, COG):
                 kind = stream_kernels.COG_I if model.loss == "I" else stream_kernels.COG_II
+            elif isinstance(model, CPAPB) and model.rule == "max-loss":
+                kind = stream_kernels.CPAML
             else:
                 kind = kinds[type(model)]
         rho = getattr(model, "rho", 1.0)

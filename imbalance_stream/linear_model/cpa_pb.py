@@ -1,5 +1,5 @@
 """The CPA_PB baseline of seed 002 (spec 3.7): cost-sensitive passive-aggressive,
-prediction-based."""
+prediction-based (and its max-loss sibling, CPA_ML)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,16 @@ class CPAPB(CostRatio, FirstOrderLinear):
     ``Phi(x, r) = r x`` instead, the margin and the ``sqrt(rho)`` term would be scaled against
     each other differently (spec 3.7, note). No bias, as in the paper. River has no CPA_PB.
 
+    ``rule="max-loss"`` gives the paper's other cost-sensitive rule, CPA_ML: the label that
+    maximises ``w.Phi(x, r) - w.Phi(x, y) + sqrt(rho(y, r))`` is used instead of the prediction,
+    which in the binary form updates whenever ``y w.x < sqrt(rho(y, -y))`` (margin errors too, not
+    only mistakes), with the same step. The ACOG paper compares with CPA_PB only; its CPA_PB
+    rows lie between our two rules on every data set (``scenarios/paper/README.md``).
+
     Parameters
     ----------
+    rule
+        ``"prediction"`` (CPA_PB, the default) or ``"max-loss"`` (CPA_ML).
     rho
         Cost of a missed positive relative to a false alarm. ``None`` estimates Tn/Tp online
         with the Laplace rule ``(t_n + 1) / (t_p + 1)``, counting the current label first (the
@@ -39,7 +47,7 @@ class CPAPB(CostRatio, FirstOrderLinear):
     Attributes
     ----------
     n_updates
-        Number of mistakes, i.e. of updates.
+        Number of updates (mistakes for CPA_PB; margin errors for CPA_ML).
 
     Examples
     --------
@@ -58,18 +66,31 @@ class CPAPB(CostRatio, FirstOrderLinear):
 
     """
 
-    def __init__(self, rho: float | None = None, positive=True, intercept: bool = False):
+    def __init__(
+        self,
+        rho: float | None = None,
+        positive=True,
+        intercept: bool = False,
+        rule: str = "prediction",
+    ):
         check_rho(rho)
+        if rule not in ("prediction", "max-loss"):
+            raise ValueError(f"rule must be 'prediction' or 'max-loss', got {rule!r}")
         super().__init__(positive=positive, intercept=intercept)
         self.rho = rho
+        self.rule = rule
         self._n_positive = 0
         self._n_negative = 0
 
     def _learn(self, indices, values, sign):
         rho = self._count_label(sign)
-        cost = rho if sign > 0 else 1.0
+        target = math.sqrt(rho if sign > 0 else 1.0)
+        if self.rule == "max-loss":  # the loss of the costliest wrong label is positive
+            threshold, inclusive = target, False
+        else:  # a mistake, with ties predicted positive
+            threshold, inclusive = 0.0, sign < 0
         updated = kernels.passive_aggressive_step(
-            self._weights, indices, values, sign, 0.0, sign < 0, math.sqrt(cost), math.inf
+            self._weights, indices, values, sign, threshold, inclusive, target, math.inf
         )
         self.n_updates += bool(updated)
 
@@ -77,3 +98,4 @@ class CPAPB(CostRatio, FirstOrderLinear):
     def _unit_test_params(cls):
         yield {}
         yield {"rho": 9.0, "intercept": True}
+        yield {"rule": "max-loss"}
