@@ -144,15 +144,14 @@ CASES = {
     ),
     "cpapb": (
         cpapb_ref,
-        lambda w, i, v, y, rho: first_order.passive_aggressive_step(
-            w, i, v, y, 0.0, y < 0, math.sqrt(rho if y > 0 else 1.0), math.inf
+        lambda w, i, v, y, rho: first_order.cost_sensitive_pa_step(
+            w, i, v, y, rho if y > 0 else 1.0, False
         ),
     ),
     "cpaml": (
         cpaml_ref,
-        lambda w, i, v, y, rho: first_order.passive_aggressive_step(
-            w, i, v, y, math.sqrt(rho if y > 0 else 1.0), False, math.sqrt(rho if y > 0 else 1.0),
-            math.inf,
+        lambda w, i, v, y, rho: first_order.cost_sensitive_pa_step(
+            w, i, v, y, rho if y > 0 else 1.0, True
         ),
     ),
     "paum": (

@@ -1,5 +1,5 @@
 """Kernels of the first-order baselines of seed 002 (spec 3.7): Perceptron, PAUM and COG
-(additive steps), PA-I and CPA_PB (passive-aggressive steps), ROMMA.
+(additive steps), PA-I and CPA_PB / CPA_ML (passive-aggressive steps), ROMMA.
 
 All are linear with no bias (an estimator adds one as a constant feature), start from ``w = 0``,
 predict ``+1`` when ``w.x >= 0`` (ties go to the rare class, LIBOL's rule, spec U2) and take
@@ -14,7 +14,13 @@ from numba import njit
 
 from .linear import sparse_dot
 
-__all__ = ["additive_step", "passive_aggressive_step", "romma_step", "squared_norm"]
+__all__ = [
+    "additive_step",
+    "cost_sensitive_pa_step",
+    "passive_aggressive_step",
+    "romma_step",
+    "squared_norm",
+]
 
 
 @njit(cache=True)
@@ -66,6 +72,8 @@ def passive_aggressive_step(weights, indices, values, y, threshold, inclusive, t
       (``threshold = 0``, ``inclusive = (y < 0)``), ``target = sqrt(cost of the mistake)`` and
       ``C = inf`` (plain PA);
     * CPA_ML (max-loss): ``threshold = target = sqrt(cost of missing y)``, ``inclusive = False``.
+
+    The two CPA rules are :func:`cost_sensitive_pa_step`.
     """
     margin = y * sparse_dot(weights, indices, values)
     if not _triggers(margin, threshold, inclusive):
@@ -76,6 +84,22 @@ def passive_aggressive_step(weights, indices, values, y, threshold, inclusive, t
     tau = min(C, (target - margin) / norm)
     _add_scaled(weights, indices, values, tau * y)
     return True
+
+
+@njit(cache=True)
+def cost_sensitive_pa_step(weights, indices, values, y, cost, max_loss):
+    """One cost-sensitive PA round in the binary form ``Phi(x, r) = r x / 2`` (spec 3.7), where
+    ``cost`` is the price of predicting ``-y`` (``rho`` for a positive, 1 for a negative): the
+    prediction-based rule (CPA_PB) steps on a mistake under the tie rule, the max-loss rule
+    (CPA_ML, ``max_loss``) whenever ``y w.x < sqrt(cost)``; both to the target ``sqrt(cost)``."""
+    target = math.sqrt(cost)
+    if max_loss:  # the loss of the costliest wrong label is positive
+        threshold, inclusive = target, False
+    else:  # a mistake, with ties predicted positive
+        threshold, inclusive = 0.0, y < 0
+    return passive_aggressive_step(
+        weights, indices, values, y, threshold, inclusive, target, math.inf
+    )
 
 
 @njit(cache=True)

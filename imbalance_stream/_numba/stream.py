@@ -13,12 +13,15 @@ with the current label counted first; ``counts = [t_p, t_n]`` is read and update
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
-from .first_order import additive_step, passive_aggressive_step, romma_step
+from .first_order import (
+    additive_step,
+    cost_sensitive_pa_step,
+    passive_aggressive_step,
+    romma_step,
+)
 from .linear import acog_diag_step, acog_full_step, arow_full_step, sparse_dot
 from .sketch import sacog_step, sparse_sacog_score, sparse_sacog_step
 
@@ -138,13 +141,8 @@ def replay_baseline(
             )
         elif kind == CPAPB or kind == CPAML:
             rho_t = _count_rho(y, rho, laplace, counts)
-            target = math.sqrt(rho_t if y > 0 else 1.0)
-            if kind == CPAML:
-                threshold, inclusive = target, False
-            else:
-                threshold, inclusive = 0.0, y < 0
-            updated = passive_aggressive_step(
-                weights, row_indices, row_values, y, threshold, inclusive, target, math.inf
+            updated = cost_sensitive_pa_step(
+                weights, row_indices, row_values, y, rho_t if y > 0 else 1.0, kind == CPAML
             )
         elif kind == ROMMA:
             updated = romma_step(weights, n, row_indices, row_values, y)

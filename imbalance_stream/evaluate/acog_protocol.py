@@ -127,6 +127,8 @@ class Learner:
     learner, and ``select_by="mistakes"`` selects the value with the fewest online mistakes
     (``Mp + Mn``) instead of the best sum or cost: together they reproduce LIBOL's
     ``CV_algorithm`` (see ``AROW-cv``). The oracle is always the best sum or cost.
+    ``paper_row`` names the paper's row that a variant of ours is set beside (its numbers are
+    shown in the variant's ``paper_*`` columns).
     """
 
     factory: str
@@ -136,6 +138,7 @@ class Learner:
     sum_rho_in_cost_run: bool = False
     grid: tuple | None = None
     select_by: str = "metric"
+    paper_row: str | None = None
 
     def build(self, rho: float, value: float | None):
         module, _, name = self.factory.partition(":")
@@ -167,10 +170,12 @@ LEARNERS = {
     "PAUM": Learner(_LM + "PAUM", {}, None, sum_rho_in_cost_run=True),
     "CPAPB": Learner(_LM + "CPAPB", {}, None),
     # the max-loss rule of the same cost-sensitive PA, shown beside the paper's CPA_PB
-    "CPA-ML": Learner(_LM + "CPAPB", {"rule": "max-loss"}, None),
+    "CPA-ML": Learner(_LM + "CPAPB", {"rule": "max-loss"}, None, paper_row="CPAPB"),
     "AROW": Learner(_LM + "AROW", {"r": 1.0}, None, rho=None),
     # r as LIBOL's CV_algorithm picks AROW's "C": 2^-4 .. 2^4, fewest online mistakes
-    "AROW-cv": Learner(_LM + "AROW", {}, "r", rho=None, grid=LIBOL_GRID, select_by="mistakes"),
+    "AROW-cv": Learner(
+        _LM + "AROW", {}, "r", rho=None, grid=LIBOL_GRID, select_by="mistakes", paper_row="AROW"
+    ),
     "COG-I": Learner(_LM + "COG", {"loss": "I"}, "eta"),
     "COG-II": Learner(_LM + "COG", {"loss": "II"}, "eta"),
     "ACOG-I": Learner(_ACOG, {"loss": "I", "covariance": "full"}, "eta"),
@@ -579,11 +584,10 @@ def grid_lines(runs_path, quantity: str = "metric") -> str:
             continue
         if phase == "eval" and len(by_value) == 1:
             continue
-        cells = []
-        for value in sorted(by_value):
-            score = _scores(by_value[value])[metric if quantity == "metric" else "mistakes"]
-            cells.append(f"{value:g}: {score:.3f}" if quantity == "metric" else f"{value:g}: {score:.1f}")
-        what = metric if quantity == "metric" else f"{metric} run, mistakes"
+        key, digits, what = (
+            (metric, 3, metric) if quantity == "metric" else ("mistakes", 1, f"{metric} run, mistakes")
+        )
+        cells = [f"{value:g}: {_scores(by_value[value])[key]:.{digits}f}" for value in sorted(by_value)]
         lines.append(f"{dataset} {algorithm} {what} ({phase}, {len(next(iter(by_value.values())))} "
                      f"runs): " + ", ".join(cells))  # fmt: skip
     return "\n".join(lines)
@@ -622,12 +626,12 @@ def _named(table: dict, keys) -> dict:
 
 
 def _with_aliases(paper: dict) -> dict:
-    """The paper's rows under the names of our variants of them (``AROW-cv`` is its AROW,
-    ``CPA-ML`` its CPA_PB)."""
+    """The paper's rows also under the names of the variants set beside them
+    (:attr:`Learner.paper_row`: ``AROW-cv`` beside its AROW, ``CPA-ML`` beside its CPA_PB)."""
     for rows in paper.values():
-        for variant, theirs in (("AROW-cv", "AROW"), ("CPA-ML", "CPAPB")):
-            if theirs in rows:
-                rows.setdefault(variant, rows[theirs])
+        for name, learner in LEARNERS.items():
+            if learner.paper_row in rows:
+                rows.setdefault(name, rows[learner.paper_row])
     return paper
 
 

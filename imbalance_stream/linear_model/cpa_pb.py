@@ -3,8 +3,6 @@ prediction-based (and its max-loss sibling, CPA_ML)."""
 
 from __future__ import annotations
 
-import math
-
 from imbalance_stream._numba import first_order as kernels
 
 from ._cost import CostRatio, check_rho
@@ -84,14 +82,10 @@ class CPAPB(CostRatio, FirstOrderLinear):
 
     def _learn(self, indices, values, sign):
         rho = self._count_label(sign)
-        target = math.sqrt(rho if sign > 0 else 1.0)
-        if self.rule == "max-loss":  # the loss of the costliest wrong label is positive
-            threshold, inclusive = target, False
-        else:  # a mistake, with ties predicted positive
-            threshold, inclusive = 0.0, sign < 0
-        updated = kernels.passive_aggressive_step(
-            self._weights, indices, values, sign, threshold, inclusive, target, math.inf
-        )
+        updated = kernels.cost_sensitive_pa_step(
+            self._weights, indices, values, sign, rho if sign > 0 else 1.0,
+            self.rule == "max-loss",
+        )  # fmt: skip
         self.n_updates += bool(updated)
 
     @classmethod
