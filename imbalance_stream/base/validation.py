@@ -1,0 +1,133 @@
+"""Checks of constructor parameters, one message style for every estimator.
+
+Each check returns the value it accepted (as a plain Python ``float``, ``int`` or the choice) so a
+constructor can validate and store in one line, and raises ``ValueError`` (``TypeError`` for a value
+of the wrong kind) whose message names the parameter, says what is allowed and shows what was given:
+
+>>> from imbalance_stream.base.validation import check_choice, check_int, check_real
+>>> check_real("eta", 0.5, low=0.0, low_open=True)
+0.5
+>>> check_real("eta", float("inf"), low=0.0, low_open=True)
+Traceback (most recent call last):
+...
+ValueError: eta must be a finite real number > 0, got inf
+>>> import numpy as np
+>>> check_int("degree", np.int64(2), low=1)
+2
+>>> check_int("budget", True, low=1)
+Traceback (most recent call last):
+...
+TypeError: budget must be an integer >= 1, got True (bool)
+>>> check_choice("loss", "III", ("I", "II"))
+Traceback (most recent call last):
+...
+ValueError: loss must be one of 'I', 'II', got 'III'
+
+Rules, the same everywhere: reals are finite unless ``finite=False`` (then ``inf`` passes but NaN
+never does); integers accept Python and numpy integers and refuse ``bool`` and floats, even
+integral ones (``2.0``); ``None`` passes only with ``optional=True``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["check_bool", "check_choice", "check_int", "check_real"]
+
+
+def _bounds(low, high, low_open: bool, high_open: bool) -> str:
+    parts = []
+    if low is not None:
+        parts.append(f"{'>' if low_open else '>='} {low:g}")
+    if high is not None:
+        parts.append(f"{'<' if high_open else '<='} {high:g}")
+    return " " + " and ".join(parts) if parts else ""
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Number):
+        return f"{value!r} ({type(value).__name__})"
+    return repr(value)
+
+
+def _in_bounds(value, low, high, low_open: bool, high_open: bool) -> bool:
+    if low is not None and (value <= low if low_open else value < low):
+        return False
+    return not (high is not None and (value >= high if high_open else value > high))
+
+
+def check_real(
+    name: str,
+    value,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    finite: bool = True,
+    optional: bool = False,
+) -> float | None:
+    """``value`` as a ``float`` if it is a real number within the bounds, else raise.
+
+    ``low`` / ``high`` are inclusive unless ``low_open`` / ``high_open``. Python and numpy reals
+    pass; ``bool``, strings, complex numbers and NaN never do.
+    """
+    if value is None and optional:
+        return None
+    kind = "a finite real number" if finite else "a real number"
+    what = ("None or " if optional else "") + kind + _bounds(low, high, low_open, high_open)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what}, got {_shown(value)}")
+    real = float(value)
+    if math.isnan(real) or (finite and math.isinf(real)):
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    if not _in_bounds(real, low, high, low_open, high_open):
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return real
+
+
+def check_int(
+    name: str,
+    value,
+    *,
+    low: int | None = None,
+    high: int | None = None,
+    optional: bool = False,
+) -> int | None:
+    """``value`` as an ``int`` if it is an integer (Python or numpy, not ``bool``) within the
+    inclusive bounds, else raise."""
+    if value is None and optional:
+        return None
+    what = ("None or " if optional else "") + "an integer" + _bounds(low, high, False, False)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {what}, got {_shown(value)}")
+    integer = int(value)
+    if not _in_bounds(integer, low, high, False, False):
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return integer
+
+
+def check_choice(name: str, value, choices: Sequence, *, optional: bool = False):
+    """``value`` if it is one of ``choices`` (compared with ``==``, strings only to strings)."""
+    if value is None and optional:
+        return None
+    for choice in choices:
+        # strings match only strings, and an array's elementwise == never counts as a match
+        if isinstance(choice, str) == isinstance(value, str) and not isinstance(value, np.ndarray):
+            if value == choice:
+                return choice
+    listed = ", ".join(repr(c) for c in choices)
+    prefix = "None or " if optional else ""
+    raise ValueError(f"{name} must be {prefix}one of {listed}, got {value!r}")
+
+
+def check_bool(name: str, value) -> bool:
+    """``value`` if it is ``True`` or ``False`` (numpy booleans too), else raise ``TypeError``."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {_shown(value)}")
