@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from river import linear_model
 
 from imbalance_stream._numba.proximal import scatter_update
-from imbalance_stream.linear_model import DCILIncLPSVM
+from imbalance_stream.svm import DCILIncLPSVM
 
 
 def make_stream(n: int, d: int, seed: int = 0):

@@ -40,8 +40,8 @@ from river import optim
 from test_koil_reference import NaiveKOIL
 
 from imbalance_stream._numba.kernels import kernel
-from imbalance_stream.datasets import KOIL as KOILData
-from imbalance_stream.svm import KOIL
+from imbalance_stream.datasets import KOILBenchmark as KOILData
+from imbalance_stream.kernel import KOIL
 
 PARAMS = dict(budget=100, k=10, policy="rs++", loss="hinge", C=4.0, eta=0.01, gamma=2.0, seed=0)
 

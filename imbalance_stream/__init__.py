@@ -6,9 +6,9 @@ stays cheap: ``imbalance_stream.linear_model.ACOG``, ``imbalance_stream.metrics.
 
 import importlib
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-__all__ = ["base", "datasets", "evaluate", "linear_model", "metrics", "svm"]
+__all__ = ["base", "datasets", "evaluate", "kernel", "linear_model", "metrics", "svm"]
 
 
 def __getattr__(name):

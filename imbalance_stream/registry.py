@@ -103,6 +103,7 @@ def _bases(kind: str) -> tuple[type, ...]:
 #: The subpackages whose public classes answer to their short name.
 _ALIAS_PACKAGES = (
     "linear_model",
+    "kernel",
     "svm",
     "anomaly",
     "density_ratio",

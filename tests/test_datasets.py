@@ -87,7 +87,7 @@ LOADERS = {
     ),
     "Iris": (lambda: datasets.Iris(positive_class=1), 150, 4, {0: 50, 1: 50, 2: 50}, 50),
     "MNIST-test": (lambda: datasets.MNIST("test"), 10000, 784, MNIST_TEST, 974),
-    "KOIL-dna-repaired": (lambda: datasets.KOIL("dna", repair=True), 3186, 180, {1: 767, -1: 2419}, 767),
+    "KOIL-dna-repaired": (lambda: datasets.KOILBenchmark("dna", repair=True), 3186, 180, {1: 767, -1: 2419}, 767),
 }
 
 LETTER_TRAIN = [594, 567, 554, 598, 565, 565, 547, 538, 567, 575, 572, 560, 607, 605, 574, 597,
@@ -399,7 +399,7 @@ def test_read_libsvm_round_trip(tmp_path_factory, rows, separator, newline, fina
 
 
 def test_reprs_and_lengths():
-    for factory in (datasets.German, datasets.Car, lambda: datasets.KOIL("glass")):
+    for factory in (datasets.German, datasets.Car, lambda: datasets.KOILBenchmark("glass")):
         dataset = factory()
         text = repr(dataset)
         assert type(dataset).__name__ in text and "Positive class" in text

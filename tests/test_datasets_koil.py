@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 
 from imbalance_stream import datasets
-from imbalance_stream.datasets import KOIL, CorruptedFileError
+from imbalance_stream.datasets import KOILBenchmark, CorruptedFileError
 from imbalance_stream.datasets import koil as koil_module
 
 
-@pytest.mark.parametrize("name", [n for n in KOIL.NAMES if n != "dna"])
+@pytest.mark.parametrize("name", [n for n in KOILBenchmark.NAMES if n != "dna"])
 def test_koil_dataset_matches_readme(name):
     rows, n_features, positives = koil_module.DATASETS[name]
-    dataset = KOIL(name)
+    dataset = KOILBenchmark(name)
     X, y, names = dataset.to_numpy()
     assert X.shape == (rows, n_features) == (dataset.n_samples, dataset.n_features)
     assert int(y.sum()) == positives
@@ -25,7 +25,7 @@ def test_koil_dataset_matches_readme(name):
 
 
 def test_cv_splits_partition_rows():
-    dataset = KOIL("heart")
+    dataset = KOILBenchmark("heart")
     splits = dataset.cv_splits()
     assert len(splits) == 20
     for r in range(4):
@@ -38,7 +38,7 @@ def test_cv_splits_partition_rows():
 
 
 def test_inner_folds_follow_online_cpp():
-    dataset = KOIL("german")
+    dataset = KOILBenchmark("german")
     inner = koil_module.koil_inner_folds("german")
     outer = dataset.cv_folds()
     assert inner.shape == (5000, 4)
@@ -56,7 +56,7 @@ def test_inner_folds_follow_online_cpp():
 
 @pytest.mark.parametrize("name", ["segment", "svmguide1_sub", "svmguide4", "vehicle", "vowel"])
 def test_corrupted_inner_fold_files_are_refused(name):
-    dataset = KOIL(name)
+    dataset = KOILBenchmark(name)
     assert dataset.cv_folds().shape[0] == dataset.n_samples  # outer folds are intact
     with pytest.raises(CorruptedFileError, match=f"{name}_IdxAsso: run of .* NUL bytes"):
         dataset.inner_folds(0, 0)
@@ -75,11 +75,11 @@ def test_check_koil_files_reports_exactly_the_known_defects():
 
 def test_dna_refused_without_repair():
     with pytest.raises(CorruptedFileError, match="repair=True"):
-        KOIL("dna")
+        KOILBenchmark("dna")
 
 
 def test_dna_repair():
-    repaired = KOIL("dna", repair=True)
+    repaired = KOILBenchmark("dna", repair=True)
     X, y, _ = repaired.to_numpy()
     assert X.shape == (3186, 180) and len(repaired.cv_folds()) == 3186
     assert repaired.repaired_rows == range(96, 116) and repaired.unordered_rows == range(97, 115)
@@ -98,11 +98,11 @@ def test_fold_only_names_and_unknown():
     assert datasets.koil_cv_folds("w8a").shape == (49749, 4)
     assert datasets.koil_cv_folds("shuttle").shape == (43500, 4)
     with pytest.raises(ValueError, match="koil_cv_folds"):
-        KOIL("w8a")
+        KOILBenchmark("w8a")
     with pytest.raises(ValueError, match="unknown KOIL dataset"):
-        KOIL("iris")
+        KOILBenchmark("iris")
 
 
 def test_koil_iteration_is_sparse_and_boolean():
-    x, y = next(iter(KOIL("german")))
+    x, y = next(iter(KOILBenchmark("german")))
     assert y is False and all(isinstance(k, int) for k in x) and 0.0 not in x.values()

@@ -11,12 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
-from imbalance_stream.linear_model import (
-    DCILIncLPSVM,
-    IncLPSVM,
-    lpsvm_solution,
-    wlpsvm_solution,
-)
+from imbalance_stream.svm import DCILIncLPSVM, IncLPSVM, lpsvm_solution, wlpsvm_solution
 
 D = 3
 

@@ -1,4 +1,4 @@
-"""Multi-class DCIL-IncLPSVM (seed 001, Algorithm 5) and the McIncLPSVM baseline (§2.8).
+"""Multi-class DCIL-IncLPSVM (seed 001, Algorithm 5) and the MulticlassIncLPSVM baseline (§2.8).
 
 River's check_estimator runs on them in tests/test_river_checks.py."""
 
@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from test_dcil_inclpsvm import D, as_dict, operations, replay
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
-from imbalance_stream.linear_model import (
+from imbalance_stream.svm import (
     DCILIncLPSVM,
-    McIncLPSVM,
+    MulticlassIncLPSVM,
     MulticlassDCILIncLPSVM,
     lpsvm_solution,
     wlpsvm_solution,
@@ -51,7 +51,7 @@ def assert_equals_batch(model, held):
     weighted=st.booleans(),
 )
 def test_any_sequence_of_additions_and_retirements_equals_batch(ops, C, kappa, weighted):
-    model = MulticlassDCILIncLPSVM(C=C, kappa=kappa) if weighted else McIncLPSVM(C=C)
+    model = MulticlassDCILIncLPSVM(C=C, kappa=kappa) if weighted else MulticlassIncLPSVM(C=C)
     held = replay(model, ops)
     assert sum(model.counts.values()) == len(held)
     assert_equals_batch(model, held)
@@ -101,7 +101,7 @@ def test_two_classes_give_opposite_solutions():
 
 def test_weights_help_the_rare_class():
     X, y = _stream(600, seed=1)
-    weighted, plain = MulticlassDCILIncLPSVM(C=1.0), McIncLPSVM(C=1.0)
+    weighted, plain = MulticlassDCILIncLPSVM(C=1.0), MulticlassIncLPSVM(C=1.0)
     for row, label in zip(X, y):
         weighted.learn_one(as_dict(row), label)
         plain.learn_one(as_dict(row), label)
@@ -126,7 +126,7 @@ def test_prediction_is_the_argmax_of_decision_values_and_empty_model():
         assert sum(proba.values()) == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("cls", [McIncLPSVM, MulticlassDCILIncLPSVM])
+@pytest.mark.parametrize("cls", [MulticlassIncLPSVM, MulticlassDCILIncLPSVM])
 def test_bad_input_leaves_the_model_unchanged(cls):
     model = cls(window=30)
     X, y = _stream(20)

@@ -12,11 +12,11 @@ import pytest
 from river import datasets  # river.checks run on these in tests/test_river_checks.py
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
-from imbalance_stream.svm import NORMA, RBP, Forgetron, Projectron, ProjectronPlusPlus
-from imbalance_stream.svm import forgetron as forgetron_module
-from imbalance_stream.svm import norma as norma_module
-from imbalance_stream.svm import projectron as projectron_module
-from imbalance_stream.svm import rbp as rbp_module
+from imbalance_stream.kernel import NORMA, RBP, Forgetron, Projectron, ProjectronPlusPlus
+from imbalance_stream.kernel import forgetron as forgetron_module
+from imbalance_stream.kernel import norma as norma_module
+from imbalance_stream.kernel import projectron as projectron_module
+from imbalance_stream.kernel import rbp as rbp_module
 
 GAMMA = 0.3
 

@@ -18,7 +18,7 @@ from test_koil_reference import NaiveKOIL, imbalanced_stream
 
 from imbalance_stream._numba import budget as B
 from imbalance_stream.base import InvalidFeature, UnknownLabel
-from imbalance_stream.svm import KOIL, KOILMKL
+from imbalance_stream.kernel import KOIL, KOILMKL
 
 NAMES = [f"f{j}" for j in range(4)]
 
@@ -351,7 +351,7 @@ def glass_aucs(policy):
     hyper-parameters: C = 5, sigma = 0.25, budget 100 per class, k = 10, eta = 0.01."""
     from sklearn.metrics import roc_auc_score
 
-    from imbalance_stream.datasets import KOIL as KOILData
+    from imbalance_stream.datasets import KOILBenchmark as KOILData
     from imbalance_stream.datasets.koil import koil_cv_folds
 
     X, y, _ = KOILData("glass").to_numpy()

@@ -13,7 +13,7 @@ import pytest
 from test_koil import NAMES, _per_kernel_scores, trained
 
 from imbalance_stream.evaluate import koil_protocol
-from imbalance_stream.svm import KOILMKL
+from imbalance_stream.kernel import KOILMKL
 
 
 @pytest.mark.parametrize("vote", ["score", "sign"])

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from imbalance_stream.svm import KOIL
+from imbalance_stream.kernel import KOIL
 
 
 def reference_kernel(name, gamma, degree):

@@ -18,9 +18,9 @@ from river import datasets, linear_model, preprocessing
 
 from imbalance_stream._numba import first_order, linear
 from imbalance_stream.base import InvalidFeature, UnknownLabel
-from imbalance_stream.linear_model import AROW, COG, CPAPB, PA, PAUM, ROMMA, Perceptron
+from imbalance_stream.linear_model import AROW, COG, CPA, PA, PAUM, ROMMA, Perceptron
 
-ESTIMATORS = [Perceptron, ROMMA, PA, CPAPB, PAUM, AROW, COG]
+ESTIMATORS = [Perceptron, ROMMA, PA, CPA, PAUM, AROW, COG]
 
 # ---- plain-numpy references (dense vectors, the formulas of spec 3.7) ---------------------------
 
@@ -341,7 +341,7 @@ def test_pa_one_learns_the_weights_of_rivers_pa_classifier():
 GERMAN_TABLE_II = {
     "Perceptron": (53.760, 1.655, 35.133, 72.386),
     "ROMMA": (57.625, 2.943, 43.550, 71.700),
-    "CPAPB": (53.185, 1.948, 37.883, 68.486),
+    "CPA": (53.185, 1.948, 37.883, 68.486),
     "PAUM": (54.145, 1.335, 26.483, 81.807),
     "AROW": (59.948, 1.295, 26.367, 93.529),
 }
@@ -367,7 +367,7 @@ def test_parameter_free_baselines_reproduce_table_two_on_german():
     models = {
         "Perceptron": lambda: Perceptron(),
         "ROMMA": lambda: ROMMA(),
-        "CPAPB": lambda: CPAPB(rho=rho),
+        "CPA": lambda: CPA(rho=rho),
         "PAUM": lambda: PAUM(rho=rho),
         "AROW": lambda: AROW(r=0.1),
     }
@@ -468,8 +468,8 @@ def test_first_thousand_samples_of_one_class(cls):
 def test_invalid_parameters():
     bad = [
         (PA, {"C": 0}),
-        (CPAPB, {"rho": 0}),
-        (CPAPB, {"rule": "ml"}),
+        (CPA, {"rho": 0}),
+        (CPA, {"rule": "ml"}),
         (PAUM, {"eta": 0}),
         (PAUM, {"tau_negative": -1}),
         (AROW, {"r": 0}),

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from imbalance_stream.linear_model import (
+from imbalance_stream.svm import (
     LPSVM,
     WeightedLPSVM,
     class_weights,

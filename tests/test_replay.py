@@ -12,17 +12,7 @@ from scipy import sparse
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.evaluate.array_replay import has_array_path, replay_array
-from imbalance_stream.linear_model import (
-    ACOG,
-    AROW,
-    COG,
-    CPAPB,
-    PA,
-    PAUM,
-    ROMMA,
-    SACOG,
-    Perceptron,
-)
+from imbalance_stream.linear_model import ACOG, AROW, COG, CPA, PA, PAUM, ROMMA, SACOG, Perceptron
 
 CONFIGS = [
     {"covariance": "diag", "loss": "II"},
@@ -90,10 +80,10 @@ BASELINES = [
     lambda: COG(loss="I", eta=2.0),
     lambda: COG(loss="II", rho=9.0, eta=0.1),
     lambda: PA(C=0.1),
-    CPAPB,
-    lambda: CPAPB(rho=9.0),
-    lambda: CPAPB(rule="max-loss"),
-    lambda: CPAPB(rho=9.0, rule="max-loss"),
+    CPA,
+    lambda: CPA(rho=9.0),
+    lambda: CPA(rule="max-loss"),
+    lambda: CPA(rho=9.0, rule="max-loss"),
     ROMMA,
     AROW,
     lambda: AROW(r=0.5),

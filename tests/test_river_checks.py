@@ -17,7 +17,7 @@ from river import base, checks, datasets
 
 # Every public estimator module; add ``anomaly``, ``density_ratio``, ``active`` and ``imblearn``
 # here as they are built.
-MODULES = ["imbalance_stream.linear_model", "imbalance_stream.svm"]
+MODULES = ["imbalance_stream.linear_model", "imbalance_stream.kernel", "imbalance_stream.svm"]
 
 _RIVER_DATASETS = checks._yield_datasets
 

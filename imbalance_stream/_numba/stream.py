@@ -98,7 +98,7 @@ def empty_predictions(n_rows: int) -> np.ndarray:
 # ---- the first-order and AROW baselines of seed 002 ----------------------------------------------
 
 #: ``kind`` codes of :func:`replay_baseline`
-PERCEPTRON, PAUM, COG_I, COG_II, PA, CPAPB, ROMMA, AROW, CPAML = range(9)
+PERCEPTRON, PAUM, COG_I, COG_II, PA, CPA, ROMMA, AROW, CPAML = range(9)
 
 
 @njit(cache=True)
@@ -139,7 +139,7 @@ def replay_baseline(
             updated = passive_aggressive_step(
                 weights, row_indices, row_values, y, 1.0, False, 1.0, C
             )
-        elif kind == CPAPB or kind == CPAML:
+        elif kind == CPA or kind == CPAML:
             rho_t = _count_rho(y, rho, laplace, counts)
             updated = cost_sensitive_pa_step(
                 weights, row_indices, row_values, y, rho_t if y > 0 else 1.0, kind == CPAML

@@ -9,7 +9,7 @@ File datasets (read from the data home ``$IMBALANCE_STREAM_DATA``, default
 * UCI: :class:`Magic04`, :class:`Spambase`, :class:`Abalone`, :class:`BreastCancerWisconsin`,
   :class:`Car`, :class:`PenDigits`; :class:`Iris` (scikit-learn's bundled copy, optional);
 * :class:`MNIST` (IDX files; :func:`read_idx` reads any IDX file);
-* :class:`KOIL` (the KOIL paper's 26 datasets with their cross-validation folds;
+* :class:`KOILBenchmark` (the KOIL paper's 26 datasets with their cross-validation folds;
   :func:`koil_cv_folds`, :func:`koil_inner_folds`, :func:`check_koil_files` and
   :class:`CorruptedFileError` for the files damaged upstream); :class:`ShuttleODDS` (River's
   bundled ODDS Shuttle, a different task from KOIL's missing shuttle, with seeded stratified folds
@@ -45,7 +45,7 @@ Car                        1,728 x 6        ``"vgood"`` (65)
 PenDigits (split="train")  7,494 x 16       ``6`` (720)
 Iris                       150 x 4          ``0`` setosa (50)
 MNIST (split="train")      60,000 x 784     ``8`` (5,851)
-KOIL(name)                 as shipped       ``1`` (the authors' minority class)
+KOILBenchmark(name)                 as shipped       ``1`` (the authors' minority class)
 ShuttleODDS                49,097 x 9       ``1`` anomaly, merged rare classes (3,511)
 =========================  ===============  ===================================
 
@@ -53,6 +53,8 @@ Imbalance: :class:`ImbalancedStream` makes any labelled stream follow a positive
 given by a float or a schedule: :class:`Static`, :class:`Step`, :class:`Gradual`,
 :class:`Periodic`, :class:`Piecewise`, or any callable ``t -> p``.
 """
+
+from imbalance_stream.base.deprecation import deprecated_aliases
 
 from .base import DATA_HOME_ENV, BenchmarkDataset, ChecksumError, DataFile, get_data_home
 from .imbalance import (
@@ -65,7 +67,7 @@ from .imbalance import (
     Step,
     as_schedule,
 )
-from .koil import KOIL, CorruptedFileError, check_koil_files, koil_cv_folds, koil_inner_folds
+from .koil import CorruptedFileError, KOILBenchmark, check_koil_files, koil_cv_folds, koil_inner_folds
 from .libsvm import read_libsvm
 from .libsvm_datasets import (
     A9A,
@@ -89,7 +91,7 @@ __all__ = [
     "DATA_HOME_ENV",
     "DNA",
     "IJCNN1",
-    "KOIL",
+    "KOILBenchmark",
     "MNIST",
     "W8A",
     "Abalone",
@@ -127,3 +129,5 @@ __all__ = [
     "read_libsvm",
     "stratified_fold_matrix",
 ]
+
+__getattr__ = deprecated_aliases(__name__, {"KOIL": "imbalance_stream.datasets:KOILBenchmark"})

@@ -4,15 +4,15 @@ The KOIL authors (Hu et al., AAAI 2015; repository ``zengjichuan/KOIL``) ship ea
 TAB-separated LIBSVM-like file (features scaled to [0, 1] except ``logs_12t`` and ``poker``,
 labels ``1`` positive / ``-1``) with two index files: ``<name>_IdxCv`` (N x 4: column r is the fold,
 1..5, of each row in repetition r of 5-fold cross-validation: 4 x 5 = 20 trials) and
-``<name>_IdxAsso`` (the inner 5-fold assignments used for parameter search). :class:`KOIL` reads
+``<name>_IdxAsso`` (the inner 5-fold assignments used for parameter search). :class:`KOILBenchmark` reads
 all three; :func:`koil_cv_folds` reads the folds alone (also for ``w8a`` and ``shuttle``, whose
 data files are not available).
 
 Known defects of the upstream files are detected, never silently used:
 
-* ``dna`` has a run of 13,039 NUL bytes that swallowed 20 of its 3,186 rows. ``KOIL("dna")``
-  refuses it; ``KOIL("dna", repair=True)`` rebuilds it from LIBSVM ``dna.scale`` + ``dna.scale.t``
-  (see :class:`KOIL`).
+* ``dna`` has a run of 13,039 NUL bytes that swallowed 20 of its 3,186 rows. ``KOILBenchmark("dna")``
+  refuses it; ``KOILBenchmark("dna", repair=True)`` rebuilds it from LIBSVM ``dna.scale`` + ``dna.scale.t``
+  (see :class:`KOILBenchmark`).
 * ``segment``, ``svmguide1_sub``, ``svmguide4``, ``vehicle`` and ``vowel``: the ``_IdxAsso`` file
   holds a NUL run, so their inner folds raise :class:`CorruptedFileError`; their data and outer
   folds are intact. :func:`check_koil_files` lists every such problem.
@@ -29,7 +29,7 @@ import numpy as np
 from .base import BenchmarkDataset, DataFile
 from .libsvm import libsvm_arrays, parse_label
 
-__all__ = ["KOIL", "CorruptedFileError", "check_koil_files", "koil_cv_folds", "koil_inner_folds"]
+__all__ = ["KOILBenchmark", "CorruptedFileError", "check_koil_files", "koil_cv_folds", "koil_inner_folds"]
 
 _COMMIT = "b1b726919570cb5edf5d3624e41dd72ce901987a"
 _URL = f"https://github.com/zengjichuan/KOIL/blob/{_COMMIT}/dataset/"
@@ -375,7 +375,7 @@ def _repair_dna(koil_path, libsvm_paths) -> tuple[np.ndarray, np.ndarray, range,
     return X, y, range(position, position + n_missing), range(position + 1, position + n_missing - 1)
 
 
-class KOIL(BenchmarkDataset):
+class KOILBenchmark(BenchmarkDataset):
     """One of the KOIL paper's datasets, as shipped by its authors, with its cross-validation folds.
 
     Rows are in the order of the authors' file, which is the order the fold files index. Labels:
@@ -399,7 +399,7 @@ class KOIL(BenchmarkDataset):
     Parameters
     ----------
     name
-        One of ``KOIL.NAMES``.
+        One of ``KOILBenchmark.NAMES``.
     repair
         Rebuild ``dna`` as described above (ignored for the other datasets).
     positive_class
@@ -414,8 +414,8 @@ class KOIL(BenchmarkDataset):
 
     Examples
     --------
-    >>> from imbalance_stream.datasets import KOIL
-    >>> heart = KOIL("heart")
+    >>> from imbalance_stream.datasets import KOILBenchmark
+    >>> heart = KOILBenchmark("heart")
     >>> heart.n_samples, heart.n_features, int(heart.to_numpy()[1].sum())
     (270, 13, 120)
     >>> train, test = heart.cv_splits()[0]
@@ -423,11 +423,11 @@ class KOIL(BenchmarkDataset):
     (216, 54)
     >>> from imbalance_stream.datasets import CorruptedFileError
     >>> try:
-    ...     KOIL("dna")
+    ...     KOILBenchmark("dna")
     ... except CorruptedFileError as error:
     ...     print(str(error)[:34])
     KOIL dna is corrupted upstream: a
-    >>> KOIL("dna", repair=True).n_samples
+    >>> KOILBenchmark("dna", repair=True).n_samples
     3186
 
     """
@@ -446,7 +446,7 @@ class KOIL(BenchmarkDataset):
         if name == "dna" and not repair:
             raise CorruptedFileError(
                 "KOIL dna is corrupted upstream: a run of 13,039 NUL bytes at byte 63,925 swallowed "
-                "20 of its 3,186 rows, so it does not match dna_IdxCv. Use KOIL('dna', repair=True) "
+                "20 of its 3,186 rows, so it does not match dna_IdxCv. Use KOILBenchmark('dna', repair=True) "
                 "to rebuild it from LIBSVM dna.scale + dna.scale.t, or DNA(split='all') for the "
                 "LIBSVM data in LIBSVM order."
             )

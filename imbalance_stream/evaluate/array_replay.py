@@ -137,7 +137,7 @@ def replay_array(
     ----------
     model
         A River classifier. Models with an array path (see :func:`has_array_path`: ACOG full and
-        diagonal, SACOG dense and sparse, and the seed-002 baselines Perceptron, ROMMA, PA, CPAPB,
+        diagonal, SACOG dense and sparse, and the seed-002 baselines Perceptron, ROMMA, PA, CPA,
         PAUM, COG and AROW) run in a jitted loop over their own state (for SACOG, whose sketch
         depends on when features arrive, the rows that bring a new feature take the dict path);
         any other goes through ``predict_one`` and ``learn_one``.
@@ -396,11 +396,11 @@ def _register_builtin_paths():
         return predictions
 
     try:
-        from imbalance_stream.linear_model import AROW, COG, CPAPB, PA, PAUM, ROMMA, Perceptron
+        from imbalance_stream.linear_model import AROW, COG, CPA, PA, PAUM, ROMMA, Perceptron
     except ImportError:  # pragma: no cover - the baselines are part of the package
         return
     kinds = {Perceptron: stream_kernels.PERCEPTRON, PAUM: stream_kernels.PAUM,
-             PA: stream_kernels.PA, CPAPB: stream_kernels.CPAPB, ROMMA: stream_kernels.ROMMA}  # fmt: skip
+             PA: stream_kernels.PA, CPA: stream_kernels.CPA, ROMMA: stream_kernels.ROMMA}  # fmt: skip
 
     def _replay_baseline(model, indptr, indices, values, signs):
         predictions = stream_kernels.empty_predictions(len(signs))
@@ -410,7 +410,7 @@ def _register_builtin_paths():
             weights, cov = model._weights, no_covariance
             if isinstance(model, COG):
                 kind = stream_kernels.COG_I if model.loss == "I" else stream_kernels.COG_II
-            elif isinstance(model, CPAPB) and model.rule == "max-loss":
+            elif isinstance(model, CPA) and model.rule == "max-loss":
                 kind = stream_kernels.CPAML
             else:
                 kind = kinds[type(model)]
@@ -430,7 +430,7 @@ def _register_builtin_paths():
         model.n_updates += int(n_updates)
         return predictions
 
-    for cls in (Perceptron, PAUM, COG, PA, CPAPB, ROMMA, AROW):
+    for cls in (Perceptron, PAUM, COG, PA, CPA, ROMMA, AROW):
         register_array_path(cls)(_replay_baseline)
 
     from imbalance_stream.linear_model.sacog import REBASE_THRESHOLD, SACOG

@@ -1,15 +1,17 @@
-"""Linear online learners: the ACOG family (seed 002) and, as they land, its baselines and the
-incremental proximal SVMs of seed 001."""
+"""Linear online learners: the ACOG family (seed 002) with the first- and second-order baselines
+its paper compares with, and the linear online AUC learners (OAM, OPAUC) of the KOIL thesis.
+
+The proximal SVMs that lived here before 0.2 are in :mod:`imbalance_stream.svm`, and ``CPAPB``
+is now :class:`CPA` (one class for both of the paper's cost-sensitive PA rules); the old names
+still import from here, with a ``DeprecationWarning``, until 0.3.
+"""
+
+from imbalance_stream.base.deprecation import deprecated_aliases
 
 from .acog import ACOG
 from .arow import AROW
 from .cog import COG
-from .cpa_pb import CPAPB
-from .dcil_inclpsvm import DCILIncLPSVM
-from .dcil_multiclass import MulticlassDCILIncLPSVM
-from .inclpsvm import IncLPSVM
-from .lpsvm import LPSVM, WeightedLPSVM, class_weights, lpsvm_solution, wlpsvm_solution
-from .mc_inclpsvm import McIncLPSVM
+from .cpa import CPA
 from .oam import OAMSeq
 from .opauc import OPAUC
 from .pa import PA
@@ -22,21 +24,27 @@ __all__ = [
     "ACOG",
     "AROW",
     "COG",
-    "CPAPB",
-    "LPSVM",
+    "CPA",
     "OPAUC",
     "PA",
     "PAUM",
     "ROMMA",
     "SACOG",
-    "DCILIncLPSVM",
-    "IncLPSVM",
-    "McIncLPSVM",
-    "MulticlassDCILIncLPSVM",
     "OAMSeq",
     "Perceptron",
-    "WeightedLPSVM",
-    "class_weights",
-    "lpsvm_solution",
-    "wlpsvm_solution",
 ]
+
+__getattr__ = deprecated_aliases(
+    __name__,
+    {
+        "CPAPB": "imbalance_stream.linear_model:CPA",
+        "McIncLPSVM": "imbalance_stream.svm:MulticlassIncLPSVM",
+        **{
+            name: f"imbalance_stream.svm:{name}"
+            for name in (
+                "LPSVM", "WeightedLPSVM", "IncLPSVM", "DCILIncLPSVM", "MulticlassDCILIncLPSVM",
+                "class_weights", "lpsvm_solution", "wlpsvm_solution",
+            )
+        },
+    },
+)

@@ -1,19 +1,40 @@
-"""Kernel learners: KOIL and its multiple-kernel version (seed 000), the budget kernel baselines
-and, as they land, the LASVM family (seed 003)."""
+"""Support vector machines: the batch and incremental proximal SVMs of seed 001 (LPSVM, the
+weighted LPSVM, IncLPSVM and DCIL-IncLPSVM, binary and one-vs-rest multi-class) and, as it lands,
+the LASVM family of seed 003.
 
-from .forgetron import Forgetron
-from .koil import KOIL
-from .koil_mkl import KOILMKL
-from .norma import NORMA
-from .projectron import Projectron, ProjectronPlusPlus
-from .rbp import RBP
+The kernel learners that lived here before 0.2 are in :mod:`imbalance_stream.kernel`; their old
+names still import from here, with a ``DeprecationWarning``, until 0.3.
+"""
+
+from imbalance_stream.base.deprecation import deprecated_aliases
+
+from .dcil_inclpsvm import DCILIncLPSVM
+from .inclpsvm import IncLPSVM
+from .lpsvm import LPSVM, WeightedLPSVM, class_weights, lpsvm_solution, wlpsvm_solution
+from .multiclass_dcil_inclpsvm import MulticlassDCILIncLPSVM
+from .multiclass_inclpsvm import MulticlassIncLPSVM
 
 __all__ = [
-    "KOIL",
-    "KOILMKL",
-    "NORMA",
-    "RBP",
-    "Forgetron",
-    "Projectron",
-    "ProjectronPlusPlus",
+    "LPSVM",
+    "DCILIncLPSVM",
+    "IncLPSVM",
+    "MulticlassDCILIncLPSVM",
+    "MulticlassIncLPSVM",
+    "WeightedLPSVM",
+    "class_weights",
+    "lpsvm_solution",
+    "wlpsvm_solution",
 ]
+
+__getattr__ = deprecated_aliases(
+    __name__,
+    {
+        "McIncLPSVM": "imbalance_stream.svm:MulticlassIncLPSVM",
+        **{
+            name: f"imbalance_stream.kernel:{name}"
+            for name in (
+                "KOIL", "KOILMKL", "NORMA", "RBP", "Forgetron", "Projectron", "ProjectronPlusPlus"
+            )
+        },
+    },
+)

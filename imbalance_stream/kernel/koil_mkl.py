@@ -116,7 +116,7 @@ class KOILMKL(BinaryClassifier):
     --------
 
     >>> from river import datasets, evaluate, metrics
-    >>> from imbalance_stream.svm import KOILMKL
+    >>> from imbalance_stream.kernel import KOILMKL
 
     >>> model = KOILMKL(budget=30, k=3, C=4.0, sigmas=(0.25, 1.0, 4.0), seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())

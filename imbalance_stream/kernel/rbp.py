@@ -42,7 +42,7 @@ class RBP(KernelExpansion):
     --------
 
     >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.svm import RBP
+    >>> from imbalance_stream.kernel import RBP
 
     >>> model = preprocessing.StandardScaler() | RBP(budget=50, gamma=0.1, seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())

@@ -197,7 +197,7 @@ class KOIL(BinaryClassifier):
     theirs); ``gamma=0.5`` is the Gaussian of width ``sigma=1``.
 
     >>> from river import datasets, evaluate, metrics
-    >>> from imbalance_stream.svm import KOIL
+    >>> from imbalance_stream.kernel import KOIL
 
     >>> model = KOIL(budget=50, k=5, C=4.0, gamma=0.5, seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())

@@ -21,7 +21,7 @@ class DCILIncLPSVM(IncLPSVM):
     with ``M_c = E_c'E_c``, ``v_c = E_c'e`` and ``l_c`` the statistics and count of class c. Learning
     or retiring a sample is a rank-one change of ``M_y`` (O(d^2)); the weights are two scalars
     recomputed from the counts, so after any sequence of additions and retirements the model equals
-    the batch wLPSVM (:func:`~imbalance_stream.linear_model.wlpsvm_solution`) on the samples held,
+    the batch wLPSVM (:func:`~imbalance_stream.svm.wlpsvm_solution`) on the samples held,
     whatever their order. One added sample re-weights both classes, so no rank-one inverse update
     exists (digest §2.6 fact 6): the (d+1)^3 solve runs lazily, when a prediction first needs it after
     a change, and is cached.
@@ -32,7 +32,7 @@ class DCILIncLPSVM(IncLPSVM):
 
     Everything else (window, ``forget_one``, the one-class fallback, the tie rule, the probability
     mapping ``1 / (1 + exp(-2 f))``, the thesis's ``[x', -1] O`` decision value) is as in
-    :class:`~imbalance_stream.linear_model.IncLPSVM`. While only one class is held (empty model, a
+    :class:`~imbalance_stream.svm.IncLPSVM`. While only one class is held (empty model, a
     one-class start, a window that lost a class), the present class would have weight 0 and
     ``O = 0``: no solve is run, the decision value is 0 and the model predicts the class held, with
     probability 1 (digest A2, through the tie rule A3).
@@ -66,7 +66,7 @@ class DCILIncLPSVM(IncLPSVM):
     On a phishing stream, the model that re-weights the classes as they drift:
 
     >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.linear_model import DCILIncLPSVM
+    >>> from imbalance_stream.svm import DCILIncLPSVM
 
     >>> model = preprocessing.StandardScaler() | DCILIncLPSVM(C=1.0, window=500)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.GeometricMean())

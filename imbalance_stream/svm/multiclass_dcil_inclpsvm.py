@@ -7,16 +7,16 @@ import numpy as np
 from imbalance_stream._numba import proximal as kernels
 
 from .inclpsvm import check_positive, solve_spd
-from .mc_inclpsvm import McIncLPSVM
+from .multiclass_inclpsvm import MulticlassIncLPSVM
 
 __all__ = ["MulticlassDCILIncLPSVM"]
 
 
-class MulticlassDCILIncLPSVM(McIncLPSVM):
+class MulticlassDCILIncLPSVM(MulticlassIncLPSVM):
     """Multi-class DCIL-IncLPSVM: k one-vs-rest weighted LPSVMs whose weights follow the counts.
 
     Class j is separated from the rest by the binary
-    :class:`~imbalance_stream.linear_model.DCILIncLPSVM` with ``l+ = l_cj`` and ``l- = l - l_cj``
+    :class:`~imbalance_stream.svm.DCILIncLPSVM` with ``l+ = l_cj`` and ``l- = l - l_cj``
     (4.19)-(4.22). The model shares the global statistic ``M = E'E`` (no ``I/C`` in it) and keeps
     ``M_cj`` per class, so that, with ``sigma+ = kappa (l - l_cj)/l`` and ``sigma- = kappa l_cj/l``,
 
@@ -54,7 +54,7 @@ class MulticlassDCILIncLPSVM(McIncLPSVM):
     --------
 
     >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.linear_model import MulticlassDCILIncLPSVM
+    >>> from imbalance_stream.svm import MulticlassDCILIncLPSVM
 
     >>> model = preprocessing.StandardScaler() | MulticlassDCILIncLPSVM(C=1.0)
     >>> evaluate.progressive_val_score(datasets.ImageSegments(), model, metrics.Accuracy())

@@ -1,4 +1,4 @@
-"""Multi-class one-vs-rest incremental LPSVM without class weights, McIncLPSVM (seed 001, §2.8)."""
+"""Multi-class one-vs-rest incremental LPSVM without class weights, MulticlassIncLPSVM (seed 001, §2.8)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from imbalance_stream.base import FeatureSpace, UnknownLabel, grow_matrix
 
 from .inclpsvm import HeldSamples, check_positive, check_window, pad_statistics, solve_spd
 
-__all__ = ["McIncLPSVM"]
+__all__ = ["MulticlassIncLPSVM"]
 
 
-class McIncLPSVM(HeldSamples, base.Classifier):
+class MulticlassIncLPSVM(HeldSamples, base.Classifier):
     """Multi-class incremental and decremental LPSVM, one-vs-rest, without class weights.
 
     The baseline of the thesis's multi-class experiment (Tveit & Hetland 2003): k one-vs-rest
@@ -29,13 +29,13 @@ class McIncLPSVM(HeldSamples, base.Classifier):
     samples held. Learning or retiring a sample is two rank-one updates (O(d^2)); the k solutions
     share one Cholesky factor and are solved lazily at prediction time, then cached. Each binary
     problem is 1-to-(k-1) imbalanced, which is what the weighted
-    :class:`~imbalance_stream.linear_model.MulticlassDCILIncLPSVM` corrects.
+    :class:`~imbalance_stream.svm.MulticlassDCILIncLPSVM` corrects.
 
     ``predict_one`` is the argmax of the raw decision values ``f_j(x) = [x', -1] O_j`` over the
     classes held (digest A13; ties go to the class with more samples, then to the first seen);
     ``predict_proba_one`` is their softmax, an uncalibrated score. A class whose samples have all been
     retired gets probability 0 and is never predicted. ``window`` (with its periodic rebuild) and
-    ``forget_one`` work as in :class:`~imbalance_stream.linear_model.IncLPSVM`.
+    ``forget_one`` work as in :class:`~imbalance_stream.svm.IncLPSVM`.
 
     Parameters
     ----------
@@ -53,9 +53,9 @@ class McIncLPSVM(HeldSamples, base.Classifier):
     --------
 
     >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.linear_model import McIncLPSVM
+    >>> from imbalance_stream.svm import MulticlassIncLPSVM
 
-    >>> model = preprocessing.StandardScaler() | McIncLPSVM(C=1.0)
+    >>> model = preprocessing.StandardScaler() | MulticlassIncLPSVM(C=1.0)
     >>> evaluate.progressive_val_score(datasets.ImageSegments(), model, metrics.Accuracy())
     Accuracy: 81.98%
 

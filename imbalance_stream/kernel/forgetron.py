@@ -54,7 +54,7 @@ class Forgetron(KernelExpansion):
     --------
 
     >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.svm import Forgetron
+    >>> from imbalance_stream.kernel import Forgetron
 
     >>> model = preprocessing.StandardScaler() | Forgetron(budget=50, gamma=0.1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())

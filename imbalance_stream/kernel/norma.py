@@ -50,7 +50,7 @@ class NORMA(KernelExpansion):
     --------
 
     >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.svm import NORMA
+    >>> from imbalance_stream.kernel import NORMA
 
     >>> model = preprocessing.StandardScaler() | NORMA(eta=0.1, lam=0.01, nu=0.5, gamma=0.1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())

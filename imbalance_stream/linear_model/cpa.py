@@ -1,5 +1,5 @@
-"""The CPA_PB baseline of seed 002 (spec 3.7): cost-sensitive passive-aggressive,
-prediction-based (and its max-loss sibling, CPA_ML)."""
+"""Cost-sensitive passive-aggressive, the CPA_PB and CPA_ML baselines of seed 002: one class, the
+two update rules of Crammer et al. (2006) selected by ``rule``."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from imbalance_stream._numba import first_order as kernels
 from ._cost import CostRatio, check_rho
 from ._first_order import FirstOrderLinear
 
-__all__ = ["CPAPB"]
+__all__ = ["CPA"]
 
 
-class CPAPB(CostRatio, FirstOrderLinear):
-    """Cost-sensitive Passive-Aggressive, prediction-based (Crammer et al. 2006, section on
-    cost-sensitive multiclass learning), in the binary form the ACOG paper compares with.
+class CPA(CostRatio, FirstOrderLinear):
+    """Cost-sensitive Passive-Aggressive (Crammer et al. 2006, section on cost-sensitive
+    multiclass learning), in the binary form the ACOG paper compares with: prediction-based
+    (CPA_PB, the default) or max-loss (CPA_ML). Called ``CPAPB`` before 0.2.
 
     The cost of predicting ``yhat`` for a true ``y`` is ``rho(+1, -1) = rho`` (a missed positive)
     and ``rho(-1, +1) = 1``, ``rho(y, y) = 0``, as the paper sets it. With the binary reduction
@@ -51,9 +52,9 @@ class CPAPB(CostRatio, FirstOrderLinear):
     --------
 
     >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.linear_model import CPAPB
+    >>> from imbalance_stream.linear_model import CPA
 
-    >>> model = preprocessing.StandardScaler() | CPAPB()
+    >>> model = preprocessing.StandardScaler() | CPA()
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
     BalancedAccuracy: 82.42%
 

@@ -47,7 +47,7 @@ class Projectron(KernelExpansion):
     --------
 
     >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.svm import Projectron
+    >>> from imbalance_stream.kernel import Projectron
 
     >>> model = preprocessing.StandardScaler() | Projectron(eta=0.1, gamma=0.1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
@@ -153,7 +153,7 @@ class ProjectronPlusPlus(Projectron):
     --------
 
     >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.svm import ProjectronPlusPlus
+    >>> from imbalance_stream.kernel import ProjectronPlusPlus
 
     >>> model = preprocessing.StandardScaler() | ProjectronPlusPlus(eta=0.1, gamma=0.1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())

@@ -144,7 +144,7 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
     --------
 
     >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.linear_model import IncLPSVM
+    >>> from imbalance_stream.svm import IncLPSVM
 
     >>> model = preprocessing.StandardScaler() | IncLPSVM(C=1.0)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.GeometricMean())
