@@ -48,7 +48,12 @@ import pathlib
 
 import numpy as np
 
-from imbalance_stream.svm import DCILIncLPSVM, IncLPSVM, lpsvm_solution, wlpsvm_solution
+from imbalance_stream.linear_model import (
+    DCILIncLPSVM,
+    IncLPSVM,
+    lpsvm_solution,
+    wlpsvm_solution,
+)
 
 from .parallel import map_cells
 

@@ -1,6 +1,6 @@
 """The KOIL thesis's evaluation protocol (seed 000, digest section 4) and its tables.
 
-Protocol. Each dataset comes with the authors' fold files (:class:`imbalance_stream.datasets.KOILBenchmark`):
+Protocol. Each dataset comes with the authors' fold files (:class:`imbalance_stream.datasets.KOIL`):
 4 repetitions x 5 folds = 20 trials. In each trial a fresh model makes **one pass** over the
 training rows in file order (the authors' files are pre-shuffled), then scores the test rows with its
 real-valued decision function; the trial's number is the **exact** test AUC of that final model
@@ -283,13 +283,13 @@ def _dataset(name: str):
     """``(rows as sparse dicts, labels as bools, 20 (train, test) splits, dataset)``, cached per
     process so that the cells of one worker parse each file once. The authors' file, or its
     substitute (:data:`SUBSTITUTES`) where only the fold files exist."""
-    from imbalance_stream.datasets import KOILBenchmark
+    from imbalance_stream.datasets import KOIL
 
     if _substituted(name):
         module, _, attribute = SUBSTITUTES[name][0].partition(":")
         data = getattr(importlib.import_module(module), attribute)()
     else:
-        data = KOILBenchmark(name)
+        data = KOIL(name)
     X, y, _ = data.to_numpy()
     rows = [{j: float(v) for j, v in enumerate(x) if v != 0.0} for x in X]
     return rows, np.asarray(y, dtype=bool), data.cv_splits(), data
