@@ -174,7 +174,10 @@ def test_every_fast_path_equals_the_checked_path_or_declines(x, intercept):
             indices, values = np.empty(size, np.int64), np.empty(size, np.float64)
             written = features_module._compiled.encode_plain(x, space.index, indices, values, intercept)
             assert written in (-1, size)
-            assert (written == -1) == (plain is None)  # both fast paths accept the same samples
+            # what the Python fallback accepts, the compiled path accepts too; the fallback may
+            # also decline a sample whose values overflow when summed (its one-call finiteness
+            # check), which the compiled path checks value by value
+            assert written >= 0 or plain is None
             if written >= 0:
                 assert _same((indices, values, []), expected)
         # and the public entry point always gives the checked result

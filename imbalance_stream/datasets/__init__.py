@@ -15,7 +15,8 @@ File datasets (read from the data home ``$IMBALANCE_STREAM_DATA``, default
   bundled ODDS Shuttle, a different task from KOIL's missing shuttle, with seeded stratified folds
   in the KOIL layout: :func:`stratified_fold_matrix`);
 * helpers: :func:`read_libsvm` (stream any LIBSVM/svmlight file), :func:`get_data_home`,
-  :class:`DataFile`, :class:`BenchmarkDataset` (base class), :class:`ChecksumError`.
+  :class:`DataFile`, :class:`BenchmarkDataset` (base class), :class:`ChecksumError`,
+  :class:`MissingDataFile`.
 
 Every loader is a River dataset (iterate ``(dict, label)``) with ``to_numpy()`` returning
 ``(X, y, feature_names)``; binary loaders label the positive class ``True`` (``positive_class``
@@ -56,7 +57,14 @@ given by a float or a schedule: :class:`Static`, :class:`Step`, :class:`Gradual`
 
 from imbalance_stream.base.deprecation import deprecated_aliases
 
-from .base import DATA_HOME_ENV, BenchmarkDataset, ChecksumError, DataFile, get_data_home
+from .base import (
+    DATA_HOME_ENV,
+    BenchmarkDataset,
+    ChecksumError,
+    DataFile,
+    MissingDataFile,
+    get_data_home,
+)
 from .imbalance import (
     Gradual,
     ImbalancedStream,
@@ -109,6 +117,7 @@ __all__ = [
     "Iris",
     "Letter",
     "Magic04",
+    "MissingDataFile",
     "Mushrooms",
     "PenDigits",
     "Periodic",

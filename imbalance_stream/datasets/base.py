@@ -31,6 +31,7 @@ __all__ = [
     "BenchmarkDataset",
     "ChecksumError",
     "DataFile",
+    "MissingDataFile",
     "clear_cache",
     "get_data_home",
     "open_text",
@@ -99,6 +100,14 @@ def github_blob(repo: str, commit: str, path: str) -> str:
     return f"https://github.com/{repo}/blob/{commit}/{path}"
 
 
+class MissingDataFile(FileNotFoundError):
+    """A benchmark file is not in the data home; ``data_path`` is its path relative to it."""
+
+    def __init__(self, data_path: str, message: str):
+        super().__init__(message)
+        self.data_path = data_path
+
+
 @dataclass(frozen=True)
 class DataFile:
     """One benchmark file: where it lives in the data home, where it comes from, its checksum.
@@ -138,8 +147,8 @@ class DataFile:
 
         Raises
         ------
-        FileNotFoundError
-            The file is not in the data home; the message says where it was looked for, where
+        MissingDataFile
+            (a ``FileNotFoundError``) The file is not in the data home; the message says where it was looked for, where
             to download it and which environment variable sets the data home.
         ChecksumError
             The file's content differs from the expected one.
@@ -149,7 +158,8 @@ class DataFile:
         if not path.is_file():
             source = self.origin or self.url
             extra = f" {self.note}" if self.note else ""
-            raise FileNotFoundError(
+            raise MissingDataFile(
+                self.path,
                 f"data file {self.path!r} not found: looked for {str(path)!r} (data home "
                 f"{str(get_data_home())!r}). Download it from {source}"
                 + (f" (original: {self.url})" if self.origin else "")
