@@ -204,7 +204,7 @@ def as_schedule(ratio) -> Schedule:
     if isinstance(ratio, Schedule):
         return ratio
     if isinstance(ratio, numbers.Real) and not isinstance(ratio, bool):
-        return Static(ratio)
+        return Static(float(ratio))
     if callable(ratio):
         return _Callable(ratio)
     raise TypeError(f"ratio must be a number in [0, 1], a Schedule or a callable, got {ratio!r}")
@@ -297,6 +297,10 @@ class ImbalancedStream(river_base.SyntheticDataset):
     (423, 44)
 
     """
+
+    source: typing.Iterable
+    positive: typing.Any
+    schedule: Schedule
 
     def __init__(
         self,

@@ -289,7 +289,8 @@ def _parse_koil_lines(path) -> tuple[list, int | None, bytes]:
     that line.
 
     """
-    rows, corrupted, corrupted_line = [], None, b""
+    rows: list[tuple[dict[int, float], int | float]] = []
+    corrupted, corrupted_line = None, b""
     for line in _read_bytes(path).splitlines():
         if not line.strip():
             continue
