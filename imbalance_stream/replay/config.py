@@ -211,20 +211,21 @@ def _empty(value) -> bool:
 
 
 def _to_float(name, value) -> float:
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, numbers.Real):
-        number = float(value)
-    elif isinstance(value, str):
+    kind = type(value)
+    if kind is str:
         try:
             number = float(value)
         except ValueError:
             raise Reject(f"column {name!r}: cannot read {value!r} as a number") from None
+    elif kind is float or kind is int:
+        number = float(value)
+    elif isinstance(value, numbers.Real):  # bool, numpy numbers
+        number = float(value)
     else:
         raise Reject(f"column {name!r}: cannot read {value!r} as a number")
-    if math.isnan(number):
-        raise Reject(f"column {name!r}: NaN")
-    if math.isinf(number):
+    if number - number != 0.0:  # NaN or infinite
+        if math.isnan(number):
+            raise Reject(f"column {name!r}: NaN")
         raise Reject(f"column {name!r}: infinite value {value!r}")
     return number
 
@@ -371,13 +372,18 @@ class LogSpec:
             [c for c in record if c not in self._reserved]
         )  # fmt: skip
         x = {}
+        types = self.types
+        drop = self.missing == "drop"
         for column in columns:
-            value = get(column)
-            if _empty(value):
-                if self.missing == "drop":
+            value = record.get(column, _MISSING)
+            if value is _MISSING or value is None or (type(value) is str and not value.strip()):
+                if value is _MISSING or (value is None and self.format == "csv"):
+                    raise Reject(f"missing column {column!r}")
+                if drop:
                     continue
                 raise Reject(f"column {column!r}: empty value")
-            x[column] = _CONVERT[self.types.get(column, "float")](column, value)
+            kind = types.get(column)
+            x[column] = _to_float(column, value) if kind is None else _CONVERT[kind](column, value)
         if label is None:
             label_time = None
         return Event(row, event_id, time, _text(raw_time), entity, x, label, label_time,

@@ -15,6 +15,7 @@ row number in the log (over all its files), ``record`` a dict of column -> value
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import itertools
 import json
@@ -125,7 +126,10 @@ def records(spec, start: int = 0):
 
         dataset = build(spec.dataset, "dataset", "log.dataset")
         stream = events_from_dataset(dataset, **spec.events)
-        yield from itertools.islice(enumerate(stream, 1), start, None)
+        try:
+            yield from itertools.islice(enumerate(stream, 1), start, None)
+        except FileNotFoundError as error:  # a loader whose file is not in the data home
+            raise ReplayError(f"log.dataset: {error}") from None
         return
     row = 0
     for k, path in enumerate(spec.paths):
@@ -177,7 +181,8 @@ def events_from_dataset(
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt.timezone.utc)
     weights = 1.0 / np.arange(1, entities + 1) ** zipf
-    weights /= weights.sum()
+    cumulative = np.cumsum(weights / weights.sum()).tolist()
+    cumulative[-1] = 1.0
     width = len(str(entities - 1))
     names = None
     clock = 0.0
@@ -193,7 +198,7 @@ def events_from_dataset(
         clock += rng.exponential(interval)
         gap = rng.pareto(delay_shape) * delay_scale  # numpy's pareto is Lomax with scale 1
         lost = rng.random() < never
-        entity = int(rng.choice(entities, p=weights))
+        entity = bisect.bisect_right(cumulative, rng.random())
         when = moment + dt.timedelta(seconds=math.floor(clock))
         record = {
             "event_id": f"ev{i:07d}",
@@ -223,3 +228,28 @@ def write_csv_log(stream, path) -> int:
             writer.writerow(record)
             n += 1
     return n
+
+
+def main(argv=None) -> int:
+    """``python -m imbalance_stream.replay.sources SCENARIO OUT.csv``: write the event log a
+    ``format = "dataset"`` scenario builds to a CSV file."""
+    import argparse
+
+    from imbalance_stream.registry import build
+
+    from .config import load
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("scenario")
+    parser.add_argument("out")
+    args = parser.parse_args(argv)
+    log = load(args.scenario).log
+    if log.format != "dataset":
+        parser.error("the scenario's log is already a file")
+    n = write_csv_log(events_from_dataset(build(log.dataset, "dataset"), **log.events), args.out)
+    print(f"wrote {n} events to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
