@@ -9,6 +9,9 @@ model; for a protocol, the rows the protocol returns), and writes into the outpu
 * ``curves.csv``: the metric curves, one row per model, checkpoint and metric (prequential runs);
 * ``curves.png``: one panel per metric (prequential runs; needs matplotlib, the ``plot`` extra).
 
+``imbalance-stream replay SCENARIO [--out DIR] [--resume] [--n-jobs N] [--scheduler ADDR]
+[--max-rejects N]`` replays a labelled event log (:mod:`imbalance_stream.replay`).
+
 ``imbalance-stream list`` lists the short names of this package's estimators, metrics, datasets and
 schedules, and the registered protocols.
 
@@ -93,7 +96,45 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="no progress bar")
 
     commands.add_parser("list", help="list estimators, metrics, datasets and protocols")
+    _add_replay_parser(commands)
     return parser
+
+
+def _add_replay_parser(commands) -> None:
+    replay = commands.add_parser("replay", help="replay a labelled event log (a replay scenario)")
+    replay.add_argument("file", metavar="SCENARIO", help='a TOML file with kind = "replay"')
+    replay.add_argument("--out", metavar="DIR", help="output directory (default: out/<name>)")
+    replay.add_argument("--resume", action="store_true",
+                        help="continue from the checkpoints in the output directory")
+    replay.add_argument("--n-jobs", metavar="N", type=int, default=None,
+                        help="replay the entities on N local processes; -1: one per core")
+    replay.add_argument("--scheduler", metavar="ADDR", default=None,
+                        help="Dask scheduler address (tcp://host:8786), or 'local'")
+    replay.add_argument("--max-rejects", metavar="N", type=int, default=None,
+                        help="stop once more than N rows are rejected")
+    replay.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _replay(args) -> int:
+    from imbalance_stream.replay import load, replay
+    from imbalance_stream.replay.merge import plot
+
+    if args.max_rejects is not None and args.max_rejects < 0:
+        raise _UsageError("--max-rejects must be >= 0")
+    scenario = load(args.file)
+    out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
+    result = replay(scenario, out_dir=out, resume=args.resume, n_jobs=args.n_jobs,
+                    scheduler=args.scheduler, max_rejects=args.max_rejects,
+                    progress=not args.quiet)  # fmt: skip
+    print(f"{scenario.name}: {scenario.config.get('description', 'replay')}")
+    print(format_table(result.table))
+    note = plot(str(out), title=scenario.name)
+    if note:
+        print(note, file=sys.stderr)
+    kind = scenario.options.get("predictions", "csv")
+    print(f"{result.rejected} rejected rows; wrote predictions.{kind}, rejected.csv, curves.csv"
+          f"{'' if note else ', curves.png'}, entities.csv, table.csv to {out}")
+    return 0
 
 
 def _list() -> int:
@@ -200,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "list":
             return _list()
+        if args.command == "replay":
+            return _replay(args)
         return _run(args)
     except (SpecError, _UsageError) as error:
         print(f"imbalance-stream: error: {error}", file=sys.stderr)

@@ -4,6 +4,15 @@ from .array_replay import ReplayResult, has_array_path, register_array_path, rep
 from .parallel import map_cells
 from .prequential import PrequentialResult, plot_curves, run_prequential
 
+
+def __getattr__(name):
+    if name == "replay":  # event-log replay (imbalance_stream.replay), imported when first used
+        from imbalance_stream.replay import replay
+
+        return replay
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "PrequentialResult",
     "ReplayResult",
@@ -11,6 +20,7 @@ __all__ = [
     "map_cells",
     "plot_curves",
     "register_array_path",
+    "replay",
     "replay_array",
     "run_prequential",
 ]

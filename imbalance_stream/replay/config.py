@@ -1,0 +1,684 @@
+"""The ``[log]`` and ``[replay]`` sections of a replay scenario, and turning a log record into an
+event (or a one-line reason to reject it).
+
+A replay scenario is a TOML file with ``kind = "replay"``::
+
+    name = "chargebacks"
+    kind = "replay"
+
+    [log]
+    path = "events.csv"            # relative to the scenario file; a list or a glob reads several
+    format = "csv"                 # csv jsonl parquet sqlite duckdb dataset (default: suffix)
+    time = "timestamp"             # event time: numbers (seconds, or any unit) or ISO 8601
+    id = "event_id"                # optional (default: the row number)
+    entity = "card"                # optional: one model per entity
+    label = "fraud"
+    positive = 1
+    labels = [0, 1]                # optional: any other label is rejected
+    label_time = "chargeback_at"   # when the label arrives; empty: never. Or label_delay = "3d"
+    out_of_order = "error"         # or "sort"
+    missing = "reject"             # or "drop" (leave the feature out of x)
+
+    [log.features]
+    include = ["amount", "mcc"]    # default: every other column
+    exclude = []
+    types = { mcc = "str" }        # float (default), int, str, bool
+
+    [models]
+    ACOG = ["river.preprocessing.StandardScaler", "ACOG"]
+
+    [metrics]
+    BA = "river.metrics.BalancedAccuracy"
+
+    [replay]
+    per_entity = true              # with an entity column (default true)
+    global_model = false           # a shared model beside the per-entity ones
+    step = 1000                    # read the cumulative metrics every 1000 labels
+    window = "7d"                  # metrics per window of event time (optional)
+    checkpoint_every = 100000      # rows; and/or checkpoint_seconds = 60
+    predictions = "csv"            # or "parquet"
+    max_rejects = 1000             # optional
+
+Times are held as integer microseconds so that ``time + delay`` is exact and ties are ties.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import glob
+import hashlib
+import json
+import math
+import numbers
+import os
+import pathlib
+import re
+import sys
+from collections.abc import Mapping
+
+from imbalance_stream.registry import SpecError, build
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["Event", "LogSpec", "Reject", "ReplayError", "ReplayScenario", "load", "parse"]
+
+FORMATS = ("csv", "jsonl", "parquet", "sqlite", "duckdb", "dataset")
+_SUFFIX = {
+    ".csv": "csv", ".tsv": "csv", ".gz": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",
+    ".parquet": "parquet", ".pq": "parquet", ".sqlite": "sqlite", ".sqlite3": "sqlite",
+    ".db": "sqlite", ".duckdb": "duckdb",
+}  # fmt: skip
+_TOP_KEYS = {"name", "description", "kind", "log", "models", "metrics", "replay"}
+_LOG_KEYS = {
+    "path", "format", "query", "delimiter", "dataset", "events", "time", "id", "entity", "label",
+    "positive", "labels", "label_time", "label_delay", "out_of_order", "missing", "features",
+}  # fmt: skip
+_FEATURE_KEYS = {"include", "exclude", "types"}
+_TYPES = ("float", "int", "str", "bool")
+_REPLAY_KEYS = {
+    "per_entity", "global_model", "step", "window", "checkpoint_every", "checkpoint_seconds",
+    "predictions", "max_rejects",
+}  # fmt: skip
+_UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0}
+MICRO = 1_000_000
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+
+
+class ReplayError(SpecError):
+    """A replay that cannot go on: a bad scenario, rows out of order, too many rejects, or a
+    checkpoint that does not match. The message is one line saying what to do."""
+
+
+class Reject(Exception):
+    """A row that cannot be replayed; ``str(error)`` is the reason written to ``rejected.csv``."""
+
+
+class _Never:
+    """The label of a row whose label never arrives (predicted, never learned)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __reduce__(self):
+        return (_Never, ())
+
+    def __repr__(self):
+        return "NEVER"
+
+
+NEVER = _Never()
+
+
+class Event:
+    """One valid row: ``seq`` its place in replay order, ``row`` its 1-based row in the source,
+    ``time`` and ``label_time`` integer microseconds (``label_time`` None: never labelled),
+    ``pos`` the reader position just after it."""
+
+    __slots__ = ("seq", "row", "pos", "id", "time", "time_text", "entity", "x", "label",
+                 "label_time", "label_time_text")  # fmt: skip
+
+    def __init__(self, row, id, time, time_text, entity, x, label, label_time, label_time_text):
+        self.seq = -1
+        self.pos = -1
+        self.row = row
+        self.id = id
+        self.time = time
+        self.time_text = time_text
+        self.entity = entity
+        self.x = x
+        self.label = label
+        self.label_time = label_time
+        self.label_time_text = label_time_text
+
+    def __getstate__(self):
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __setstate__(self, state):
+        for name, value in zip(self.__slots__, state):
+            setattr(self, name, value)
+
+
+def parse_duration(value, where: str) -> int:
+    """A duration (a number of seconds, or ``"90s"``, ``"15m"``, ``"2h"``, ``"3d"``, ``"1w"``) as
+    integer microseconds."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        seconds = float(value)
+    elif isinstance(value, str) and (match := re.fullmatch(r"\s*([0-9.]+)\s*(us|ms|s|m|h|d|w)\s*",
+                                                            value)):  # fmt: skip
+        seconds = float(match.group(1)) * _UNITS[match.group(2)]
+    else:
+        raise ReplayError(
+            f"{where}: expected a duration such as 3600, \"90s\", \"15m\", \"2h\", \"3d\" or "
+            f"\"1w\", got {value!r}"
+        )
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ReplayError(f"{where}: a duration must be finite and >= 0, got {value!r}")
+    return round(seconds * MICRO)
+
+
+def parse_time(value) -> int:
+    """An event time (a number, or an ISO 8601 date/time; naive times are UTC) as integer
+    microseconds; raises :class:`Reject`."""
+    if isinstance(value, bool):
+        raise Reject(f"cannot read {value!r} as a time")
+    if isinstance(value, numbers.Real):
+        if not math.isfinite(value):
+            raise Reject(f"time {value!r} is not finite")
+        return round(float(value) * MICRO)
+    if isinstance(value, dt.datetime):
+        moment = value
+    elif isinstance(value, dt.date):
+        moment = dt.datetime(value.year, value.month, value.day)
+    elif isinstance(value, str):
+        text = value.strip()
+        try:
+            number = float(text)
+        except ValueError:
+            try:
+                moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+            except ValueError:
+                raise Reject(f"cannot read {value!r} as a time (a number or ISO 8601)") from None
+        else:
+            if not math.isfinite(number):
+                raise Reject(f"time {value!r} is not finite")
+            return round(number * MICRO)
+    else:
+        raise Reject(f"cannot read {value!r} as a time")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    delta = moment - _EPOCH
+    return (delta.days * 86400 + delta.seconds) * MICRO + delta.microseconds
+
+
+def _text(value) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    return str(value)
+
+
+def _empty(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _to_float(name, value) -> float:
+    kind = type(value)
+    if kind is str:
+        try:
+            number = float(value)
+        except ValueError:
+            raise Reject(f"column {name!r}: cannot read {value!r} as a number") from None
+    elif kind is float or kind is int:
+        number = float(value)
+    elif isinstance(value, numbers.Real):  # bool, numpy numbers
+        number = float(value)
+    else:
+        raise Reject(f"column {name!r}: cannot read {value!r} as a number")
+    if number - number != 0.0:  # NaN or infinite
+        if math.isnan(number):
+            raise Reject(f"column {name!r}: NaN")
+        raise Reject(f"column {name!r}: infinite value {value!r}")
+    return number
+
+
+def _to_int(name, value) -> int:
+    number = _to_float(name, value)
+    if number != int(number):
+        raise Reject(f"column {name!r}: {value!r} is not an integer")
+    return int(number)
+
+
+def _to_bool(name, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "1", "yes", "t"):
+        return True
+    if text in ("false", "0", "no", "f"):
+        return False
+    raise Reject(f"column {name!r}: cannot read {value!r} as true or false")
+
+
+_CONVERT = {"float": _to_float, "int": _to_int, "str": lambda name, value: str(value),
+            "bool": _to_bool}  # fmt: skip
+
+
+def _guess_label(value):
+    """A label read without a declared list: booleans and integers from their text."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        if re.fullmatch(r"[+-]?[0-9]+", text):
+            return int(text)
+        return text
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+@dataclasses.dataclass
+class LogSpec:
+    """The validated ``[log]`` section; :meth:`event` turns a record into an :class:`Event`."""
+
+    paths: list[str]
+    format: str
+    time: str
+    label: str
+    positive: object = True
+    labels: list | None = None
+    id: str | None = None
+    entity: str | None = None
+    label_time: str | None = None
+    label_delay: int | None = None
+    out_of_order: str = "error"
+    missing: str = "reject"
+    include: list[str] | None = None
+    exclude: tuple[str, ...] = ()
+    types: dict[str, str] = dataclasses.field(default_factory=dict)
+    query: str | None = None
+    delimiter: str = ","
+    dataset: object = None
+    events: dict = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self):
+        reserved = {self.time, self.label, self.id, self.entity, self.label_time} - {None}
+        self._reserved = reserved | set(self.exclude)
+        self._label_map = None
+        if self.labels is not None:
+            self._label_map = {}
+            for label in self.labels:
+                self._label_map[label] = label
+                self._label_map[_text(label)] = label
+                if isinstance(label, bool):
+                    self._label_map[str(label).lower()] = label
+
+    def _label(self, value):
+        if self._label_map is None:
+            return _guess_label(value)
+        key = value.strip() if isinstance(value, str) else value
+        if isinstance(key, float) and key.is_integer():
+            key = int(key)
+        try:
+            return self._label_map[key]
+        except (KeyError, TypeError):
+            pass
+        if isinstance(key, str) and key.lower() in self._label_map:
+            return self._label_map[key.lower()]
+        allowed = ", ".join(repr(label) for label in self.labels)
+        raise Reject(f"unknown label {value!r} (labels: {allowed})")
+
+    def event(self, row: int, record) -> Event:
+        """The event of source row ``row`` (1-based); raises :class:`Reject` with the reason."""
+        if isinstance(record, Reject):
+            raise record
+        if None in record:  # csv.DictReader's restkey: more fields than the header
+            raise Reject(f"{len(record[None])} more field(s) than the header")
+
+        def get(column):
+            value = record.get(column, _MISSING)
+            if value is _MISSING or (value is None and self.format == "csv"):
+                raise Reject(f"missing column {column!r}")
+            return value
+
+        raw_time = get(self.time)
+        if _empty(raw_time):
+            raise Reject(f"column {self.time!r}: empty event time")
+        time = parse_time(raw_time)
+        entity = None
+        if self.entity is not None:
+            value = get(self.entity)
+            if _empty(value):
+                raise Reject(f"column {self.entity!r}: empty entity")
+            entity = _text(value)
+        event_id = str(row)
+        if self.id is not None:
+            value = get(self.id)
+            if _empty(value):
+                raise Reject(f"column {self.id!r}: empty event id")
+            event_id = _text(value)
+
+        raw_label = get(self.label)
+        label, label_time, label_time_text = None, None, ""
+        if not _empty(raw_label):
+            label = self._label(raw_label)
+            if self.label_time is not None:
+                value = get(self.label_time)
+                if not _empty(value):
+                    try:
+                        label_time = parse_time(value)
+                    except Reject as error:
+                        raise Reject(f"column {self.label_time!r}: {error}") from None
+                    if label_time < time:
+                        raise Reject(
+                            f"label time {_text(value)!r} is before the event time "
+                            f"{_text(raw_time)!r}"
+                        )
+                    label_time_text = _text(value)
+            else:
+                label_time = time + (self.label_delay or 0)
+                label_time_text = _format_time(label_time, raw_time)
+
+        columns = self.include if self.include is not None else (
+            [c for c in record if c not in self._reserved]
+        )  # fmt: skip
+        x = {}
+        types = self.types
+        drop = self.missing == "drop"
+        for column in columns:
+            value = record.get(column, _MISSING)
+            if value is _MISSING or value is None or (type(value) is str and not value.strip()):
+                if value is _MISSING or (value is None and self.format == "csv"):
+                    raise Reject(f"missing column {column!r}")
+                if drop:
+                    continue
+                raise Reject(f"column {column!r}: empty value")
+            kind = types.get(column)
+            x[column] = _to_float(column, value) if kind is None else _CONVERT[kind](column, value)
+        if label is None:
+            label_time = None
+        return Event(row, event_id, time, _text(raw_time), entity, x, label, label_time,
+                     label_time_text)  # fmt: skip
+
+
+_MISSING = object()
+
+
+def _format_time(micros: int, like) -> str:
+    """``micros`` written the way the event time ``like`` was (ISO 8601 or a number)."""
+    if isinstance(like, (dt.datetime, dt.date)) or (
+        isinstance(like, str) and not _is_number(like)
+    ):
+        moment = _EPOCH + dt.timedelta(microseconds=micros)
+        return moment.isoformat()
+    seconds = micros / MICRO
+    return str(int(seconds)) if seconds.is_integer() else repr(seconds)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclasses.dataclass
+class ReplayScenario:
+    """A validated replay scenario (what :func:`load` and :func:`parse` return)."""
+
+    name: str
+    config: dict
+    log: LogSpec
+    source: str = "<string>"
+
+    @property
+    def options(self) -> dict:
+        return self.config.get("replay", {})
+
+    @property
+    def step(self) -> int:
+        return self.options.get("step", 1000)
+
+    @property
+    def window(self) -> int | None:
+        window = self.options.get("window")
+        return None if window is None else parse_duration(window, "replay.window")
+
+    @property
+    def per_entity(self) -> bool:
+        return self.log.entity is not None and self.options.get("per_entity", True)
+
+    @property
+    def global_model(self) -> bool:
+        return not self.per_entity or self.options.get("global_model", False)
+
+    def make_models(self) -> dict:
+        return {
+            name: build(spec, "estimator", f"models.{name}")
+            for name, spec in self.config["models"].items()
+        }
+
+    def make_metrics(self) -> dict:
+        return {
+            name: build(spec, "metric", f"metrics.{name}")
+            for name, spec in self.config.get("metrics", {}).items()
+        }
+
+    def slots(self) -> list[tuple[str, str, str]]:
+        """``(label, model name, mode)`` of every model that runs, in output order; mode is
+        ``"entity"`` (one clone per entity) or ``"global"``."""
+        out = []
+        for name in self.config["models"]:
+            if self.per_entity:
+                out.append((name, name, "entity"))
+            if self.global_model:
+                out.append((f"{name} (global)" if self.per_entity else name, name, "global"))
+        return out
+
+    def fingerprint(self) -> str:
+        """Changes when the scenario or the size or modification time of a log file does."""
+        files = []
+        for path in self.log.paths:
+            try:
+                stat = os.stat(path)
+                files.append([path, stat.st_size, stat.st_mtime_ns])
+            except OSError:
+                files.append([path, None, None])
+        text = json.dumps([self.config, files], sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _check_keys(table, allowed, where):
+    if not isinstance(table, Mapping):
+        raise ReplayError(f"{where}: expected a table, got {table!r}")
+    for key in table:
+        if key not in allowed:
+            raise ReplayError(f"{where}: unknown key {key!r}; allowed keys: "
+                              + ", ".join(sorted(allowed)))  # fmt: skip
+
+
+def _column(log, key, where, required=False):
+    value = log.get(key)
+    if value is None:
+        if required:
+            raise ReplayError(f"{where}: missing {key!r} (the name of the {key} column)")
+        return None
+    if not isinstance(value, str) or not value:
+        raise ReplayError(f"{where}.{key}: expected a column name, got {value!r}")
+    return value
+
+
+def _count(options, key, where, minimum=1):
+    if key not in options:
+        return
+    value = options[key]
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ReplayError(f"{where}.{key}: expected an integer >= {minimum}, got {value!r}")
+
+
+def _paths(value, base: pathlib.Path, fmt: str | None) -> list[str]:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items or not all(isinstance(p, str) for p in items):
+        raise ReplayError("log.path: expected a path, a glob or a list of paths")
+    out = []
+    for item in items:
+        item = os.path.expandvars(os.path.expanduser(item))
+        full = item if os.path.isabs(item) else str(base / item)
+        if any(ch in item for ch in "*?["):
+            found = sorted(glob.glob(full))
+            if not found:
+                raise ReplayError(f"log.path: no file matches {item!r}")
+            out.extend(found)
+        else:
+            out.append(full)
+    return out
+
+
+def parse_log(log, base: pathlib.Path) -> LogSpec:
+    where = "[log]"
+    _check_keys(log, _LOG_KEYS, where)
+    fmt = log.get("format")
+    if fmt is not None and fmt not in FORMATS:
+        raise ReplayError(f"log.format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
+    paths: list[str] = []
+    dataset = None
+    if fmt == "dataset" or (fmt is None and "dataset" in log):
+        fmt = "dataset"
+        if "dataset" not in log:
+            raise ReplayError('log.dataset: format = "dataset" needs dataset = "<class>"')
+        dataset = log["dataset"]
+        build(dataset, "dataset", "log.dataset")  # reported now, not after a long run
+        if not isinstance(log.get("events", {}), Mapping):
+            raise ReplayError("log.events: expected a table")
+    else:
+        if "path" not in log:
+            raise ReplayError("[log]: missing 'path' (the event log file, a glob or a list)")
+        paths = _paths(log["path"], base, fmt)
+        if fmt is None:
+            suffix = pathlib.Path(paths[0]).suffix.lower()
+            if suffix == ".gz":
+                suffix = pathlib.Path(paths[0][:-3]).suffix.lower() or ".gz"
+            fmt = _SUFFIX.get(suffix)
+            if fmt is None:
+                raise ReplayError(
+                    f"log.format: cannot tell the format of {paths[0]!r} from its suffix; "
+                    f"say format = one of {', '.join(FORMATS[:-1])}"
+                )
+        if fmt in ("sqlite", "duckdb") and not isinstance(log.get("query"), str):
+            raise ReplayError(f'log.query: format = "{fmt}" needs query = "SELECT ... ORDER BY '
+                              '<time column>"')  # fmt: skip
+    for path in paths:
+        if not os.path.exists(path):
+            raise ReplayError(f"log.path: no such file {path!r}")
+    label_time = _column(log, "label_time", where)
+    label_delay = None
+    if "label_delay" in log:
+        if label_time is not None:
+            raise ReplayError("[log]: give label_time (a column) or label_delay, not both")
+        label_delay = parse_duration(log["label_delay"], "log.label_delay")
+    choice = {"out_of_order": ("error", "sort"), "missing": ("reject", "drop")}
+    for key, allowed in choice.items():
+        if key in log and log[key] not in allowed:
+            raise ReplayError(f"log.{key}: expected {' or '.join(map(repr, allowed))}, "
+                              f"got {log[key]!r}")  # fmt: skip
+    labels = log.get("labels")
+    if labels is not None and (not isinstance(labels, list) or len(labels) < 1):
+        raise ReplayError("log.labels: expected a list of the labels, e.g. [0, 1]")
+    features = log.get("features", {})
+    _check_keys(features, _FEATURE_KEYS, "[log.features]")
+    include = features.get("include")
+    exclude = features.get("exclude", [])
+    for key, value in (("include", include), ("exclude", exclude)):
+        if value is not None and (not isinstance(value, list)
+                                  or not all(isinstance(c, str) for c in value)):  # fmt: skip
+            raise ReplayError(f"log.features.{key}: expected a list of column names")
+    types = features.get("types", {})
+    if not isinstance(types, Mapping):
+        raise ReplayError("log.features.types: expected a table column = type")
+    for column, kind in types.items():
+        if kind not in _TYPES:
+            raise ReplayError(f"log.features.types.{column}: expected one of "
+                              f"{', '.join(_TYPES)}, got {kind!r}")  # fmt: skip
+    positive = log.get("positive", True)
+    if labels is not None and positive not in labels:
+        raise ReplayError(f"log.positive: {positive!r} is not one of log.labels {labels!r}")
+    return LogSpec(
+        paths=paths,
+        format=fmt,
+        time=_column(log, "time", where, required=True),
+        label=_column(log, "label", where, required=True),
+        positive=positive,
+        labels=labels,
+        id=_column(log, "id", where),
+        entity=_column(log, "entity", where),
+        label_time=label_time,
+        label_delay=label_delay,
+        out_of_order=log.get("out_of_order", "error"),
+        missing=log.get("missing", "reject"),
+        include=include,
+        exclude=tuple(exclude),
+        types=dict(types),
+        query=log.get("query"),
+        delimiter=log.get("delimiter", "\t" if paths and paths[0].endswith(".tsv") else ","),
+        dataset=dataset,
+        events=dict(log.get("events", {})),
+    )
+
+
+def parse(text: str, name: str = "replay", source: str = "<string>",
+          base: str | pathlib.Path | None = None) -> ReplayScenario:  # fmt: skip
+    """Validate a replay scenario's TOML ``text``; relative log paths are read from ``base``
+    (default: the current directory)."""
+    try:
+        config = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ReplayError(f"{source}: not valid TOML: {error}") from None
+    try:
+        return _validate(config, name, source, pathlib.Path(base or "."))
+    except SpecError as error:
+        raise ReplayError(f"{source}: {error}") from None
+
+
+def _validate(config, name, source, base) -> ReplayScenario:
+    if config.get("kind") != "replay":
+        raise ReplayError('kind: a replay scenario says kind = "replay" (imbalance-stream run '
+                          "runs the other kinds)")  # fmt: skip
+    _check_keys(config, _TOP_KEYS, "top level (kind = \"replay\")")
+    name = config.get("name", name)
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
+        raise ReplayError(f"name: expected letters, digits, '_', '-' or '.', got {name!r}")
+    if "log" not in config:
+        raise ReplayError("missing [log] table (the event log to replay)")
+    log = parse_log(config["log"], base)
+    models = config.get("models")
+    if not isinstance(models, Mapping) or not models:
+        raise ReplayError("[models] must be a non-empty table of name = spec")
+    if not isinstance(config.get("metrics", {}), Mapping):
+        raise ReplayError("[metrics] must be a table of name = spec")
+    options = config.get("replay", {})
+    _check_keys(options, _REPLAY_KEYS, "[replay]")
+    for key in ("per_entity", "global_model"):
+        if key in options and not isinstance(options[key], bool):
+            raise ReplayError(f"replay.{key}: expected true or false")
+    for key in ("step", "checkpoint_every"):
+        _count(options, key, "replay")
+    _count(options, "max_rejects", "replay", minimum=0)
+    if "checkpoint_seconds" in options:
+        value = options["checkpoint_seconds"]
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or value <= 0:
+            raise ReplayError(f"replay.checkpoint_seconds: expected a number > 0, got {value!r}")
+    if options.get("predictions", "csv") not in ("csv", "parquet"):
+        raise ReplayError("replay.predictions: expected \"csv\" or \"parquet\"")
+    if "window" in options:
+        parse_duration(options["window"], "replay.window")
+    scenario = ReplayScenario(name=name, config=config, log=log, source=source)
+    models = scenario.make_models()
+    metrics = scenario.make_metrics()
+    for model_name, model in models.items():
+        for metric_name, metric in metrics.items():
+            if not metric.works_with(model):
+                raise ReplayError(f"metrics.{metric_name}: {type(metric).__name__} does not work "
+                                  f"with model {model_name!r}")  # fmt: skip
+    return scenario
+
+
+def load(path) -> ReplayScenario:
+    """Read and validate the replay scenario at ``path``; relative log paths are read from the
+    scenario file's folder, and its name defaults to the file's stem."""
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        reason = error.strerror or error
+        raise ReplayError(f"cannot read scenario {str(path)!r}: {reason}") from None
+    return parse(text, name=path.stem, source=str(path), base=path.resolve().parent)

@@ -1,0 +1,372 @@
+"""Event-log replay (imbalance_stream.replay): sources, River's time semantics, bad rows, resume
+after SIGKILL, serial = processes = Dask, the CLI, and a small version of the example scenario."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import pathlib
+import pickle
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from river import datasets, evaluate, metrics
+
+from imbalance_stream.cli import main
+from imbalance_stream.replay import ReplayError, parse, replay
+from imbalance_stream.replay.sources import events_from_dataset, write_csv_log
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+OUTPUTS = ("predictions.csv", "rejected.csv", "curves.csv", "entities.csv", "table.csv")
+FEATURES = [
+    "empty_server_form_handler", "popup_window", "https", "request_from_other_domain",
+    "anchor_from_other_domain", "is_popular", "long_url", "age_of_domain", "ip_in_url",
+]  # fmt: skip
+
+
+def _log(path, n=None, entities=5, **events):
+    """River's bundled Phishing as an event log (5 accounts, label delays of about an hour)."""
+    options = {"seed": 3, "interval": 60.0, "entities": entities, "delay_scale": 3600.0,
+               "never": 0.1, **events}  # fmt: skip
+    write_csv_log(events_from_dataset(datasets.Phishing(), n_samples=n, **options), path)
+    return path
+
+
+def _scenario(folder, **kwargs):
+    return parse(_text(**kwargs), base=folder)
+
+
+def _text(path="log.csv", model='{ class = "ACOG", params = { covariance = "diag" } }',
+          extra_log="", replay_options="", metrics_table=None):  # fmt: skip
+    metrics_table = metrics_table or (
+        'BA = "river.metrics.BalancedAccuracy"\n'
+        'AUC = { class = "ExactROCAUC", params = { pos_val = true } }'
+    )
+    return f'''
+name = "t"
+kind = "replay"
+[log]
+path = "{path}"
+time = "time"
+id = "event_id"
+entity = "entity"
+label = "label"
+labels = [false, true]
+label_time = "label_time"
+{extra_log}
+[models]
+M = {model}
+[metrics]
+{metrics_table}
+[replay]
+global_model = true
+step = 100
+window = "6h"
+{replay_options}
+'''
+
+
+def _outputs(folder):
+    return {name: (folder / name).read_bytes() for name in OUTPUTS}
+
+
+@pytest.fixture(scope="module")
+def phishing(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("phishing")
+    _log(folder / "log.csv")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def reference(phishing):
+    """The serial replay every other run is compared with."""
+    result = replay(_scenario(phishing), out_dir=phishing / "serial")
+    return result
+
+
+def test_outputs(phishing, reference):
+    out = reference.out_dir
+    rows = list(csv.DictReader(open(out / "predictions.csv")))
+    assert len(rows) == 2 * 1250  # per-entity and global model
+    assert {r["model"] for r in rows} == {"M", "M (global)"}
+    never = [r for r in rows if r["label"] == ""]
+    assert never and all(r["label_time"] == "" for r in never)
+    table = {r["model"]: r for r in reference.table}
+    assert table["M"]["events"] == 1250
+    assert table["M"]["labelled"] + table["M"]["never"] == 1250
+    assert table["M"]["entities"] == 5 and table["M (global)"]["entities"] == 1
+    curves = list(csv.DictReader(open(out / "curves.csv")))
+    assert {c["curve"] for c in curves} == {"cumulative", "window"}
+    entities = list(csv.DictReader(open(out / "entities.csv")))
+    assert len(entities) == 5 and all(int(e["bytes"]) > 0 for e in entities)
+    assert not (out / ".replay").exists()
+
+
+def test_time_semantics_are_rivers(phishing):
+    """Without entities the replay is River's progressive validation with moment and delay."""
+    folder = phishing
+    scenario = parse('''
+kind = "replay"
+[log]
+path = "log.csv"
+time = "time"
+label = "label"
+labels = [false, true]
+label_delay = "2h"
+[log.features]
+exclude = ["event_id", "entity", "label_time"]
+[models]
+LR = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]
+[metrics]
+BA = "river.metrics.BalancedAccuracy"
+AUC = "river.metrics.ROCAUC"
+''', base=folder)  # fmt: skip
+    result = replay(scenario, out_dir=folder / "semantics")
+    rows = list(csv.DictReader(open(folder / "log.csv")))
+    import datetime as dt
+
+    stream = [
+        ({k: float(r[k]) for k in FEATURES} | {"t": dt.datetime.fromisoformat(r["time"])},
+         r["label"] == "True")
+        for r in rows
+    ]  # fmt: skip
+    from river import compose, linear_model, preprocessing
+
+    for name, metric in (("BA", metrics.BalancedAccuracy()), ("AUC", metrics.ROCAUC())):
+        model = compose.Discard("t") | preprocessing.StandardScaler() | (
+            linear_model.LogisticRegression()
+        )  # fmt: skip
+        expected = evaluate.progressive_val_score(
+            stream, model, metric, moment="t", delay=dt.timedelta(hours=2)
+        ).get()
+        assert result.table[0][name] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet", "sqlite", "duckdb"])
+def test_sources_agree(phishing, reference, tmp_path, fmt):
+    rows = list(csv.DictReader(open(phishing / "log.csv")))
+    if fmt == "jsonl":
+        with open(tmp_path / "log.jsonl", "w") as handle:
+            for r in rows:
+                handle.write(json.dumps(r) + "\n")
+        path, extra = "log.jsonl", ""
+    elif fmt == "parquet":
+        pa = pytest.importorskip("pyarrow")
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.Table.from_pylist(rows), tmp_path / "log.parquet", row_group_size=300)
+        path, extra = "log.parquet", ""
+    else:
+        columns = list(rows[0])
+        if fmt == "sqlite":
+            db = sqlite3.connect(tmp_path / "log.db")
+        else:
+            duckdb = pytest.importorskip("duckdb")
+            db = duckdb.connect(str(tmp_path / "log.duckdb"))
+        db.execute(f"CREATE TABLE log ({', '.join(c + ' TEXT' for c in columns)})")
+        db.executemany(f"INSERT INTO log VALUES ({', '.join('?' * len(columns))})",
+                       [tuple(r.values()) for r in rows])  # fmt: skip
+        db.commit()
+        db.close()
+        path = "log.db" if fmt == "sqlite" else "log.duckdb"
+        extra = 'query = "SELECT * FROM log ORDER BY time, event_id"'
+    result = replay(_scenario(tmp_path, path=path, extra_log=extra), out_dir=tmp_path / "out")
+    assert _outputs(result.out_dir) == _outputs(reference.out_dir)
+
+
+def test_parallel_and_dask_equal_serial(phishing, reference, tmp_path):
+    scenario = _scenario(phishing)
+    local = replay(scenario, out_dir=tmp_path / "jobs", n_jobs=2)
+    assert _outputs(local.out_dir) == _outputs(reference.out_dir)
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:  # fmt: skip
+        dask = replay(scenario, out_dir=tmp_path / "dask", n_jobs=3,
+                      scheduler=cluster.scheduler_address)  # fmt: skip
+    assert _outputs(dask.out_dir) == _outputs(reference.out_dir)
+
+
+def _bad_rows(rows, n, seed=0):
+    """``rows`` with ``n`` bad rows mixed in (each copies a clean row, then breaks one thing)."""
+    rng = random.Random(seed)
+    breakers = [
+        lambda r: r.update(https="abc"),
+        lambda r: r.update(popup_window="nan"),
+        lambda r: r.update(is_popular="inf"),
+        lambda r: r.update(long_url=""),
+        lambda r: r.update(label="maybe"),
+        lambda r: r.update(time="yesterday"),
+        lambda r: r.update(label_time="2000-01-01T00:00:00+00:00"),
+        lambda r: r.update(entity=""),
+        lambda r: r.pop("ip_in_url"),  # a short line: a missing column
+    ]
+    out = list(rows)
+    for k in range(n):
+        at = rng.randrange(1, len(out))
+        bad = dict(rows[rng.randrange(len(rows))])
+        bad["event_id"] = f"bad{k}"
+        breakers[k % len(breakers)](bad)
+        out.insert(at, bad)
+    return out
+
+
+def _write_rows(rows, path, columns):
+    with open(path, "w", newline="") as handle:
+        for r in [dict(zip(columns, columns))] + rows:
+            handle.write(",".join(str(r[c]) for c in columns if c in r) + "\n")
+
+
+def test_bad_rows_are_quarantined(phishing, reference, tmp_path):
+    rows = list(csv.DictReader(open(phishing / "log.csv")))
+    columns = list(rows[0])
+    _write_rows(_bad_rows(rows, 1000), tmp_path / "log.csv", columns)
+    result = replay(_scenario(tmp_path), out_dir=tmp_path / "out")
+    rejected = list(csv.DictReader(open(tmp_path / "out" / "rejected.csv")))
+    assert len(rejected) == result.rejected == 1000
+    assert all(r["reason"] and r["model"] == "" for r in rejected)
+    reasons = " ".join(r["reason"] for r in rejected)
+    for word in (
+        "cannot read 'abc'", "NaN", "infinite", "empty value", "unknown label", "as a time",
+        "before the event time", "empty entity", "missing column",
+    ):  # fmt: skip
+        assert word in reasons
+    assert result.table[0]["rejected"] == 1000
+    # the models and the predictions are those of the clean log
+    clean, dirty = reference.models, result.models
+    assert pickle.dumps(clean["M (global)"]) == pickle.dumps(dirty["M (global)"])
+    assert {e: pickle.dumps(m) for e, m in clean["M"].items()} == {
+        e: pickle.dumps(m) for e, m in dirty["M"].items()
+    }
+
+    def without_row(path):
+        return [r[1:] for r in csv.reader(open(path))]
+
+    assert without_row(tmp_path / "out" / "predictions.csv") == without_row(
+        reference.out_dir / "predictions.csv"
+    )
+    for name in ("curves.csv", "entities.csv"):
+        assert (tmp_path / "out" / name).read_bytes() == (reference.out_dir / name).read_bytes()
+
+
+def test_max_rejects_fails_fast(phishing, tmp_path, capsys):
+    rows = list(csv.DictReader(open(phishing / "log.csv")))
+    _write_rows(_bad_rows(rows[:200], 30), tmp_path / "log.csv", list(rows[0]))
+    with pytest.raises(ReplayError, match="more than 5 rejected rows"):
+        replay(_scenario(tmp_path), out_dir=tmp_path / "out", max_rejects=5)
+    (tmp_path / "s.toml").write_text(_text())
+    code = main(["replay", str(tmp_path / "s.toml"), "--out", str(tmp_path / "cli"),
+                 "--max-rejects", "5", "--quiet"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "more than 5 rejected rows" in err and len(err.strip().splitlines()) == 1
+
+
+def test_out_of_order(phishing, reference, tmp_path):
+    rows = list(csv.DictReader(open(phishing / "log.csv")))
+    shuffled = list(rows)
+    random.Random(1).shuffle(shuffled)
+    _write_rows(shuffled, tmp_path / "log.csv", list(rows[0]))
+    with pytest.raises(ReplayError, match='out_of_order = "sort"'):
+        replay(_scenario(tmp_path), out_dir=tmp_path / "error")
+    sorted_run = replay(_scenario(tmp_path, extra_log='out_of_order = "sort"'),
+                        out_dir=tmp_path / "sorted")  # fmt: skip
+    # the same events in the same order: everything but the row numbers agrees
+    assert (sorted_run.out_dir / "curves.csv").read_bytes() == (
+        reference.out_dir / "curves.csv"
+    ).read_bytes()
+
+
+def test_anomaly_detector_is_scored(phishing, tmp_path):
+    scenario = _scenario(
+        phishing, model='["river.preprocessing.MinMaxScaler", "river.anomaly.HalfSpaceTrees"]',
+        metrics_table='AUC = "river.metrics.ROCAUC"',
+    )  # fmt: skip
+    result = replay(scenario, out_dir=tmp_path / "out")
+    rows = list(csv.DictReader(open(tmp_path / "out" / "predictions.csv")))
+    assert all(r["prediction"] == "" and float(r["score"]) >= 0 for r in rows)
+    assert 0.0 <= result.table[0]["AUC"] <= 1.0
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    (tmp_path / "s.toml").write_text('kind = "replay"\n[log]\npath = "nope.csv"\ntime = "t"\n'
+                                     'label = "y"\n[models]\nM = "ACOG"\n')  # fmt: skip
+    assert main(["replay", str(tmp_path / "s.toml"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "no such file" in err and len(err.strip().splitlines()) == 1
+    (tmp_path / "s.toml").write_text('kind = "replay"\n[log]\npath = "x.csv"\n')
+    (tmp_path / "x.csv").write_text("t,y\n")
+    assert main(["replay", str(tmp_path / "s.toml"), "--quiet"]) == 2
+    assert "missing 'time'" in capsys.readouterr().err
+
+
+def _kill_when(process, checkpoint, replaced, jitter):
+    """SIGKILL ``process`` once ``checkpoint`` has been replaced ``replaced`` times."""
+    seen, last = 0, None
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            stamp = os.stat(checkpoint).st_mtime_ns, os.stat(checkpoint).st_ino
+        except OSError:
+            stamp = None
+        if stamp is not None and stamp != last:
+            seen, last = seen + 1, stamp
+            if seen >= replaced:
+                time.sleep(jitter)
+                process.send_signal(signal.SIGKILL)
+                process.wait()
+                return True
+        time.sleep(0.002)
+    process.wait()
+    return False
+
+
+@pytest.mark.slow
+def test_resume_after_sigkill_is_byte_identical(tmp_path):
+    _log(tmp_path / "log.csv")  # 1,250 events
+    text = (
+        'name = "k"\nkind = "replay"\n[log]\npath = "log.csv"\ntime = "time"\nid = "event_id"\n'
+        'entity = "entity"\nlabel = "label"\nlabels = [false, true]\nlabel_time = "label_time"\n'
+        '[models]\nM = { class = "ACOG", params = { covariance = "diag" } }\n'
+        '[metrics]\nBA = "river.metrics.BalancedAccuracy"\n'
+        '[replay]\nglobal_model = true\nstep = 100\nwindow = "6h"\ncheckpoint_every = 25\n'
+    )
+    (tmp_path / "k.toml").write_text(text)
+    expected = replay(tmp_path / "k.toml", out_dir=tmp_path / "whole")
+    out = tmp_path / "killed"
+    command = [sys.executable, "-m", "imbalance_stream.cli", "replay", str(tmp_path / "k.toml"),
+               "--out", str(out), "--quiet"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    kills = 0
+    for k, (replaced, jitter) in enumerate([(1, 0.0), (4, 0.003), (9, 0.011), (15, 0.0)]):
+        process = subprocess.Popen(
+            command + (["--resume"] if k else []), env=env, cwd=ROOT,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        kills += _kill_when(process, out / ".replay" / "cell0.ckpt", replaced, jitter)
+    assert kills >= 2  # killed mid-run at least twice
+    done = subprocess.run(command + ["--resume"], env=env, cwd=ROOT, capture_output=True,
+                          text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert _outputs(out) == _outputs(expected.out_dir)
+
+
+def test_example_scenario_small(tmp_path):
+    """scenarios/examples/replay.toml on its first 1,500 events."""
+    from imbalance_stream.datasets import get_data_home
+
+    data = get_data_home() / "libsvm" / "a9a.gz"
+    if not data.exists():
+        pytest.skip(f"scenarios/examples/replay.toml needs {data} (the data home's a9a)")
+    text = (ROOT / "scenarios" / "examples" / "replay.toml").read_text()
+    text = text.replace("n_samples = 15000", "n_samples = 1500")
+    scenario = parse(text, name="replay")
+    result = replay(scenario, out_dir=tmp_path / "out")
+    table = {r["model"]: r for r in result.table}
+    assert table["ACOG"]["events"] == 1500
+    assert 0 < table["ACOG"]["never"] < 300
+    assert 0.5 < table["ACOG (global)"]["ExactROCAUC"] <= 1.0
