@@ -40,6 +40,7 @@ from river import optim
 from test_koil_reference import NaiveKOIL
 
 from imbalance_stream._numba.kernels import kernel
+from imbalance_stream._numba.koil import COUNT, USED
 from imbalance_stream.datasets import KOILBenchmark as KOILData
 from imbalance_stream.kernel import KOIL
 
@@ -50,8 +51,8 @@ PARAMS = dict(budget=100, k=10, policy="rs++", loss="hinge", C=4.0, eta=0.01, ga
 def rescore_opposite(X, beta, h, members, ints, cls, kind, gamma, degree, coef0):
     """The naive hot spot: ``h_i = sum_j beta_j k(x_j, x_i)`` for every vector of buffer ``cls``
     from scratch, O(N_cls n d)."""
-    n = ints[0]
-    for p in range(ints[1 + cls]):
+    n = ints[USED]
+    for p in range(ints[COUNT + cls]):
         i = members[cls, p]
         total = 0.0
         for j in range(n):

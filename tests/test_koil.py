@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from test_koil_reference import NaiveKOIL, imbalanced_stream
 
 from imbalance_stream._numba import budget as B
+from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.kernel import KOIL, KOILMKL
 
@@ -72,7 +73,7 @@ def test_bootstrap_stores_the_first_samples_with_eta_C():
     _, positive_alphas = model.support_vectors(positive=True)
     _, negative_alphas = model.support_vectors(positive=False)
     assert len(negative_alphas) == 1 and negative_alphas[0] < 0
-    assert model.n_support == {1: 1, 0: 1}
+    assert model.n_support == 2 and model.n_support_per_class == {1: 1, 0: 1}
 
 
 def test_a_long_one_class_start_stays_within_budget_and_then_learns():
@@ -80,11 +81,11 @@ def test_a_long_one_class_start_stays_within_budget_and_then_learns():
     model = KOIL(budget=20, k=3, C=2.0, gamma=0.5, seed=0)
     for _ in range(1000):
         model.learn_one(dict(zip(NAMES, rng.normal(size=4))), False)
-    assert model.n_support == {True: 0, False: 20}
+    assert model.n_support_per_class == {True: 0, False: 20}
     for _ in range(200):
         label = bool(rng.random() < 0.3)
         model.learn_one(dict(zip(NAMES, rng.normal(size=4) + 1.5 * label)), label)
-    assert model.n_support[True] == 20
+    assert model.n_support_per_class[True] == 20
     scores = [model.decision_one(dict(zip(NAMES, rng.normal(size=4) + 1.5 * s))) for s in (0, 1) * 50]
     assert all(math.isfinite(s) for s in scores)
     assert np.mean(scores[1::2]) > np.mean(scores[::2])  # positives rank above negatives
@@ -164,15 +165,15 @@ def test_buffers_never_exceed_the_budget_and_keep_their_books(labels, budget, k,
         x = rng.normal(size=3) + label
         stored.add(tuple(x))
         model.learn_one(dict(zip(NAMES, x)), label)
-        ints = model._pool.ints
-        n_pos, n_neg = int(ints[1]), int(ints[2])
+        pool = model._pool
+        n_pos, n_neg = pool.n_stored(0), pool.n_stored(1)
         if policy != "inf":
             assert n_pos <= budget and n_neg <= budget
             assert model._pool.X.shape[0] == 2 * budget  # the pool never grows
-        assert ints[0] == n_pos + n_neg  # slots in use = both buffers
-        slots = np.concatenate([model._pool.members[0, :n_pos], model._pool.members[1, :n_neg]])
+        assert pool.ints[steps.USED] == n_pos + n_neg  # slots in use = both buffers
+        slots = np.concatenate([pool.slots(0), pool.slots(1)])
         assert sorted(slots.tolist()) == list(range(n_pos + n_neg))  # each slot in one buffer
-    assert int(ints[5]) == sum(labels) and int(ints[6]) == len(labels) - sum(labels)
+    assert pool.n_seen(0) == sum(labels) and pool.n_seen(1) == len(labels) - sum(labels)
     for positive in (True, False):
         vectors, alphas = model.support_vectors(positive)
         assert all(tuple(v[:3]) in stored for v in vectors)  # only samples of the stream
@@ -241,7 +242,7 @@ def test_memory_is_flat_once_the_buffers_are_full():
         model.learn_one(x, bool(label > 0))
         if t in (999, 2999):
             sizes.append(model._raw_memory_usage)
-    assert model.n_support == {True: 20, False: 20}
+    assert model.n_support_per_class == {True: 20, False: 20}
     assert sizes[0] == sizes[1]
 
 
@@ -323,7 +324,7 @@ def test_mkl_sign_vote_is_a_weighted_vote_and_the_heaviest_kernel_always_learns(
     signs = [np.sign(steps_score) for steps_score in _per_kernel_scores(model, x)]
     assert model.decision_one(x) == pytest.approx(float(q @ np.array(signs)))
     heaviest = int(np.argmax(q))
-    seen = model._pool.ints[heaviest, 5] + model._pool.ints[heaviest, 6]
+    seen = model._pool.n_seen(0, heaviest) + model._pool.n_seen(1, heaviest)
     assert seen > 0
 
 
@@ -415,10 +416,10 @@ def test_the_lazy_decay_scale_is_folded_back_on_steps_that_store_nothing():
         model.learn_one({"a": 3.0 * label, "b": 1.0}, label)
     pool = model._pool
     # the same model with a tiny scale: alpha = scale * beta unchanged
-    factor = pool.floats[0] / 1.5e-100
+    factor = pool.scale() / 1.5e-100
     pool.beta *= factor
     pool.h *= factor
-    pool.floats[0] = 1.5e-100
+    pool.floats[steps.SCALE] = 1.5e-100
     scores = [model.decision_one({"a": a, "b": 1.0}) for a in (-3.0, 3.0)]
     x = model._features.dense(np.array([0, 1]), np.array([3.0, 1.0]), pool.X.shape[1])
     alpha_t, _ = steps.koil_step(
@@ -426,6 +427,6 @@ def test_the_lazy_decay_scale_is_folded_back_on_steps_that_store_nothing():
         0.5, 0.5, *model._kernel_args(), 50.0, 0.5, 0.5, 2, 4, 0, False, False, False,
     )  # fmt: skip
     assert alpha_t == 0.0  # a well-separated positive: no pair violates, nothing is stored
-    assert pool.floats[0] == 1.0  # 1.5e-100 * 0.5 is below 1e-100: folded back
+    assert pool.scale() == 1.0  # 1.5e-100 * 0.5 is below 1e-100: folded back
     after = [model.decision_one({"a": a, "b": 1.0}) for a in (-3.0, 3.0)]
     np.testing.assert_allclose(after, 0.5 * np.array(scores), rtol=1e-12)

@@ -67,12 +67,12 @@ def test_a_polynomial_learner_decides_a_failed_sonar_trial():
     model, S, y, q, names, drawn_with_loss = _train("sonar", train, test, loss="smooth", C=8.0)
     auc = koil_protocol.auc(S @ q, y)
     cubic = names.index("poly(p=3)")
-    drawn = model._pool.ints[cubic, 5] + model._pool.ints[cubic, 6]  # samples seen by it
+    drawn = model._pool.n_seen(0, cubic) + model._pool.n_seen(1, cubic)  # samples seen by it
     # the numbers KOILMKL's docstring and scenarios/paper/README.md quote
     assert auc == pytest.approx(0.458, abs=0.005)
     assert drawn == 38 and drawn_with_loss[cubic] == 1
     assert q[cubic] == pytest.approx(0.13, abs=0.005)
-    assert model._pool.ints[cubic, 1] + model._pool.ints[cubic, 2] == 2  # vectors kept
+    assert model._pool.n_stored(0, cubic) + model._pool.n_stored(1, cubic) == 2  # vectors kept
     magnitude = np.median(np.abs(S), axis=0)
     gaussians = [name.startswith("rbf") for name in names]
     assert magnitude[cubic] == pytest.approx(370, rel=0.02) and magnitude[gaussians].max() < 0.5

@@ -111,7 +111,7 @@ def test_estimators_predict_labels_and_reject_bad_input():
         lpsvm_solution(np.array([[np.nan, 1.0]]), [1.0])
     with pytest.raises(ValueError, match=r"\+1"):
         lpsvm_solution(X, np.where(y > 0, 1.0, 0.0))
-    with pytest.raises(ValueError, match="C must be positive"):
+    with pytest.raises(ValueError, match="C must be a finite real number > 0"):
         LPSVM(C=0.0)
     with pytest.raises(ValueError, match="kappa"):
         WeightedLPSVM(kappa=-1.0)

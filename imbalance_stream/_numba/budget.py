@@ -58,7 +58,8 @@ def policy_id(name: str) -> int:
     try:
         return POLICIES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {name!r}") from None
+        listed = ", ".join(repr(key) for key in POLICIES)
+        raise ValueError(f"policy must be one of {listed}, got {name!r}") from None
 
 
 @njit(cache=True)

@@ -52,7 +52,8 @@ def kernel_id(name: str) -> int:
     try:
         return KERNELS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"kernel must be one of {sorted(KERNELS)}, got {name!r}") from None
+        listed = ", ".join(repr(key) for key in KERNELS)
+        raise ValueError(f"kernel must be one of {listed}, got {name!r}") from None
 
 
 @njit(cache=True)

@@ -28,11 +28,23 @@ from numba import njit
 from . import budget as B
 from .kernels import argmax_over, kernel, kernel_row, sq_distance_row
 
-__all__ = ["N_INTS", "koil_mkl_score", "koil_mkl_step", "koil_score", "koil_step", "refresh_scores"]
+__all__ = [
+    "COUNT",
+    "HEAD",
+    "N_INTS",
+    "SCALE",
+    "SEEN",
+    "SINCE",
+    "USED",
+    "koil_mkl_score", "koil_mkl_step", "koil_score", "koil_step", "refresh_scores"]
 
-#: Length of the ``ints`` state vector.
+#: Layout of the ``ints`` state vector: slots in use; stored vectors of class 0 (positive) and 1
+#: (negative) at ``COUNT + cls``; each buffer's head at ``HEAD + cls``; samples seen of each class
+#: at ``SEEN + cls``; steps since the scores were last refreshed. ``N_INTS`` is its length.
+USED, COUNT, HEAD, SEEN, SINCE = 0, 1, 3, 5, 7
 N_INTS = 8
-_USED, _COUNT, _HEAD, _SEEN, _SINCE = 0, 1, 3, 5, 7
+#: Index in ``floats`` of the common scale of the weights (``beta`` holds them unscaled).
+SCALE = 0
 _SMALL_SCALE = 1e-100
 
 
@@ -48,7 +60,7 @@ def _gram_row(G, cached, kind, X, n, slot, gamma, degree, coef0, scratch):
 def refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0):
     """Exact ``h = G beta`` over the slots in use, and the scale folded into ``beta`` and ``h``
     when it gets small. O(n^2) with the cache, O(n^2 d) without."""
-    n = ints[_USED]
+    n = ints[USED]
     cached = G.shape[0] > 0
     scratch = np.empty(n)
     for i in range(n):
@@ -63,14 +75,14 @@ def refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0):
             beta[i] *= scale
             h[i] *= scale
         floats[0] = 1.0
-    ints[_SINCE] = 0
+    ints[SINCE] = 0
 
 
 @njit(cache=True)
 def koil_score(X, beta, ints, floats, x, kind, gamma, degree, coef0):
     """``f(x) = sum_i alpha_i k(x_i, x)`` over the stored vectors of both buffers."""
     total = 0.0
-    for i in range(ints[_USED]):
+    for i in range(ints[USED]):
         if beta[i] != 0.0:
             total += beta[i] * kernel(kind, x, X[i], gamma, degree, coef0)
     return floats[0] * total
@@ -146,11 +158,11 @@ def koil_step(
     """
     cls = 0 if y > 0 else 1
     opp = 1 - cls
-    ints[_SEEN + cls] += 1
-    seen = ints[_SEEN + cls]
-    n = ints[_USED]
-    n_same = ints[_COUNT + cls]
-    n_opp = ints[_COUNT + opp]
+    ints[SEEN + cls] += 1
+    seen = ints[SEEN + cls]
+    n = ints[USED]
+    n_same = ints[COUNT + cls]
+    n_opp = ints[COUNT + opp]
     cached = G.shape[0] > 0
     scale = floats[0]
 
@@ -224,23 +236,23 @@ def koil_step(
             row = _gram_row(G, cached, kind, X, n, slot, gamma, degree, coef0, scratch)
             _add_row(h, n, -change / scale, row)
 
-    ints[_SINCE] += 1
+    ints[SINCE] += 1
     if alpha_t == 0.0:  # digest 7.3: a zero weight is not stored, nothing is drawn
-        if ints[_SINCE] >= n or scale < _SMALL_SCALE:
+        if ints[SINCE] >= n or scale < _SMALL_SCALE:
             refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0)
         return alpha_t, loss
 
     # 5. the buffer of x's class
     same = members[cls]
-    head = ints[_HEAD + cls]
+    head = ints[HEAD + cls]
     new_beta = alpha_t / scale
     position = B.place(policy, n_same, head, budget, seen, u_accept, u_slot)
     self_value = kernel(kind, x, x, gamma, degree, coef0)
     if position == n_same:  # append into a fresh slot
         slot = n
         same[position] = slot
-        ints[_COUNT + cls] = n_same + 1
-        ints[_USED] = n + 1
+        ints[COUNT + cls] = n_same + 1
+        ints[USED] = n + 1
         _store(X, beta, h, G, cached, n, n + 1, slot, x, new_beta, krow, self_value)
     elif position == B.DROP:  # x itself is the removed vector
         if B.compensates(policy):
@@ -266,7 +278,7 @@ def koil_step(
         else:
             removed_similarity = removed_row
         _store(X, beta, h, G, cached, n, n, slot, x, new_beta, krow, self_value)
-        ints[_HEAD + cls] = B.advance_head(policy, position, n_same, head, budget)
+        ints[HEAD + cls] = B.advance_head(policy, position, n_same, head, budget)
         if B.compensates(policy):
             # the most similar vector of the buffer after the replacement (it may be x)
             c = same[argmax_over(removed_similarity, same, n_same)]
@@ -274,8 +286,8 @@ def koil_step(
             row = _gram_row(G, cached, kind, X, n, c, gamma, degree, coef0, scratch)
             _add_row(h, n, removed_beta, row)
 
-    n = ints[_USED]
-    if ints[_SINCE] >= n or scale < _SMALL_SCALE:
+    n = ints[USED]
+    if ints[SINCE] >= n or scale < _SMALL_SCALE:
         refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0)
     return alpha_t, loss
 

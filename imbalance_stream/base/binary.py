@@ -13,6 +13,7 @@ import numpy as np
 from river import base
 
 from .features import FeatureSpace
+from .validation import check_bool
 
 __all__ = ["BinaryClassifier", "UnknownLabel"]
 
@@ -43,7 +44,9 @@ class BinaryClassifier(base.Classifier, abc.ABC):
     """
 
     def __init__(self, positive=True, intercept: bool = False):
+        check_bool("intercept", intercept)
         self.positive = positive
+        self.intercept = intercept
         self._negative = None
         self._features = FeatureSpace(intercept=intercept)
         self._state_size = 0  # columns the subclass's state covers (``_grow`` brings it up)
@@ -106,12 +109,12 @@ class BinaryClassifier(base.Classifier, abc.ABC):
         """Real-valued score of ``x``; larger means more likely positive."""
         return float(self._decision(*self._encode_known(x)))
 
-    def predict_proba_one(self, x: dict) -> dict:
+    def predict_proba_one(self, x: dict, **kwargs) -> dict:
         p = float(self._proba(*self._encode_known(x)))
         negative = (not self.positive) if self._negative is None else self._negative
         return {self.positive: p, negative: 1.0 - p}
 
-    def predict_one(self, x: dict):
+    def predict_one(self, x: dict, **kwargs):
         """The positive label when the decision is >= 0 (ties go to the rare class)."""
         return self.positive if self.decision_one(x) >= 0.0 else self.negative
 

@@ -1,8 +1,9 @@
 """Checks of constructor parameters, one message style for every estimator.
 
-Each check returns the value it accepted (as a plain Python ``float``, ``int`` or the choice) so a
-constructor can validate and store in one line, and raises ``ValueError`` (``TypeError`` for a value
-of the wrong kind) whose message names the parameter, says what is allowed and shows what was given:
+Each check returns the value it accepted (as a plain Python ``float``, ``int`` or the choice) and
+raises :class:`InvalidParameter` (both a ``ValueError`` and a ``TypeError``, as scikit-learn's
+parameter errors are, so either ``except`` catches it) whose message names the parameter, says what
+is allowed and shows what was given:
 
 >>> from imbalance_stream.base.validation import check_choice, check_int, check_real
 >>> check_real("eta", 0.5, low=0.0, low_open=True)
@@ -10,18 +11,18 @@ of the wrong kind) whose message names the parameter, says what is allowed and s
 >>> check_real("eta", float("inf"), low=0.0, low_open=True)
 Traceback (most recent call last):
 ...
-ValueError: eta must be a finite real number > 0, got inf
+imbalance_stream.base.validation.InvalidParameter: eta must be a finite real number > 0, got inf
 >>> import numpy as np
 >>> check_int("degree", np.int64(2), low=1)
 2
 >>> check_int("budget", True, low=1)
 Traceback (most recent call last):
 ...
-TypeError: budget must be an integer >= 1, got True (bool)
+imbalance_stream.base.validation.InvalidParameter: budget must be an integer >= 1, got True (bool)
 >>> check_choice("loss", "III", ("I", "II"))
 Traceback (most recent call last):
 ...
-ValueError: loss must be one of 'I', 'II', got 'III'
+imbalance_stream.base.validation.InvalidParameter: loss must be one of 'I', 'II', got 'III'
 
 Rules, the same everywhere: reals are finite unless ``finite=False`` (then ``inf`` passes but NaN
 never does); integers accept Python and numpy integers and refuse ``bool`` and floats, even
@@ -37,7 +38,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_bool", "check_choice", "check_int", "check_real"]
+__all__ = ["InvalidParameter", "check_bool", "check_choice", "check_int", "check_real"]
+
+
+class InvalidParameter(ValueError, TypeError):
+    """A constructor parameter out of its range or of the wrong kind; the message names it."""
 
 
 def _bounds(low, high, low_open: bool, high_open: bool) -> str:
@@ -82,12 +87,12 @@ def check_real(
     kind = "a finite real number" if finite else "a real number"
     what = ("None or " if optional else "") + kind + _bounds(low, high, low_open, high_open)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be {what}, got {_shown(value)}")
+        raise InvalidParameter(f"{name} must be {what}, got {_shown(value)}")
     real = float(value)
     if math.isnan(real) or (finite and math.isinf(real)):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+        raise InvalidParameter(f"{name} must be {what}, got {value!r}")
     if not _in_bounds(real, low, high, low_open, high_open):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+        raise InvalidParameter(f"{name} must be {what}, got {value!r}")
     return real
 
 
@@ -105,10 +110,10 @@ def check_int(
         return None
     what = ("None or " if optional else "") + "an integer" + _bounds(low, high, False, False)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be {what}, got {_shown(value)}")
+        raise InvalidParameter(f"{name} must be {what}, got {_shown(value)}")
     integer = int(value)
     if not _in_bounds(integer, low, high, False, False):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+        raise InvalidParameter(f"{name} must be {what}, got {value!r}")
     return integer
 
 
@@ -123,11 +128,11 @@ def check_choice(name: str, value, choices: Sequence, *, optional: bool = False)
                 return choice
     listed = ", ".join(repr(c) for c in choices)
     prefix = "None or " if optional else ""
-    raise ValueError(f"{name} must be {prefix}one of {listed}, got {value!r}")
+    raise InvalidParameter(f"{name} must be {prefix}one of {listed}, got {value!r}")
 
 
 def check_bool(name: str, value) -> bool:
-    """``value`` if it is ``True`` or ``False`` (numpy booleans too), else raise ``TypeError``."""
+    """``value`` if it is ``True`` or ``False`` (numpy booleans too), else raise."""
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    raise TypeError(f"{name} must be True or False, got {_shown(value)}")
+    raise InvalidParameter(f"{name} must be True or False, got {_shown(value)}")

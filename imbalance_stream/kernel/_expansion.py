@@ -14,18 +14,9 @@ import numpy as np
 
 from imbalance_stream._numba import kernels
 from imbalance_stream.base import BinaryClassifier, capacity_for
+from imbalance_stream.base.validation import check_int, check_real
 
 __all__ = ["KernelExpansion"]
-
-
-def check_budget(budget, *, optional=False):
-    """Raise ``ValueError`` unless ``budget`` is a positive integer (or ``None`` when
-    ``optional``): the number of stored vectors of the budget kernel perceptrons."""
-    if optional and budget is None:
-        return
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        allowed = "a positive integer or None" if optional else "a positive integer"
-        raise ValueError(f"budget must be {allowed}, got {budget!r}")
 
 
 class KernelExpansion(BinaryClassifier):
@@ -38,12 +29,9 @@ class KernelExpansion(BinaryClassifier):
 
     def __init__(self, kernel="rbf", gamma=1.0, degree=2, coef0=0.0, positive=True):
         self._kind = kernels.kernel_id(kernel)
-        if not gamma > 0 or not math.isfinite(gamma):
-            raise ValueError(f"gamma must be a positive number, got {gamma!r}")
-        if isinstance(degree, bool) or not isinstance(degree, int) or degree < 1:
-            raise ValueError(f"degree must be a positive integer, got {degree!r}")
-        if not math.isfinite(coef0):
-            raise ValueError(f"coef0 must be a finite number, got {coef0!r}")
+        check_real("gamma", gamma, low=0.0, low_open=True)
+        check_int("degree", degree, low=1)
+        check_real("coef0", coef0)
         super().__init__(positive=positive)
         self.kernel = kernel
         self.gamma = gamma

@@ -3,7 +3,9 @@ baseline)."""
 
 from __future__ import annotations
 
-from ._expansion import KernelExpansion, check_budget
+from imbalance_stream.base.validation import check_int
+
+from ._expansion import KernelExpansion
 
 __all__ = ["Forgetron"]
 
@@ -76,7 +78,7 @@ class Forgetron(KernelExpansion):
         coef0: float = 0.0,
         positive=True,
     ):
-        check_budget(budget)
+        check_int("budget", budget, low=1)
         super().__init__(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, positive=positive)
         self.budget = budget
         self.n_mistakes = 0

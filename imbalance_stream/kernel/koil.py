@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
@@ -11,6 +10,7 @@ from imbalance_stream._numba import budget as budgets
 from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import BinaryClassifier, capacity_for
+from imbalance_stream.base.validation import check_choice, check_int, check_real
 
 __all__ = ["KOIL"]
 
@@ -27,21 +27,17 @@ def logistic(score: float) -> float:
     return e / (1.0 + e)
 
 
-def check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity) -> None:
+def check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity, seed) -> None:
     """Validate the hyper-parameters KOIL and KOIL-MKL share."""
-    if not isinstance(budget, (int, np.integer)) or isinstance(budget, bool) or budget < 1:
-        raise ValueError(f"budget must be a positive integer, got {budget!r}")
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
-        raise ValueError(f"k must be a positive integer, got {k!r}")
+    check_int("budget", budget, low=1)
+    check_int("k", k, low=1)
     budgets.policy_id(policy)
-    if loss not in _LOSSES:
-        raise ValueError(f"loss must be one of {_LOSSES}, got {loss!r}")
-    if not C > 0 or not eta > 0 or not math.isfinite(C) or not math.isfinite(eta):
-        raise ValueError(f"C and eta must be positive and finite, got C={C!r}, eta={eta!r}")
-    if neighbor_mode not in _NEIGHBOR_MODES:
-        raise ValueError(f"neighbor_mode must be one of {_NEIGHBOR_MODES}, got {neighbor_mode!r}")
-    if similarity not in _SIMILARITIES:
-        raise ValueError(f"similarity must be one of {_SIMILARITIES}, got {similarity!r}")
+    check_choice("loss", loss, _LOSSES)
+    check_real("C", C, low=0.0, low_open=True)
+    check_real("eta", eta, low=0.0, low_open=True)
+    check_choice("neighbor_mode", neighbor_mode, _NEIGHBOR_MODES)
+    check_choice("similarity", similarity, _SIMILARITIES)
+    check_int("seed", seed, optional=True)
 
 
 class KernelPool:
@@ -86,18 +82,38 @@ class KernelPool:
     def reserve_slot(self) -> None:
         """Make room for one more slot in every learner (only unbounded pools ever need it)."""
         capacity = self.X.shape[-2]
-        if self.bounded or self.ints[..., 0].max() < capacity:
+        if self.bounded or self.ints[..., steps.USED].max() < capacity:
             return
         self.X = self._pad(self.X, -2, 2 * capacity)
         self.members = self._pad(self.members, -1, 2 * capacity)
         self.beta = self._pad(self.beta, -1, 2 * capacity)
         self.h = self._pad(self.h, -1, 2 * capacity)
 
+    def n_stored(self, cls: int, learner: int | None = None) -> int:
+        """Number of vectors in buffer ``cls`` (0 positive, 1 negative)."""
+        at = () if learner is None else (learner,)
+        return int(self.ints[at + (steps.COUNT + cls,)])
+
+    def n_seen(self, cls: int, learner: int | None = None) -> int:
+        """Number of samples of class ``cls`` (0 positive, 1 negative) learned."""
+        at = () if learner is None else (learner,)
+        return int(self.ints[at + (steps.SEEN + cls,)])
+
+    def scale(self, learner: int | None = None) -> float:
+        """The common factor of the stored weights (the kernels keep ``beta`` unscaled)."""
+        at = () if learner is None else (learner,)
+        return float(self.floats[at + (steps.SCALE,)])
+
+    def slots(self, cls: int, learner: int | None = None) -> np.ndarray:
+        """The slots of buffer ``cls`` (0 positive, 1 negative), in buffer order."""
+        at = () if learner is None else (learner,)
+        return self.members[at + (cls,)][: self.n_stored(cls, learner)]
+
     def buffer(self, cls: int, learner: int | None = None):
         """Stored vectors and weights of buffer ``cls`` (0 positive, 1 negative), in order."""
         at = () if learner is None else (learner,)
-        slots = self.members[at + (cls,)][: self.ints[at + (1 + cls,)]]
-        return self.X[at][slots], self.floats[at + (0,)] * self.beta[at][slots]
+        slots = self.slots(cls, learner)
+        return self.X[at][slots], self.scale(learner) * self.beta[at][slots]
 
 
 class KOIL(BinaryClassifier):
@@ -186,6 +202,8 @@ class KOIL(BinaryClassifier):
     Attributes
     ----------
     n_support
+        Number of stored vectors, both buffers together.
+    n_support_per_class
         Number of stored vectors of each label, ``{positive: n+, negative: n-}``.
     threshold_
         The threshold ``b`` in force.
@@ -202,8 +220,8 @@ class KOIL(BinaryClassifier):
     >>> model = KOIL(budget=50, k=5, C=4.0, gamma=0.5, seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
     ROCAUC: 94.90%
-    >>> model.n_support
-    {True: 50, False: 50}
+    >>> model.n_support, model.n_support_per_class
+    (100, {True: 50, False: 50})
 
     References
     ----------
@@ -229,21 +247,14 @@ class KOIL(BinaryClassifier):
         similarity: str = "kernel",
         threshold: float | str = 0.0,
     ):
-        check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity)
-        if not eta < 1:
-            # the decay (1 - eta) of every weight must stay positive
-            raise ValueError(f"eta must be below 1, got {eta!r}")
+        check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity, seed)
+        # the decay (1 - eta) of every weight must stay positive
+        check_real("eta", eta, low=0.0, high=1.0, low_open=True, high_open=True)
         kernels.kernel_id(kernel)
-        if threshold != "buffer_acc" and not (
-            isinstance(threshold, numbers.Real)
-            and not isinstance(threshold, bool)
-            and math.isfinite(threshold)
-        ):
-            raise ValueError(f"threshold must be a finite number or 'buffer_acc', got {threshold!r}")
-        if not gamma > 0 or not math.isfinite(gamma):
-            raise ValueError(f"gamma must be positive and finite, got {gamma!r}")
-        if not isinstance(degree, (int, np.integer)) or isinstance(degree, bool) or degree < 1:
-            raise ValueError(f"degree must be a positive integer, got {degree!r}")
+        if threshold != "buffer_acc":
+            check_real("threshold (a number, or 'buffer_acc')", threshold)
+        check_real("gamma", gamma, low=0.0, low_open=True)
+        check_int("degree", degree, low=1)
         super().__init__(positive=positive)
         self.budget = budget
         self.k = k
@@ -290,10 +301,9 @@ class KOIL(BinaryClassifier):
     def _buffer_threshold(self, grid: int = 500) -> float:
         """The reference code's threshold: best accuracy over the stored vectors' scores."""
         pool = self._pool
-        ints = pool.ints
-        scale = pool.floats[0]
-        positive = np.sort(scale * pool.h[pool.members[0, : ints[1]]])
-        negative = np.sort(scale * pool.h[pool.members[1, : ints[2]]])
+        scale = pool.scale()
+        positive = np.sort(scale * pool.h[pool.slots(0)])
+        negative = np.sort(scale * pool.h[pool.slots(1)])
         if not len(positive) or not len(negative):
             return 0.0
         low, high = positive[0], negative[-1]
@@ -315,16 +325,21 @@ class KOIL(BinaryClassifier):
     def _proba(self, indices, values):
         return logistic(self._decision(indices, values) - self.threshold_)
 
-    def predict_one(self, x: dict):
+    def predict_one(self, x: dict, **kwargs):
         """The positive label when ``f(x) >= threshold_`` (ties go to the rare class)."""
         return self.positive if self.decision_one(x) >= self.threshold_ else self.negative
 
     # ---- introspection ------------------------------------------------------------------------
 
     @property
-    def n_support(self) -> dict:
-        ints = self._pool.ints
-        return {self.positive: int(ints[1]), self.negative: int(ints[2])}
+    def n_support(self) -> int:
+        """Number of stored vectors, both buffers together."""
+        return self._pool.n_stored(0) + self._pool.n_stored(1)
+
+    @property
+    def n_support_per_class(self) -> dict:
+        """Number of stored vectors of each label, ``{positive: n+, negative: n-}``."""
+        return {self.positive: self._pool.n_stored(0), self.negative: self._pool.n_stored(1)}
 
     def support_vectors(self, positive: bool = True):
         """``(vectors, weights)`` of one buffer in buffer order; the columns follow the order in

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from imbalance_stream._numba import budget as budgets
 from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import BinaryClassifier
+from imbalance_stream.base.validation import check_choice, check_int, check_real
 
 from .koil import KernelPool, check_common, logistic
 
@@ -151,21 +150,17 @@ class KOILMKL(BinaryClassifier):
         neighbor_mode: str = "violators_then_knn",
         similarity: str = "kernel",
     ):
-        check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity)
+        check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity, seed)
         pool_degrees = tuple(degrees) if degrees is not None else ()
         pool_sigmas = tuple(sigmas) if sigmas is not None else ()
-        if not hedge_rate > 0 or not math.isfinite(hedge_rate):
-            raise ValueError(f"hedge_rate must be positive and finite, got {hedge_rate!r}")
+        check_real("hedge_rate", hedge_rate, low=0.0, low_open=True)
         for p in pool_degrees:
-            if not isinstance(p, (int, np.integer)) or isinstance(p, bool) or p < 1:
-                raise ValueError(f"degrees must be positive integers, got {degrees!r}")
+            check_int("each of degrees", p, low=1)
         for s in pool_sigmas:
-            if not s > 0 or not math.isfinite(s):
-                raise ValueError(f"sigmas must be positive and finite, got {sigmas!r}")
+            check_real("each of sigmas", s, low=0.0, low_open=True)
         if len(pool_degrees) + len(pool_sigmas) == 0:
             raise ValueError("the kernel pool is empty: give some degrees or sigmas")
-        if vote not in _VOTES:
-            raise ValueError(f"vote must be one of {_VOTES}, got {vote!r}")
+        check_choice("vote", vote, _VOTES)
         super().__init__(positive=positive)
         self.budget = budget
         self.k = k

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import math
+from imbalance_stream.base.validation import check_int, check_real
 
-from ._expansion import KernelExpansion, check_budget
+from ._expansion import KernelExpansion
 
 __all__ = ["NORMA"]
 
@@ -75,13 +75,11 @@ class NORMA(KernelExpansion):
         coef0: float = 0.0,
         positive=True,
     ):
-        if not eta > 0 or not math.isfinite(eta):
-            raise ValueError(f"eta must be a positive number, got {eta!r}")
-        if not lam >= 0 or not eta * lam < 1:
-            raise ValueError(f"lam must be >= 0 with eta * lam < 1, got lam={lam!r}")
-        if not 0 < nu <= 1:
-            raise ValueError(f"nu must be in (0, 1], got {nu!r}")
-        check_budget(budget, optional=True)
+        check_real("eta", eta, low=0.0, low_open=True)
+        # the decay (1 - eta * lam) of every stored weight must stay positive
+        check_real("lam", lam, low=0.0, high=1.0 / eta, high_open=True)
+        check_real("nu", nu, low=0.0, high=1.0, low_open=True)
+        check_int("budget", budget, low=1, optional=True)
         super().__init__(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, positive=positive)
         self.eta = eta
         self.lam = lam

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
+
+from imbalance_stream.base.validation import check_real
 
 from ._expansion import KernelExpansion
 
@@ -72,8 +72,7 @@ class Projectron(KernelExpansion):
         coef0: float = 0.0,
         positive=True,
     ):
-        if not eta > 0 or not math.isfinite(eta):
-            raise ValueError(f"eta must be a positive number, got {eta!r}")
+        check_real("eta", eta, low=0.0, low_open=True)
         super().__init__(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, positive=positive)
         self.eta = eta
         self._inverse = np.zeros((0, 0))

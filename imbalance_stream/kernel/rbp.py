@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._expansion import KernelExpansion, check_budget
+from imbalance_stream.base.validation import check_int
+
+from ._expansion import KernelExpansion
 
 __all__ = ["RBP"]
 
@@ -65,7 +67,8 @@ class RBP(KernelExpansion):
         positive=True,
         seed: int | None = None,
     ):
-        check_budget(budget)
+        check_int("budget", budget, low=1)
+        check_int("seed", seed, optional=True)
         super().__init__(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, positive=positive)
         self.budget = budget
         self.seed = seed

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["CostRatio", "check_rho"]
-
-
-def check_rho(rho):
-    if rho is not None and not rho > 0:
-        raise ValueError(f"rho must be positive or None, got {rho!r}")
-
+__all__ = ["CostRatio"]
 
 class CostRatio:
     """Mixin: ``rho`` fixed, or (``rho=None``) the Laplace estimate of Tn/Tp counted online.

@@ -19,7 +19,6 @@ class FirstOrderLinear(BinaryClassifier):
 
     def __init__(self, positive=True, intercept: bool = False):
         super().__init__(positive=positive, intercept=intercept)
-        self.intercept = intercept
         self._weights = np.zeros(0)
         self.n_updates = 0
         if intercept:

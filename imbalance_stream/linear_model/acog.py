@@ -6,8 +6,9 @@ import numpy as np
 
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base.validation import check_choice, check_real
 
-from ._cost import CostRatio, check_rho
+from ._cost import CostRatio
 
 __all__ = ["ACOG"]
 
@@ -93,20 +94,17 @@ class ACOG(CostRatio, BinaryClassifier):
         positive=True,
         intercept: bool = False,
     ):
-        if loss not in ("I", "II"):
-            raise ValueError(f"loss must be 'I' or 'II', got {loss!r}")
-        if covariance not in ("full", "diag"):
-            raise ValueError(f"covariance must be 'full' or 'diag', got {covariance!r}")
-        check_rho(rho)
-        if not eta > 0 or not gamma > 0:
-            raise ValueError(f"eta and gamma must be positive, got eta={eta!r}, gamma={gamma!r}")
+        check_choice("loss", loss, ("I", "II"))
+        check_choice("covariance", covariance, ("full", "diag"))
+        check_real("rho", rho, low=0.0, low_open=True, optional=True)
+        check_real("eta", eta, low=0.0, low_open=True)
+        check_real("gamma", gamma, low=0.0, low_open=True)
         super().__init__(positive=positive, intercept=intercept)
         self.loss = loss
         self.covariance = covariance
         self.rho = rho
         self.eta = eta
         self.gamma = gamma
-        self.intercept = intercept
 
         self._mean = np.zeros(0)
         if covariance == "full":

@@ -6,6 +6,7 @@ import numpy as np
 
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base.validation import check_real
 
 __all__ = ["AROW"]
 
@@ -63,11 +64,9 @@ class AROW(BinaryClassifier):
     """
 
     def __init__(self, r: float = 1.0, positive=True, intercept: bool = False):
-        if not r > 0:
-            raise ValueError(f"r must be positive, got {r!r}")
+        check_real("r", r, low=0.0, low_open=True)
         super().__init__(positive=positive, intercept=intercept)
         self.r = r
-        self.intercept = intercept
         self._mean = np.zeros(0)
         self._cov = np.zeros((0, 0))
         self.n_updates = 0

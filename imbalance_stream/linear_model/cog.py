@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream.base.validation import check_choice, check_real
 
-from ._cost import CostRatio, check_rho
+from ._cost import CostRatio
 from ._first_order import FirstOrderLinear
 
 __all__ = ["COG"]
@@ -73,11 +74,9 @@ class COG(CostRatio, FirstOrderLinear):
         positive=True,
         intercept: bool = False,
     ):
-        if loss not in ("I", "II"):
-            raise ValueError(f"loss must be 'I' or 'II', got {loss!r}")
-        check_rho(rho)
-        if not eta > 0:
-            raise ValueError(f"eta must be positive, got {eta!r}")
+        check_choice("loss", loss, ("I", "II"))
+        check_real("rho", rho, low=0.0, low_open=True, optional=True)
+        check_real("eta", eta, low=0.0, low_open=True)
         super().__init__(positive=positive, intercept=intercept)
         self.loss = loss
         self.rho = rho

@@ -4,8 +4,9 @@ two update rules of Crammer et al. (2006) selected by ``rule``."""
 from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream.base.validation import check_choice, check_real
 
-from ._cost import CostRatio, check_rho
+from ._cost import CostRatio
 from ._first_order import FirstOrderLinear
 
 __all__ = ["CPA"]
@@ -72,9 +73,8 @@ class CPA(CostRatio, FirstOrderLinear):
         intercept: bool = False,
         rule: str = "prediction",
     ):
-        check_rho(rho)
-        if rule not in ("prediction", "max-loss"):
-            raise ValueError(f"rule must be 'prediction' or 'max-loss', got {rule!r}")
+        check_real("rho", rho, low=0.0, low_open=True, optional=True)
+        check_choice("rule", rule, ("prediction", "max-loss"))
         super().__init__(positive=positive, intercept=intercept)
         self.rho = rho
         self.rule = rule

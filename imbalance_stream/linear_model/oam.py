@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import capacity_for, grow_vector
+from imbalance_stream.base.validation import check_int, check_real
 
 from ._pairwise import PairwiseAUCLinear
 
@@ -65,10 +64,9 @@ class OAMSeq(PairwiseAUCLinear):
     """
 
     def __init__(self, C: float = 1.0, budget: int = 100, positive=True, seed: int | None = None):
-        if not C > 0 or not math.isfinite(C):
-            raise ValueError(f"C must be a positive number, got {C!r}")
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"budget must be a positive integer, got {budget!r}")
+        check_real("C", C, low=0.0, low_open=True)
+        check_int("budget", budget, low=1)
+        check_int("seed", seed, optional=True)
         super().__init__(positive=positive)
         self.C = C
         self.budget = budget

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import grow_matrix, grow_vector
+from imbalance_stream.base.validation import check_real
 
 from ._pairwise import PairwiseAUCLinear
 
@@ -61,10 +60,8 @@ class OPAUC(PairwiseAUCLinear):
     """
 
     def __init__(self, eta: float = 0.01, lam: float = 0.01, positive=True):
-        if not eta > 0 or not math.isfinite(eta):
-            raise ValueError(f"eta must be a positive number, got {eta!r}")
-        if not lam >= 0 or not math.isfinite(lam):
-            raise ValueError(f"lam must be a non-negative number, got {lam!r}")
+        check_real("eta", eta, low=0.0, low_open=True)
+        check_real("lam", lam, low=0.0)
         super().__init__(positive=positive)
         self.eta = eta
         self.lam = lam

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream.base.validation import check_real
 
 from ._first_order import FirstOrderLinear
 
@@ -58,8 +59,7 @@ class PA(FirstOrderLinear):
     """
 
     def __init__(self, C: float = 1.0, positive=True, intercept: bool = False):
-        if not C > 0:
-            raise ValueError(f"C must be positive, got {C!r}")
+        check_real("C", C, low=0.0, low_open=True, finite=False)
         super().__init__(positive=positive, intercept=intercept)
         self.C = C
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream.base.validation import check_real
 
-from ._cost import CostRatio, check_rho
+from ._cost import CostRatio
 from ._first_order import FirstOrderLinear
 
 __all__ = ["PAUM"]
@@ -66,11 +67,9 @@ class PAUM(CostRatio, FirstOrderLinear):
         positive=True,
         intercept: bool = False,
     ):
-        check_rho(rho)
-        if not tau_negative >= 0 or not eta > 0:
-            raise ValueError(
-                f"tau_negative must be >= 0 and eta > 0, got {tau_negative!r} and {eta!r}"
-            )
+        check_real("rho", rho, low=0.0, low_open=True, optional=True)
+        check_real("tau_negative", tau_negative, low=0.0)
+        check_real("eta", eta, low=0.0, low_open=True)
         super().__init__(positive=positive, intercept=intercept)
         self.rho = rho
         self.tau_negative = tau_negative

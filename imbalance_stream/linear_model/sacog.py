@@ -9,8 +9,9 @@ import numpy as np
 from imbalance_stream._numba import linear as linear_kernels
 from imbalance_stream._numba import sketch as kernels
 from imbalance_stream.base import BinaryClassifier, capacity_for
+from imbalance_stream.base.validation import check_bool, check_choice, check_int, check_real
 
-from ._cost import CostRatio, check_rho
+from ._cost import CostRatio
 
 __all__ = ["SACOG", "initial_sketch"]
 
@@ -168,15 +169,15 @@ class SACOG(CostRatio, BinaryClassifier):
         sketch_on_loss_only: bool = False,
         oja_step: float = 1.0,
     ):
-        if loss not in ("I", "II"):
-            raise ValueError(f"loss must be 'I' or 'II', got {loss!r}")
-        if not isinstance(m, int) or isinstance(m, bool) or m < 1:
-            raise ValueError(f"m must be a positive integer, got {m!r}")
-        check_rho(rho)
-        if not oja_step > 0:
-            raise ValueError(f"oja_step must be positive, got {oja_step!r}")
-        if not eta > 0 or not gamma > 0:
-            raise ValueError(f"eta and gamma must be positive, got eta={eta!r}, gamma={gamma!r}")
+        check_choice("loss", loss, ("I", "II"))
+        check_int("m", m, low=1)
+        check_real("rho", rho, low=0.0, low_open=True, optional=True)
+        check_real("oja_step", oja_step, low=0.0, low_open=True)
+        check_real("eta", eta, low=0.0, low_open=True)
+        check_real("gamma", gamma, low=0.0, low_open=True)
+        check_bool("sparse", sparse)
+        check_bool("sketch_on_loss_only", sketch_on_loss_only)
+        check_int("seed", seed, optional=True)
         super().__init__(positive=positive, intercept=intercept)
         self.loss = loss
         self.m = m
@@ -184,7 +185,6 @@ class SACOG(CostRatio, BinaryClassifier):
         self.rho = rho
         self.eta = eta
         self.gamma = gamma
-        self.intercept = intercept
         self.seed = seed
         self.sketch_on_loss_only = sketch_on_loss_only
         self.oja_step = oja_step

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .inclpsvm import IncLPSVM, check_positive
+from imbalance_stream.base.validation import check_real
+
+from .inclpsvm import IncLPSVM
 from .lpsvm import class_weights
 
 __all__ = ["DCILIncLPSVM"]
@@ -84,7 +86,7 @@ class DCILIncLPSVM(IncLPSVM):
     def __init__(
         self, C: float = 1.0, kappa: float = 1.0, window: int | None = None, positive=True
     ):
-        check_positive("kappa", kappa)
+        check_real("kappa", kappa, low=0.0, low_open=True)
         super().__init__(C=C, window=window, positive=positive)
         self.kappa = kappa
 

@@ -11,24 +11,13 @@ import scipy.linalg.lapack
 
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base import BinaryClassifier, UnknownLabel, capacity_for
+from imbalance_stream.base.validation import check_int, check_real
 
 __all__ = ["IncLPSVM"]
 
 _POSITIVE, _NEGATIVE = 0, 1
 #: A windowed model recomputes its statistics from the window every this many turnovers.
 REBUILD_TURNOVERS = 4
-
-
-def check_positive(name: str, value) -> None:
-    """Raise ``ValueError`` naming ``name`` unless ``value`` is a positive finite number."""
-    if not (isinstance(value, (int, float)) and value > 0 and math.isfinite(value)):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-
-
-def check_window(window) -> None:
-    """Raise ``ValueError`` unless ``window`` is ``None`` or a positive integer."""
-    if window is not None and not (isinstance(window, int) and window >= 1):
-        raise ValueError(f"window must be None or a positive integer, got {window!r}")
 
 
 def pad_statistics(stats: np.ndarray, slots: int, size: int) -> np.ndarray:
@@ -158,8 +147,8 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
     """
 
     def __init__(self, C: float = 1.0, window: int | None = None, positive=True):
-        check_positive("C", C)
-        check_window(window)
+        check_real("C", C, low=0.0, low_open=True)
+        check_int("window", window, low=1, optional=True)
         super().__init__(positive=positive, intercept=True)
         self.C = C
         self.window = window
@@ -289,7 +278,7 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
         score = self._decision(indices, values)
         return 0.5 * (1.0 + math.tanh(score))  # = 1 / (1 + exp(-2 f)), without overflow
 
-    def predict_one(self, x: dict):
+    def predict_one(self, x: dict, **kwargs):
         score = self.decision_one(x)
         if score > 0.0:
             return self.positive

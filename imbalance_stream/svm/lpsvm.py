@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
+from imbalance_stream.base.validation import check_real
+
 __all__ = ["LPSVM", "WeightedLPSVM", "class_weights", "lpsvm_solution", "wlpsvm_solution"]
 
 
@@ -112,8 +114,7 @@ class LPSVM:
     """
 
     def __init__(self, C: float = 1.0, positive=1):
-        if not C > 0:
-            raise ValueError(f"C must be positive, got {C!r}")
+        check_real("C", C, low=0.0, low_open=True)
         self.C = C
         self.positive = positive
 
@@ -175,8 +176,7 @@ class WeightedLPSVM(LPSVM):
 
     def __init__(self, C: float = 1.0, kappa: float = 1.0, positive=1):
         super().__init__(C=C, positive=positive)
-        if not kappa > 0:
-            raise ValueError(f"kappa must be positive, got {kappa!r}")
+        check_real("kappa", kappa, low=0.0, low_open=True)
         self.kappa = kappa
 
     def _solve(self, X, signs):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from imbalance_stream._numba import proximal as kernels
+from imbalance_stream.base.validation import check_real
 
-from .inclpsvm import check_positive, solve_spd
+from .inclpsvm import solve_spd
 from .multiclass_inclpsvm import MulticlassIncLPSVM
 
 __all__ = ["MulticlassDCILIncLPSVM"]
@@ -68,7 +69,7 @@ class MulticlassDCILIncLPSVM(MulticlassIncLPSVM):
     """
 
     def __init__(self, C: float = 1.0, kappa: float = 1.0, window: int | None = None):
-        check_positive("kappa", kappa)
+        check_real("kappa", kappa, low=0.0, low_open=True)
         super().__init__(C=C, window=window)
         self.kappa = kappa
 

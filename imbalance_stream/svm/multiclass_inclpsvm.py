@@ -10,8 +10,9 @@ from river import base
 
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base import FeatureSpace, UnknownLabel, grow_matrix
+from imbalance_stream.base.validation import check_int, check_real
 
-from .inclpsvm import HeldSamples, check_positive, check_window, pad_statistics, solve_spd
+from .inclpsvm import HeldSamples, pad_statistics, solve_spd
 
 __all__ = ["MulticlassIncLPSVM"]
 
@@ -67,8 +68,8 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
     """
 
     def __init__(self, C: float = 1.0, window: int | None = None):
-        check_positive("C", C)
-        check_window(window)
+        check_real("C", C, low=0.0, low_open=True)
+        check_int("window", window, low=1, optional=True)
         self.C = C
         self.window = window
         self._features = FeatureSpace(intercept=True)  # column 0 is +1: see IncLPSVM
@@ -182,7 +183,7 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
         scores = solutions[:, indices] @ values if len(self._labels) else np.zeros(0)
         return {self._labels[slot]: float(scores[slot]) for slot in self._held()}
 
-    def predict_proba_one(self, x: dict) -> dict:
+    def predict_proba_one(self, x: dict, **kwargs) -> dict:
         scores = self.decision_one(x)
         proba = {label: 0.0 for label in self._labels}
         if scores:
@@ -193,7 +194,7 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
                 proba[label] = value / total
         return proba
 
-    def predict_one(self, x: dict):
+    def predict_one(self, x: dict, **kwargs):
         scores = self.decision_one(x)
         if not scores:
             return None
