@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .cost import hinge_margin_slope_jit, laplace_ratio_jit
 from .first_order import (
     additive_step,
     cost_sensitive_pa_step,
@@ -31,25 +32,19 @@ __all__ = ["replay_acog", "replay_baseline", "replay_sacog"]
 @njit(cache=True)
 def _count_rho(y, rho, laplace, counts):
     """Count the label, then return the cost ratio in force (Laplace estimate or fixed)."""
-    if laplace:
-        n_pos = counts[0] + (1 if y > 0 else 0)
-        n_neg = counts[1] + (1 if y < 0 else 0)
-        rho = (n_neg + 1.0) / (n_pos + 1.0)
     if y > 0:
         counts[0] += 1
     else:
         counts[1] += 1
+    if laplace:
+        return laplace_ratio_jit(counts[0], counts[1])
     return rho
 
 
 @njit(cache=True)
 def _margin_slope(y, rho, laplace, counts, loss_one):
     """Count the label, then return ``(margin, slope)`` of the cost-sensitive hinge loss."""
-    rho_t = _count_rho(y, rho, laplace, counts)
-    rho_y = rho_t if y > 0 else 1.0
-    if loss_one:
-        return rho_y, 1.0
-    return 1.0, rho_y
+    return hinge_margin_slope_jit(y, _count_rho(y, rho, laplace, counts), loss_one)
 
 
 @njit(cache=True)
@@ -90,6 +85,11 @@ def replay_acog(
     return n_updates
 
 
+#: The empty matrix or vector passed for the state a runner does not use.
+NO_MATRIX = np.zeros((0, 0))
+NO_VECTOR = np.zeros(0)
+
+
 def empty_predictions(n_rows: int) -> np.ndarray:
     """The int8 output buffer the runners fill with +1 / -1."""
     return np.zeros(n_rows, dtype=np.int8)
@@ -128,12 +128,7 @@ def replay_baseline(
             margin = rho_t if y > 0 else tau_negative
             updated = additive_step(weights, row_indices, row_values, y, margin, True, eta)
         elif kind == COG_I or kind == COG_II:
-            rho_t = _count_rho(y, rho, laplace, counts)
-            rho_y = rho_t if y > 0 else 1.0
-            if kind == COG_I:
-                margin, slope = rho_y, 1.0
-            else:
-                margin, slope = 1.0, rho_y
+            margin, slope = _margin_slope(y, rho, laplace, counts, kind == COG_I)
             updated = additive_step(weights, row_indices, row_values, y, margin, False, eta * slope)
         elif kind == PA:
             updated = passive_aggressive_step(

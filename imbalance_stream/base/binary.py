@@ -13,6 +13,7 @@ import numpy as np
 from river import base
 
 from .features import FeatureSpace
+from .rows import ArrayRows
 from .validation import check_bool
 
 __all__ = ["BinaryClassifier", "UnknownLabel"]
@@ -117,6 +118,121 @@ class BinaryClassifier(base.Classifier, abc.ABC):
     def predict_one(self, x: dict, **kwargs):
         """The positive label when the decision is >= 0 (ties go to the rare class)."""
         return self.positive if self.decision_one(x) >= 0.0 else self.negative
+
+    # ---- the array path -----------------------------------------------------------------------
+
+    @property
+    def has_array_path(self) -> bool:
+        """Whether :meth:`replay_rows` runs a jitted loop (the estimator implements
+        ``_learn_rows``); :func:`~imbalance_stream.evaluate.replay_array` uses it when so."""
+        return type(self)._learn_rows is not BinaryClassifier._learn_rows
+
+    def replay_rows(self, rows: ArrayRows) -> np.ndarray:
+        """Predict, then learn, every row of ``rows`` in order; return the predictions (int8,
+        +1 for the positive label, -1 for the negative one).
+
+        The same as ``predict_one`` then ``learn_one`` row by row, bit for bit, in the estimator's
+        own jitted loop. The labels are checked first, as ``learn_one`` would check each one:
+        ``None`` or a third label raises :class:`UnknownLabel` before anything changes.
+        """
+        if not self.has_array_path:
+            raise TypeError(f"{type(self).__name__} has no array path")
+        is_positive = np.asarray(rows.labels == self.positive, dtype=bool)
+        non_empty = np.diff(rows.csr.indptr) > 0
+        if self.intercept:
+            non_empty[:] = True  # the constant feature makes every row learnable
+        first_negative = self._negative_of_rows(rows.labels, is_positive, non_empty)
+        if first_negative is not None:
+            self._negative = first_negative
+        signs = np.where(is_positive, 1.0, -1.0)
+        return self._learn_rows(rows, signs, bool(non_empty.any()))
+
+    def _learn_rows(self, rows: ArrayRows, signs: np.ndarray, learns: bool) -> np.ndarray:
+        """The estimator's array path (optional): test-then-train over ``rows`` with labels
+        ``signs`` (+1.0 / -1.0), updating the state arrays in place with the kernels ``_learn``
+        uses, returning the int8 predictions. ``learns`` says whether any row is learned; most
+        implementations start with ``self._commit_rows(rows, learns)``."""
+        raise NotImplementedError
+
+    def _negative_of_rows(self, labels, is_positive, non_empty):
+        """Check the labels as ``learn_one`` would; return the negative label to adopt, if any."""
+        negatives = labels[~is_positive]
+        # only an object array can hold None; scanning a bool or numeric one would be wasted time
+        if negatives.dtype == object and any(label is None for label in negatives.tolist()):
+            raise UnknownLabel("label is None; a binary model needs one of two labels")
+        known = self._negative
+        first = None
+        if known is None and len(negatives):
+            learned = ~is_positive & non_empty
+            if learned.any():
+                first = labels[int(np.argmax(learned))]
+                if isinstance(first, np.generic):  # the label learn_one would have stored
+                    first = first.item()
+            known = first if first is not None else negatives[0]
+        distinct = negatives if negatives.dtype == object else np.unique(negatives)
+        for label in dict.fromkeys(distinct.tolist()):  # distinct, any mix of types
+            if label != known:
+                raise UnknownLabel(
+                    f"label {label!r} is neither the positive label {self.positive!r} nor the "
+                    f"negative label {known!r}; {type(self).__name__} is a binary classifier"
+                )
+        return first
+
+    def _column_map(self, rows: ArrayRows):
+        """The model's column of every column of ``rows`` (names not yet seen get the columns
+        the dict path would give them, in order of first appearance), those new columns of
+        ``rows`` in that order, and the row where each first appears."""
+        space = self._features
+        first = rows.first_positions()
+        present = np.flatnonzero(first < np.iinfo(np.int64).max)
+        present = present[np.argsort(first[present], kind="stable")]
+        column_map = np.full(rows.csr.shape[1], -1, dtype=np.int64)
+        new_columns = []
+        for j in present.tolist():
+            column = space.index.get(rows.feature_names[j])
+            if column is None:
+                new_columns.append(j)
+            else:
+                column_map[j] = column
+        column_map[new_columns] = np.arange(len(space), len(space) + len(new_columns))
+        new_rows = np.searchsorted(rows.csr.indptr, first[new_columns], side="right") - 1
+        return column_map, new_columns, new_rows
+
+    def _rows_over_columns(self, rows: ArrayRows):
+        """``rows`` over the model's columns, without changing the model: ``(indptr, indices,
+        values, new_rows)``, names not yet seen placed where the dict path would put them, the
+        intercept appended to every row, and the rows that bring a new name."""
+        column_map, _, new_rows = self._column_map(rows)
+        return (*self._with_intercept(rows.csr, column_map[rows.csr.indices]), new_rows)
+
+    def _commit_rows(self, rows: ArrayRows, learns: bool):
+        """Commit the names ``rows`` bring (in order of first appearance, as the dict path
+        would), grow the state as ``learn_one`` would if any row is learned, and return the rows
+        over the model's columns as CSR arrays ``(indptr, indices, values)``."""
+        column_map, new_columns, _ = self._column_map(rows)
+        if new_columns:
+            self._features.commit([rows.feature_names[j] for j in new_columns])
+        if learns and len(self._features) > self._state_size:
+            self._grow(len(self._features))
+            self._state_size = len(self._features)
+        return self._with_intercept(rows.csr, column_map[rows.csr.indices])
+
+    def _with_intercept(self, csr, indices):
+        """CSR arrays over the model's columns, with the constant feature appended to every row
+        when the model has an intercept (the dict path appends it last)."""
+        values = csr.data.astype(np.float64, copy=False)
+        indptr = csr.indptr.astype(np.int64)
+        if not self._features.intercept:
+            return indptr, np.ascontiguousarray(indices), np.ascontiguousarray(values)
+        n_rows = csr.shape[0]
+        new_indptr = indptr + np.arange(n_rows + 1, dtype=np.int64)
+        keep = np.ones(new_indptr[-1], dtype=bool)
+        keep[new_indptr[1:] - 1] = False
+        new_indices = np.zeros(new_indptr[-1], dtype=np.int64)
+        new_values = np.ones(new_indptr[-1], dtype=np.float64)
+        new_indices[keep] = indices
+        new_values[keep] = values
+        return new_indptr, new_indices, new_values
 
     # ---- subclass hooks -----------------------------------------------------------------------
 

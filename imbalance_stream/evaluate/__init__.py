@@ -1,6 +1,6 @@
 """Evaluation: prequential runs, the papers' protocols, parallel sweeps, event-log replay."""
 
-from .array_replay import ReplayResult, has_array_path, register_array_path, replay_array
+from .array_replay import ReplayResult, has_array_path, replay_array
 from .parallel import map_cells
 from .prequential import PrequentialResult, plot_curves, run_prequential
 
@@ -19,7 +19,6 @@ __all__ = [
     "has_array_path",
     "map_cells",
     "plot_curves",
-    "register_array_path",
     "replay",
     "replay_array",
     "run_prequential",

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from imbalance_stream._numba.cost import hinge_margin_slope, laplace_ratio
+
 __all__ = ["CostRatio"]
 
 class CostRatio:
@@ -9,8 +13,9 @@ class CostRatio:
 
     ``rho=None`` is the paper's "sum" setting (balanced accuracy at alpha_p = alpha_n = 1/2)
     without knowing the class counts in advance: ``(t_n + 1) / (t_p + 1)`` with the current
-    label counted first (spec 3.3, U10), as :class:`~imbalance_stream.linear_model.ACOG` does. A
-    float is the "cost" setting, ``c_p / c_n``.
+    label counted first (docs/decisions.md), as :class:`~imbalance_stream.linear_model.ACOG`
+    does. A float is the "cost" setting, ``c_p / c_n``. The rules themselves are those of
+    :mod:`imbalance_stream._numba.cost`, shared with the jitted array paths.
     """
 
     _n_positive = 0
@@ -21,9 +26,7 @@ class CostRatio:
         sample of class ``sign`` (0 counts nothing)."""
         if self.rho is not None:
             return float(self.rho)
-        n_pos = self._n_positive + (sign > 0)
-        n_neg = self._n_negative + (sign < 0)
-        return (n_neg + 1.0) / (n_pos + 1.0)
+        return laplace_ratio(self._n_positive + (sign > 0), self._n_negative + (sign < 0))
 
     def _count_label(self, sign: float) -> float:
         """Count the label of the sample being learned and return ``rho`` for it."""
@@ -35,9 +38,20 @@ class CostRatio:
         return rho
 
     def _count_margin_slope(self, sign: float) -> tuple[float, float]:
-        """Count the label and return ``(margin, slope)`` of the cost-sensitive hinge loss
-        ``slope * max(0, margin - y w.x)`` of ``self.loss``: ``"I"`` puts ``rho_y`` in the margin,
-        ``"II"`` in the slope (``rho_y = rho`` for the positive label, 1 for the negative one)."""
-        rho = self._count_label(sign)
-        rho_y = rho if sign > 0 else 1.0
-        return (rho_y, 1.0) if self.loss == "I" else (1.0, rho_y)
+        """Count the label and return ``(margin, slope)`` of the cost-sensitive hinge loss of
+        ``self.loss`` (``"I"``: rho in the margin, ``"II"``: in the slope)."""
+        return hinge_margin_slope(sign, self._count_label(sign), self.loss == "I")
+
+    # ---- the array path's view of the same state ----------------------------------------------
+
+    def _cost_state(self) -> tuple[float, bool, np.ndarray]:
+        """``(rho, laplace, counts)`` as the jitted replay loops take them: the fixed ratio (1
+        when estimated), whether it is estimated, and ``[t_p, t_n]`` for them to update."""
+        counts = np.array([self._n_positive, self._n_negative], dtype=np.int64)
+        if self.rho is None:
+            return 1.0, True, counts
+        return float(self.rho), False, counts
+
+    def _store_cost_state(self, counts: np.ndarray) -> None:
+        """Take back the label counts a jitted replay loop updated."""
+        self._n_positive, self._n_negative = int(counts[0]), int(counts[1])

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream._numba import stream
 from imbalance_stream._numba.linear import sparse_dot
 from imbalance_stream.base import BinaryClassifier, grow_vector
 
@@ -26,6 +29,37 @@ class FirstOrderLinear(BinaryClassifier):
 
     def _grow(self, n_features):
         self._weights = grow_vector(self._weights, n_features, 0.0)
+
+    # ---- the array path: the replay loop with the step ``_learn`` takes ----------------------
+
+    #: Which step of :func:`~imbalance_stream._numba.stream.replay_baseline` ``_learn`` takes.
+    _replay_kind: int
+
+    def _replay_parameters(self) -> tuple[float, float, float]:
+        """``(eta, C, tau_negative)`` of the step, for the replay loop (1, inf, 1 where unused)."""
+        return 1.0, math.inf, 1.0
+
+    def _cost_state(self) -> tuple[float, bool, np.ndarray]:
+        """No cost ratio (the cost-sensitive subclasses take theirs from ``CostRatio``)."""
+        return 1.0, False, np.zeros(2, dtype=np.int64)
+
+    def _store_cost_state(self, counts: np.ndarray) -> None:
+        pass
+
+    def _learn_rows(self, rows, signs, learns):
+        indptr, indices, values = self._commit_rows(rows, learns)
+        rho, laplace, counts = self._cost_state()
+        eta, C, tau_negative = self._replay_parameters()
+        predictions = stream.empty_predictions(len(signs))
+        self.n_updates += int(
+            stream.replay_baseline(
+                self._replay_kind, indptr, indices, values, signs, self._weights,
+                stream.NO_MATRIX, self.n_features, rho, laplace, counts, eta, C, tau_negative,
+                1.0, predictions,
+            )
+        )  # fmt: skip
+        self._store_cost_state(counts)
+        return predictions
 
     def _decision(self, indices, values):
         if not len(indices):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from imbalance_stream._numba import linear as kernels
+from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
 from imbalance_stream.base.validation import check_choice, check_real
 
@@ -136,6 +137,22 @@ class ACOG(CostRatio, BinaryClassifier):
                 self._mean, self._cov, indices, values, sign, margin, slope, self.eta, self.gamma
             )
         self.n_updates += bool(updated)
+
+    def _learn_rows(self, rows, signs, learns):
+        indptr, indices, values = self._commit_rows(rows, learns)
+        rho, laplace, counts = self._cost_state()
+        full = self.covariance == "full"
+        predictions = stream.empty_predictions(len(signs))
+        self.n_updates += int(
+            stream.replay_acog(
+                indptr, indices, values, signs, self._mean, full,
+                self._cov if full else stream.NO_MATRIX, stream.NO_VECTOR if full else self._cov,
+                self.n_features, self.loss == "I", rho, laplace, counts, float(self.eta),
+                float(self.gamma), predictions,
+            )
+        )  # fmt: skip
+        self._store_cost_state(counts)
+        return predictions
 
     # ---- inference ----------------------------------------------------------------------------
 

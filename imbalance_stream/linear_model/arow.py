@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from imbalance_stream._numba import linear as kernels
+from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
 from imbalance_stream.base.validation import check_real
 
@@ -82,6 +85,18 @@ class AROW(BinaryClassifier):
             self._mean, self._cov, len(self._features), indices, values, sign, float(self.r)
         )
         self.n_updates += bool(updated)
+
+    def _learn_rows(self, rows, signs, learns):
+        indptr, indices, values = self._commit_rows(rows, learns)
+        predictions = stream.empty_predictions(len(signs))
+        self.n_updates += int(
+            stream.replay_baseline(
+                stream.AROW, indptr, indices, values, signs, self._mean, self._cov,
+                self.n_features, 1.0, False, np.zeros(2, dtype=np.int64), 1.0, math.inf, 1.0,
+                float(self.r), predictions,
+            )
+        )  # fmt: skip
+        return predictions
 
     def _decision(self, indices, values):
         if not len(indices):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream._numba import stream
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
@@ -83,6 +86,13 @@ class COG(CostRatio, FirstOrderLinear):
         self.eta = eta
         self._n_positive = 0
         self._n_negative = 0
+
+    @property
+    def _replay_kind(self):
+        return stream.COG_I if self.loss == "I" else stream.COG_II
+
+    def _replay_parameters(self):
+        return float(self.eta), math.inf, 1.0
 
     def _learn(self, indices, values, sign):
         margin, slope = self._count_margin_slope(sign)

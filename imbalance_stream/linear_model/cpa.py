@@ -4,6 +4,7 @@ two update rules of Crammer et al. (2006) selected by ``rule``."""
 from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream._numba import stream
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
@@ -80,6 +81,10 @@ class CPA(CostRatio, FirstOrderLinear):
         self.rule = rule
         self._n_positive = 0
         self._n_negative = 0
+
+    @property
+    def _replay_kind(self):
+        return stream.CPAML if self.rule == "max-loss" else stream.CPA
 
     def _learn(self, indices, values, sign):
         rho = self._count_label(sign)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream._numba import stream
 from imbalance_stream.base.validation import check_real
 
 from ._first_order import FirstOrderLinear
@@ -62,6 +63,11 @@ class PA(FirstOrderLinear):
         check_real("C", C, low=0.0, low_open=True, finite=False)
         super().__init__(positive=positive, intercept=intercept)
         self.C = C
+
+    _replay_kind = stream.PA
+
+    def _replay_parameters(self):
+        return 1.0, float(self.C), 1.0
 
     def _learn(self, indices, values, sign):
         updated = kernels.passive_aggressive_step(

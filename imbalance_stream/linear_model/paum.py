@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream._numba import stream
 from imbalance_stream.base.validation import check_real
 
 from ._cost import CostRatio
@@ -76,6 +79,11 @@ class PAUM(CostRatio, FirstOrderLinear):
         self.eta = eta
         self._n_positive = 0
         self._n_negative = 0
+
+    _replay_kind = stream.PAUM
+
+    def _replay_parameters(self):
+        return float(self.eta), math.inf, float(self.tau_negative)
 
     def _learn(self, indices, values, sign):
         rho = self._count_label(sign)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream._numba import stream
 
 from ._first_order import FirstOrderLinear
 
@@ -48,6 +49,8 @@ class Perceptron(FirstOrderLinear):
     organization in the brain. Psychological Review, 65(6).
 
     """
+
+    _replay_kind = stream.PERCEPTRON
 
     def _learn(self, indices, values, sign):
         # A mistake: a positive with w.x < 0, or a negative with w.x >= 0.

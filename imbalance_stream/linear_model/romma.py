@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
+from imbalance_stream._numba import stream
 
 from ._first_order import FirstOrderLinear
 
@@ -51,6 +52,8 @@ class ROMMA(FirstOrderLinear):
     46(1-3), 361-387.
 
     """
+
+    _replay_kind = stream.ROMMA
 
     def _learn(self, indices, values, sign):
         updated = kernels.romma_step(self._weights, len(self._features), indices, values, sign)

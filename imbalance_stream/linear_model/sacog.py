@@ -8,6 +8,7 @@ import numpy as np
 
 from imbalance_stream._numba import linear as linear_kernels
 from imbalance_stream._numba import sketch as kernels
+from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, capacity_for
 from imbalance_stream.base.validation import check_bool, check_choice, check_int, check_real
 
@@ -265,6 +266,45 @@ class SACOG(CostRatio, BinaryClassifier):
                 self.sketch_on_loss_only,
             )  # fmt: skip
         self.n_updates += bool(updated)
+
+    def _learn_rows(self, rows, signs, learns):
+        """The sketch depends on when each feature arrives (it is drawn, and spare columns
+        handed out, as features appear), so the rows that bring a new feature (and the first
+        learned row) go through ``predict_one`` / ``learn_one``; the runs of rows between them go
+        through the jitted loop."""
+        indptr, indices, values, new_rows = self._rows_over_columns(rows)
+        special = set(new_rows.tolist())
+        if not self._state_size:
+            learned = np.flatnonzero(np.diff(indptr) > 0)
+            if len(learned):
+                special.add(int(learned[0]))
+        predictions = stream.empty_predictions(len(rows))
+        previous = 0
+        for stop in [*sorted(special), len(rows)]:
+            if stop > previous:  # the jitted loop over rows previous .. stop-1
+                self._replay_run(
+                    np.arange(previous, stop, dtype=np.int64), indptr, indices, values, signs,
+                    predictions,
+                )
+            if stop < len(rows):  # a row with a new feature: the dict path, exactly
+                x = rows.row_dict(stop)
+                predictions[stop] = 1 if self.predict_one(x) == self.positive else -1
+                self.learn_one(x, rows.label(stop))
+            previous = stop + 1
+        return predictions
+
+    def _replay_run(self, run, indptr, indices, values, signs, predictions):
+        rho, laplace, counts = self._cost_state()
+        self.n_updates += int(
+            stream.replay_sacog(
+                run, indptr, indices, values, signs, bool(self.sparse), self._mean,
+                self._offsets, self._basis, self._transform, self._gram, self._eigen,
+                self._rounds, self._n_columns, self.loss == "I", rho, laplace, counts,
+                float(self.eta), float(self.gamma), float(self.oja_step),
+                bool(self.sketch_on_loss_only), REBASE_THRESHOLD, predictions,
+            )
+        )  # fmt: skip
+        self._store_cost_state(counts)
 
     # ---- inference ----------------------------------------------------------------------------
 
