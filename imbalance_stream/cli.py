@@ -138,7 +138,6 @@ def _replay(args) -> int:
 
 
 def _list() -> int:
-    from imbalance_stream.evaluate.protocols import PROTOCOLS
     from imbalance_stream.registry import aliases, kind_of, resolve
 
     groups: dict[str, list[str]] = {}
@@ -153,11 +152,10 @@ def _list() -> int:
         print(f"{title} (short name, full name):")
         print("\n".join(groups.get(kind, [])) or "  (none)")
         print()
-    print('Protocols (kind = "protocol", protocol = "<name>"):')
-    print(
-        "\n".join(f"  {name:<28} {target}" for name, target in sorted(PROTOCOLS.items()))
-        or "  (none)"
-    )
+    print('Protocols (kind = "protocol", protocol = "package.module:function"); the papers\'')
+    print("scenarios of this checkout (reproduce/, not installed with the package):")
+    found = sorted(pathlib.Path("reproduce").glob("*/*.toml"))
+    print("\n".join(f"  {path}" for path in found) or "  (none here: run from a checkout)")
     print()
     print("Any River class can be named in full, e.g. river.linear_model.LogisticRegression.")
     return 0

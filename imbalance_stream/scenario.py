@@ -361,6 +361,11 @@ def parse(text: str, name: str = "scenario", source: str = "<string>") -> Scenar
         raise ScenarioError(f"{source}: {error}") from None
 
 
+def _near(source: str) -> pathlib.Path | None:
+    """The scenario file's path, where a protocol's package is looked for (None for a string)."""
+    return None if source.startswith("<") else pathlib.Path(source)
+
+
 def _validate(config: dict, name: str, source: str) -> Scenario:
     kind = config.get("kind", "prequential")
     if kind not in KINDS:
@@ -377,19 +382,17 @@ def _validate(config: dict, name: str, source: str) -> Scenario:
     scenario = Scenario(name=name, kind=kind, config=config, source=source)
 
     if kind == "protocol":
-        from imbalance_stream.evaluate.protocols import PROTOCOLS, get_protocol
+        from imbalance_stream.evaluate.protocols import ProtocolError, get_protocol
 
         protocol = config.get("protocol")
         if not isinstance(protocol, str):
             raise ScenarioError(
-                'protocol: kind = "protocol" needs protocol = "<name>"; known protocols: '
-                + (", ".join(sorted(PROTOCOLS)) or "none")
+                'protocol: kind = "protocol" needs protocol = "package.module:function"'
             )
         try:
-            get_protocol(protocol)
-        except KeyError as error:
-            hint = _suggest(protocol, PROTOCOLS)
-            raise ScenarioError(f"protocol: {error.args[0]}{hint}") from None
+            get_protocol(protocol, near=_near(source))
+        except ProtocolError as error:
+            raise ScenarioError(f"protocol: {error}") from None
         if not isinstance(config.get("params", {}), Mapping):
             raise ScenarioError("params: expected a table")
         return scenario
@@ -453,7 +456,7 @@ def run(
 
         out = pathlib.Path(out_dir) if out_dir is not None else pathlib.Path("out") / scenario.name
         out.mkdir(parents=True, exist_ok=True)
-        rows = get_protocol(scenario.protocol)(
+        rows = get_protocol(scenario.protocol, near=_near(scenario.source))(
             scenario.params, out_dir=out, n_jobs=n_jobs, scheduler=scheduler, progress=progress
         )
         return ScenarioResult(scenario=scenario, table=[dict(row) for row in rows])

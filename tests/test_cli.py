@@ -11,7 +11,6 @@ import sys
 import pytest
 
 from imbalance_stream import cli
-from imbalance_stream.evaluate import protocols
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 QUICKSTART_MODELS = [
@@ -146,11 +145,11 @@ def tiny_protocol(params, *, out_dir, n_jobs, scheduler, progress):
     ]
 
 
-def test_protocol_scenario_prints_rows_and_writes_table(tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(protocols.PROTOCOLS, "test.tiny", f"{__name__}:tiny_protocol")
+def test_protocol_scenario_prints_rows_and_writes_table(tmp_path, capsys):
     path = tmp_path / "tiny.toml"
     path.write_text(
-        'kind = "protocol"\nprotocol = "test.tiny"\n[params]\nsizes = [2, 3]\npaper = 7\n'
+        f'kind = "protocol"\nprotocol = "{__name__}:tiny_protocol"\n'
+        "[params]\nsizes = [2, 3]\npaper = 7\n"
     )
     out = tmp_path / "out"
     assert cli.main(["run", str(path), "--out", str(out), "--n-jobs", "2", "--quiet"]) == 0
@@ -176,7 +175,9 @@ def test_protocol_scenario_prints_rows_and_writes_table(tmp_path, monkeypatch, c
             "outside the allowed modules",
         ),
         (SMALL.replace("ExactROCAUC", "ExactAUC"), "did you mean 'ExactROCAUC'"),
-        ('kind = "protocol"\nprotocol = "nope"\n', "unknown protocol 'nope'"),
+        ('kind = "protocol"\nprotocol = "nope"\n', "'package.module:function'"),
+        ('kind = "protocol"\nprotocol = "acog.table8"\n', "now named 'reproduce.acog.protocol:table8'"),
+        ('kind = "protocol"\nprotocol = "nowhere.at_all:run"\n', "no module named 'nowhere'"),
     ],
 )
 def test_scenario_errors_exit_2_with_a_message(tmp_path, capsys, content, message):
@@ -240,12 +241,12 @@ def test_console_script_reports_errors_without_traceback(tmp_path):
 
 
 def test_list_shows_estimators_metrics_and_protocols(monkeypatch, capsys):
-    monkeypatch.setitem(protocols.PROTOCOLS, "test.tiny", f"{__name__}:tiny_protocol")
+    monkeypatch.chdir(ROOT)
     assert cli.main(["list"]) == 0
     out = capsys.readouterr().out
     assert "imbalance_stream.linear_model.ACOG" in out
     assert "imbalance_stream.metrics.ExactROCAUC" in out
-    assert "test.tiny" in out
+    assert "reproduce/acog/table8.toml" in out
     estimators = out.split("Estimators")[1].split("Metrics")[0]
     assert "ACOG" in estimators and "ExactROCAUC" not in estimators
 

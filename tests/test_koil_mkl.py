@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from test_koil import NAMES, _per_kernel_scores, trained
 
-from imbalance_stream.evaluate import koil_protocol
 from imbalance_stream.kernel import KOILMKL
+from reproduce.koil import protocol as koil_protocol
 
 
 @pytest.mark.parametrize("vote", ["score", "sign"])
@@ -68,7 +68,7 @@ def test_a_polynomial_learner_decides_a_failed_sonar_trial():
     auc = koil_protocol.auc(S @ q, y)
     cubic = names.index("poly(p=3)")
     drawn = model._pool.n_seen(0, cubic) + model._pool.n_seen(1, cubic)  # samples seen by it
-    # the numbers KOILMKL's docstring and scenarios/paper/README.md quote
+    # the numbers KOILMKL's docstring and reproduce/koil/README.md quote
     assert auc == pytest.approx(0.458, abs=0.005)
     assert drawn == 38 and drawn_with_loss[cubic] == 1
     assert q[cubic] == pytest.approx(0.13, abs=0.005)

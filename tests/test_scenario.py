@@ -262,7 +262,7 @@ step = 1000
         ("this is = not toml =", "not valid TOML"),
         (
             'kind = "protocol"\nprotocol = "no.such.protocol"\n',
-            "unknown protocol 'no.such.protocol'",
+            "protocol must be 'package.module:function'",
         ),
         ('kind = "protocol"\n', "needs protocol"),
         ('kind = "protocol"\nprotocol = "x"\n[stream]\n', "unknown key 'stream'"),
@@ -399,7 +399,9 @@ def test_quickstart_scenario_validates():
     ]
 
 
-SCENARIO_FILES = sorted((ROOT / "scenarios").rglob("*.toml"))
+SCENARIO_FILES = sorted((ROOT / "scenarios").rglob("*.toml")) + sorted(
+    (ROOT / "reproduce").rglob("*.toml")
+)
 
 
 def test_the_examples_are_there():
@@ -407,7 +409,7 @@ def test_the_examples_are_there():
 
 
 @pytest.mark.parametrize(
-    "path", SCENARIO_FILES, ids=[str(p.relative_to(ROOT / "scenarios")) for p in SCENARIO_FILES]
+    "path", SCENARIO_FILES, ids=[str(p.relative_to(ROOT)) for p in SCENARIO_FILES]
 )
 def test_every_scenario_file_validates(path):
     """Every file under scenarios/ (examples and the papers' protocol scenarios) loads; event-log

@@ -172,7 +172,7 @@ class KOIL(BinaryClassifier):
     loss
         ``"hinge"`` (pairwise hinge) or ``"smooth"`` (squared pairwise hinge). The smooth loss's
         step grows with the margin violation, so with a large ``eta * C`` (e.g. 0.01 x 512 on
-        shuttle, ``scenarios/paper/README.md``) the weights can grow without bound until scores
+        shuttle, ``reproduce/koil/README.md``) the weights can grow without bound until scores
         overflow to +-inf and AUCs become undefined; the hinge loss's step is bounded.
     C
         Penalty of the pairwise losses.

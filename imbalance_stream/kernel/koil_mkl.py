@@ -64,7 +64,7 @@ class KOILMKL(BinaryClassifier):
     memorises: ``f_l(x_i)`` is about ``alpha_i`` on a stored vector and about 0 anywhere else),
     but its scores on new points are near 0, so it takes weight without deciding ``F``. Two ways
     around it, both outside the thesis's experiment, measured by
-    ``scenarios/paper/koil_table4_1_diagnosis.toml``:
+    ``reproduce/koil/table4_1_diagnosis.toml``:
     ``degrees=None`` (Gaussians only) removes the failures (ionosphere, hinge and smooth loss:
     0.986 and 0.980 against 0.845 and 0.908) and stays within 0.02 of the full pool elsewhere;
     ``vote="sign"`` (eq. 4.1, blind to the scale) removes them on sonar and ionosphere, not on

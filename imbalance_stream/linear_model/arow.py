@@ -38,7 +38,7 @@ class AROW(BinaryClassifier):
         Regularisation: the weight of the confidence term (the paper's gamma); 1 in the paper.
         The paper's Table II rows are matched by the ``r`` that LIBOL's ``CV_algorithm`` would
         pick (the smallest online mistake count over ``2^-4 .. 2^4``), not by 1: ``1/16`` on
-        german and ijcnn1, 1 on a9a (the ``AROW-cv`` rows of ``scenarios/paper/README.md``).
+        german and ijcnn1, 1 on a9a (the ``AROW-cv`` rows of ``reproduce/acog/README.md``).
     positive
         The rare label, +1 inside the model.
     intercept

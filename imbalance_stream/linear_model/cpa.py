@@ -30,7 +30,7 @@ class CPA(CostRatio, FirstOrderLinear):
     maximises ``w.Phi(x, r) - w.Phi(x, y) + sqrt(rho(y, r))`` is used instead of the prediction,
     which in the binary form updates whenever ``y w.x < sqrt(rho(y, -y))`` (margin errors too, not
     only mistakes), with the same step. The ACOG paper compares with CPA_PB only; its CPA_PB
-    rows lie between our two rules on every data set (``scenarios/paper/README.md``).
+    rows lie between our two rules on every data set (``reproduce/acog/README.md``).
 
     Parameters
     ----------

@@ -7,9 +7,13 @@ Each is a River metric (``update``, ``revert``, ``get``, ``works_with``) and wor
 * :class:`WeightedSum`: alpha_p * sensitivity + alpha_n * specificity (balanced accuracy at 0.5);
 * :class:`WeightedCost`: c_p * missed positives + c_n * false alarms;
 * :class:`Sensitivity`, :class:`Specificity`: the two rates, correct for any ``pos_val``.
+
+:mod:`imbalance_stream.metrics.batch` computes the same quantities on whole arrays
+(:func:`~imbalance_stream.metrics.batch.roc_auc`, :func:`~imbalance_stream.metrics.batch.binary_rates`).
 """
 
+from . import batch
 from .exact_auc import ExactROCAUC
 from .weighted import Sensitivity, Specificity, WeightedCost, WeightedSum
 
-__all__ = ["ExactROCAUC", "Sensitivity", "Specificity", "WeightedCost", "WeightedSum"]
+__all__ = ["ExactROCAUC", "batch", "Sensitivity", "Specificity", "WeightedCost", "WeightedSum"]

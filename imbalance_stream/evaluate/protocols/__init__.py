@@ -1,44 +1,73 @@
-"""The papers' evaluation protocols, each runnable from a scenario file.
+"""Protocols: functions that run a paper's (or a user's) evaluation from a scenario file.
 
 A protocol is a function ``run(params: dict, *, out_dir: pathlib.Path, n_jobs: int | None,
 scheduler: str | None, progress: bool) -> list[dict]`` returning the rows of a table (one dict per
-row, the same keys in every row; paper figures in columns named ``paper_*`` beside ours). It may also
-write files (curves, plots, the hyper-parameters it selected) into ``out_dir``. A scenario names it
-with ``kind = "protocol"`` and ``protocol = "<name>"``; the CLI prints the rows and writes
-``table.csv``.
+row, the same keys in every row; published figures in columns named ``paper_*`` beside ours). It may
+also write files (curves, plots, the hyper-parameters it selected) into ``out_dir``. A scenario
+names it by its dotted path, ``kind = "protocol"`` and ``protocol = "package.module:function"``;
+the CLI prints the rows and writes ``table.csv``.
 
-Protocols are registered here by name with the dotted path of their function, and imported only
-when run, so that importing the package stays cheap.
+The papers' protocols live in the ``reproduce/`` folder of a checkout, which is not installed with
+the package. :func:`get_protocol` imports the module as Python would, and when its top-level
+package is not importable, looks for it in the scenario file's folder and the folders above it
+(so ``imbalance-stream run reproduce/acog/table8.toml`` works from anywhere in a checkout).
 """
 
 from __future__ import annotations
 
 import importlib
+import pathlib
+import sys
+from collections.abc import Callable
 
-__all__ = ["PROTOCOLS", "get_protocol"]
+__all__ = ["ProtocolError", "get_protocol"]
 
-#: name -> "module:function"; each seed's protocols add their lines here.
-PROTOCOLS: dict[str, str] = {
-    "acog.table2": "imbalance_stream.evaluate.acog_protocol:table2",
-    "acog.table5_6": "imbalance_stream.evaluate.acog_protocol:table5_6",
-    "acog.table8": "imbalance_stream.evaluate.acog_protocol:table8",
-    "koil.table3_2": "imbalance_stream.evaluate.koil_protocol:table3_2",
-    "koil.table3_3": "imbalance_stream.evaluate.koil_protocol:table3_3",
-    "koil.table4_1": "imbalance_stream.evaluate.koil_protocol:table4_1",
-    "koil.fig3_1": "imbalance_stream.evaluate.koil_protocol:fig3_1",
-    "koil.fig3_2": "imbalance_stream.evaluate.koil_protocol:fig3_2",
-    "koil.fig3_3": "imbalance_stream.evaluate.koil_protocol:fig3_3",
-    "dcil.table5_1": "imbalance_stream.evaluate.dcil_protocol:table5_1",
-    "dcil.table5_3": "imbalance_stream.evaluate.dcil_protocol:table5_3",
+#: Protocol names before 0.2, and their dotted paths in a checkout since.
+_MOVED = {
+    f"{paper}.{name}": f"reproduce.{paper}.protocol:{name}"
+    for paper, names in {
+        "acog": ("table2", "table5_6", "table8"),
+        "koil": ("table3_2", "table3_3", "table4_1", "fig3_1", "fig3_2", "fig3_3"),
+        "dcil": ("table5_1", "table5_3"),
+    }.items()
+    for name in names
 }
 
 
-def get_protocol(name: str):
-    """The protocol function registered under ``name``."""
+class ProtocolError(ValueError):
+    """A protocol path that does not name a function; the message says why."""
+
+
+def _import_near(module: str, near: pathlib.Path | None):
     try:
-        target = PROTOCOLS[name]
-    except KeyError:
-        known = ", ".join(sorted(PROTOCOLS)) or "none"
-        raise KeyError(f"unknown protocol {name!r}; known protocols: {known}") from None
-    module, _, function = target.partition(":")
-    return getattr(importlib.import_module(module), function)
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        top = module.partition(".")[0]
+        if error.name != top or near is None:
+            raise
+    for folder in [near, *near.parents]:
+        if (folder / top / "__init__.py").is_file():
+            sys.path.insert(0, str(folder))
+            return importlib.import_module(module)
+    raise ModuleNotFoundError(f"no module named {top!r} here or above {str(near)!r}", name=top)
+
+
+def get_protocol(path: str, near: str | pathlib.Path | None = None) -> Callable:
+    """The function named by ``path`` (``"package.module:function"``), its top-level package
+    looked for in ``near`` (a file or folder) and above when not importable as it is."""
+    if path in _MOVED:
+        raise ProtocolError(f"protocol {path!r} is now named {_MOVED[path]!r}")
+    module, sep, function = path.partition(":")
+    if not sep or not module or not function.isidentifier():
+        raise ProtocolError(f"protocol must be 'package.module:function', got {path!r}")
+    base = None
+    if near is not None:
+        base = pathlib.Path(near).resolve()
+        base = base if base.is_dir() else base.parent
+    try:
+        target = getattr(_import_near(module, base), function, None)
+    except ModuleNotFoundError as error:
+        raise ProtocolError(f"protocol {path!r}: {error}") from None
+    if not callable(target):
+        raise ProtocolError(f"protocol {path!r}: {module} has no function {function!r}")
+    return target

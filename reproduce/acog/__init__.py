@@ -1,0 +1,1 @@
+"""ACOG paper reproduction."""

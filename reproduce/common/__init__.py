@@ -1,0 +1,7 @@
+"""What every paper's protocol shares: the model description, the published numbers, the writer."""
+
+from .models import Learner
+from .published import load_published
+from .results import write_rows
+
+__all__ = ["Learner", "load_published", "write_rows"]

@@ -1,0 +1,1 @@
+"""DCIL paper reproduction."""

@@ -1,0 +1,1 @@
+"""KOIL paper reproduction."""
