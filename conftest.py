@@ -21,9 +21,6 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent
 os.environ.setdefault("IMBALANCE_STREAM_DATA", str(ROOT.parent / "shared" / "datasets"))
 
-_FETCH_HINT = "`imbalance-stream data fetch {}` downloads it"
-
-
 def pytest_configure(config):
     config.addinivalue_line(
         "markers",
@@ -47,15 +44,16 @@ def _skip_reason(paths) -> str:
     from imbalance_stream.datasets import fetch, get_data_home
 
     names = sorted({fetch.fetch_name_of(p) for p in paths} - {""})
-    hint = f"; {_FETCH_HINT.format(' '.join(names))}" if names else ""
+    them = "them" if len(paths) > 1 else "it"
+    hint = f"; `imbalance-stream data fetch {' '.join(names)}` downloads {them}" if names else ""
     return f"needs {', '.join(paths)} in the data home {get_data_home()}{hint}"
 
 
-def pytest_runtest_setup(item):
-    for marker in item.iter_markers("requires_data"):
-        missing = missing_data(*marker.args)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        missing = [p for m in item.iter_markers("requires_data") for p in missing_data(*m.args)]
         if missing:
-            pytest.skip(_skip_reason(missing))
+            item.add_marker(pytest.mark.skip(reason=_skip_reason(list(dict.fromkeys(missing)))))
 
 
 @pytest.hookimpl(hookwrapper=True)

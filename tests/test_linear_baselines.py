@@ -347,6 +347,7 @@ GERMAN_TABLE_II = {
 }
 
 
+@pytest.mark.requires_data("german")
 def test_parameter_free_baselines_reproduce_table_two_on_german():
     """Perceptron, ROMMA, CPA_PB and PAUM have no tuned parameter, so their german rows of
     Table II (raw german.numer, unit L2 norm, 20 random orders, rho = Tn/Tp = 7/3) check the
@@ -356,8 +357,6 @@ def test_parameter_free_baselines_reproduce_table_two_on_german():
     from sklearn.datasets import load_svmlight_file
 
     path = pathlib.Path(os.environ["IMBALANCE_STREAM_DATA"]) / "libsvm" / "german.numer"
-    if not path.exists():
-        pytest.skip(f"{path} not available")
     X, y = load_svmlight_file(str(path))
     X = X.toarray()
     X /= np.linalg.norm(X, axis=1, keepdims=True)

@@ -146,11 +146,14 @@ class CSVFile(river_base.Dataset):
         return header, rows
 
     def __iter__(self):
+        # River drops columns before converting: a converter of a dropped column would fail.
+        converters = {k: v for k, v in self._callables.items() if k not in self.drop}
+        dates = {k: v for k, v in self.parse_dates.items() if k not in self.drop}
         yield from stream.iter_csv(
             str(self.file),
             target=self.target,
-            converters=self._callables or None,
-            parse_dates=self.parse_dates or None,
+            converters=converters or None,
+            parse_dates=dates or None,
             drop=self.drop or None,
             delimiter=self.delimiter,
         )

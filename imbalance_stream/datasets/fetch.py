@@ -291,27 +291,30 @@ def fetch(
     home = pathlib.Path(home) if home is not None else get_data_home()
     if base_url is None:
         base_url = os.environ.get(BASE_URL_ENV) or None
-    done = []
-    for source in dict.fromkeys(wanted):  # each file once, in order
-        target = home.joinpath(*source.path.split("/"))
-        if target.is_file() and not force and _is_valid(source.file, target):
-            if log:
-                log(f"{source.path}: present")
-            done.append(target)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        url = _mirror(source.url, base_url)
+    return [
+        _fetch_one(source, home, base_url, force, timeout, log)
+        for source in dict.fromkeys(wanted)  # each file once, in order
+    ]
+
+
+def _fetch_one(source: Source, home, base_url, force: bool, timeout: float, log) -> pathlib.Path:
+    target = pathlib.Path(home).joinpath(*source.path.split("/"))
+    if target.is_file() and not force and _is_valid(source.file, target):
         if log:
-            log(f"{source.path}: downloading {url}")
-        with tempfile.TemporaryDirectory(dir=target.parent, prefix=".fetch-") as scratch:
-            download = pathlib.Path(scratch) / "download"
-            stored = pathlib.Path(scratch) / "stored"
-            _download(url, download, timeout)
-            _store(download, source.transform, stored)
-            _verify(source.file, stored)
-            os.replace(stored, target)
-        done.append(target)
-    return done
+            log(f"{source.path}: present")
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    url = _mirror(source.url, base_url)
+    if log:
+        log(f"{source.path}: downloading {url}")
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".fetch-") as scratch:
+        download = pathlib.Path(scratch) / "download"
+        stored = pathlib.Path(scratch) / target.name  # the suffix says how to decompress
+        _download(url, download, timeout)
+        _store(download, source.transform, stored)
+        _verify(source.file, stored)
+        os.replace(stored, target)
+    return target
 
 
 def check(names=None, home=None) -> dict[str, str]:
