@@ -1,4 +1,4 @@
-"""The CPA_PB baseline of seed 002 (spec 3.7): cost-sensitive passive-aggressive,
+"""The CPA_PB baseline of the ACOG paper (its section 4.1): cost-sensitive passive-aggressive,
 prediction-based (and its max-loss sibling, CPA_ML)."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ class CPAPB(CostRatio, FirstOrderLinear):
 
     The cost of predicting ``yhat`` for a true ``y`` is ``rho(+1, -1) = rho`` (a missed positive)
     and ``rho(-1, +1) = 1``, ``rho(y, y) = 0``, as the paper sets it. With the binary reduction
-    ``Phi(x, r) = r x / 2`` of the multiclass feature map (spec U15), a mistake
+    ``Phi(x, r) = r x / 2`` of the multiclass feature map (D-ACOG-15), a mistake
     (positive label when ``w.x >= 0``) costs ``l = -y w.x + sqrt(rho(y, yhat))`` and the plain-PA
     step ``w <- w + (l / |x|^2) y x``; a correct prediction changes nothing. With
     ``Phi(x, r) = r x`` instead, the margin and the ``sqrt(rho)`` term would be scaled against
-    each other differently (spec 3.7, note). No bias, as in the paper. River has no CPA_PB.
+    each other differently (D-ACOG-15). No bias, as in the paper. River has no CPA_PB.
 
     ``rule="max-loss"`` gives the paper's other cost-sensitive rule, CPA_ML: the label that
     maximises ``w.Phi(x, r) - w.Phi(x, y) + sqrt(rho(y, r))`` is used instead of the prediction,
