@@ -1,14 +1,16 @@
-"""Test configuration: the benchmark data home, and skips for tests that need a missing file.
+"""Test configuration: the data home, and skipping what needs a benchmark file it lacks.
 
-The data home is ``$IMBALANCE_STREAM_DATA``, or ``../shared/datasets`` beside the checkout when that
-exists. A test or doctest that needs a benchmark file the data home lacks is reported as skipped,
-naming the file: the loaders raise :class:`~imbalance_stream.datasets.MissingDataFile`, and a plain
-``FileNotFoundError`` for a path inside the data home counts too. Everything else runs on data
-River or scikit-learn bundle. With ``IMBALANCE_STREAM_REQUIRE_DATA=1`` (set by ``.ci/run``) a
-missing file fails the test instead, so a run that has the data cannot skip by mistake.
+The data home (``IMBALANCE_STREAM_DATA``) defaults to the benchmark files of a checkout beside this
+one (``../shared/datasets``); point the variable elsewhere (or at an empty folder) to run without
+them. Two rules keep a clone without the data green, with every skip naming the missing file:
+
+* a test that reads a benchmark file says so with ``@pytest.mark.requires_data("libsvm/a9a.gz")``
+  (data-home paths, or fetch names such as ``"a9a"``; on a test, a class or a module's
+  ``pytestmark``), and is skipped when a file is missing;
+* a doctest that reaches a missing file (the loaders raise
+  :class:`~imbalance_stream.datasets.MissingDataFile`) is reported as skipped, naming the file,
+  instead of failed. Everything else in the examples runs on data River or scikit-learn bundle.
 """
-
-from __future__ import annotations
 
 import doctest
 import os
@@ -17,40 +19,57 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent
-SHARED = ROOT.parent / "shared" / "datasets"
-if "IMBALANCE_STREAM_DATA" not in os.environ and SHARED.is_dir():
-    os.environ["IMBALANCE_STREAM_DATA"] = str(SHARED)
+os.environ.setdefault("IMBALANCE_STREAM_DATA", str(ROOT.parent / "shared" / "datasets"))
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "requires_data(*files): needs these benchmark files (data-home paths such as "
+        "'libsvm/a9a.gz', or fetch names such as 'a9a'); skipped when the data home lacks one",
+    )
 
 
-def _missing_data_file(error: BaseException | None) -> str | None:
-    """The data-home path that ``error`` (or the error it wraps) reports missing, if any."""
-    from imbalance_stream.datasets import MissingDataFile, get_data_home
+def missing_data(*files) -> list[str]:
+    """The data-home paths among ``files`` (paths or fetch names) that the data home lacks."""
+    from imbalance_stream.datasets import fetch, get_data_home
 
-    seen = 0
-    while error is not None and seen < 10:
-        if isinstance(error, doctest.UnexpectedException):
-            error = error.exc_info[1]
-        if isinstance(error, MissingDataFile):
-            return error.data_path
-        if isinstance(error, FileNotFoundError) and error.filename:
-            home = get_data_home().resolve()
-            path = pathlib.Path(os.fsdecode(error.filename)).resolve()
-            if path.is_relative_to(home):
-                return path.relative_to(home).as_posix()
-        error = error.__cause__ or error.__context__
-        seen += 1
-    return None
+    home = get_data_home()
+    paths = []
+    for item in files:
+        paths.extend(fetch.NAMES.get(item, [item]))
+    return [p for p in dict.fromkeys(paths) if not home.joinpath(*p.split("/")).is_file()]
+
+
+def _skip_reason(paths) -> str:
+    from imbalance_stream.datasets import fetch, get_data_home
+
+    names = sorted({fetch.fetch_name_of(p) for p in paths} - {""})
+    them = "them" if len(paths) > 1 else "it"
+    hint = f"; `imbalance-stream data fetch {' '.join(names)}` downloads {them}" if names else ""
+    return f"needs {', '.join(paths)} in the data home {get_data_home()}{hint}"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        missing = [p for m in item.iter_markers("requires_data") for p in missing_data(*m.args)]
+        if missing:
+            item.add_marker(pytest.mark.skip(reason=_skip_reason(list(dict.fromkeys(missing)))))
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
-    report = outcome.get_result()
-    if not report.failed or call.excinfo is None or os.environ.get("IMBALANCE_STREAM_REQUIRE_DATA"):
+    if call.when != "call" or call.excinfo is None:
         return
-    missing = _missing_data_file(call.excinfo.value)
-    if missing is not None:
-        report.outcome = "skipped"
-        location = item.reportinfo()
-        reason = f"needs {missing} in the data home ($IMBALANCE_STREAM_DATA)"
-        report.longrepr = (str(location[0]), (location[1] or 0) + 1, f"Skipped: {reason}")
+    if not isinstance(item, pytest.DoctestItem):
+        return
+    error = call.excinfo.value
+    if isinstance(error, doctest.UnexpectedException):
+        from imbalance_stream.datasets import MissingDataFile
+
+        raised = error.exc_info[1]
+        if isinstance(raised, MissingDataFile):
+            report = outcome.get_result()
+            report.outcome = "skipped"
+            report.longrepr = (str(item.path), item.reportinfo()[1] or 0,
+                               "Skipped: " + _skip_reason([raised.path]))

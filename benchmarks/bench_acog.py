@@ -18,7 +18,8 @@ cores disturb less than wall time; ratios are of medians over the repetitions.
 
 Run from the repository root (the data home is ``$IMBALANCE_STREAM_DATA``)::
 
-    IMBALANCE_STREAM_DATA=../shared/datasets python benchmarks/bench_acog.py [--samples 20000] [--repeats 5]
+    imbalance-stream data fetch a9a  # once
+    python benchmarks/bench_acog.py [--samples 20000] [--repeats 5]
 """
 
 from __future__ import annotations

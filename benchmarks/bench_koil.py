@@ -17,7 +17,8 @@ River's ``_raw_memory_usage`` of KOIL along the whole stream (flat once both buf
 
 Run from the repository root::
 
-    IMBALANCE_STREAM_DATA=../shared/datasets python benchmarks/bench_koil.py [--samples 4000] [--repeats 3]
+    imbalance-stream data fetch koil-letter  # once, into $IMBALANCE_STREAM_DATA
+    python benchmarks/bench_koil.py [--samples 4000] [--repeats 3]
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The ``imbalance-stream`` command.
 
 ``imbalance-stream run FILE [--out DIR] [--n-jobs N] [--scheduler ADDR] [--seed S] [--quiet]``
-runs a scenario file: it shows a progress bar, prints a table of the final metrics (one row per
+runs a scenario file (or a scenario shipped with the package, by name: ``imbalance-stream run
+quickstart``): it shows a progress bar, prints a table of the final metrics (one row per
 model; for a protocol, the rows the protocol returns), and writes into the output directory (default
 ``out/<scenario name>``):
 
@@ -13,9 +14,17 @@ model; for a protocol, the rows the protocol returns), and writes into the outpu
 [--max-rejects N]`` replays a labelled event log (:mod:`imbalance_stream.replay`).
 
 ``imbalance-stream list`` lists the short names of this package's estimators, metrics, datasets and
-schedules, and the registered protocols.
+schedules, the registered protocols and the scenarios shipped with the package.
 
-Exit codes: 0 done, 2 a usage or scenario error (a message, no traceback), 1 anything else.
+``imbalance-stream data fetch NAME... [--base-url URL] [--force]`` downloads benchmark files from
+their public sources into the data home (``$IMBALANCE_STREAM_DATA``) and checks their SHA-256;
+``data list`` names the data sets and their files, ``data check [NAME...]`` verifies what the data
+home holds (see :mod:`imbalance_stream.datasets.fetch`).
+
+``imbalance-stream --version`` prints the version.
+
+Exit codes: 0 done, 2 a usage or scenario error, including a benchmark file missing from the data
+home (a message, no traceback), 1 anything else (``data check``: a file missing or damaged).
 """
 
 from __future__ import annotations
@@ -71,15 +80,23 @@ def write_csv(rows: list[dict], path) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from imbalance_stream import __version__
+
     parser = argparse.ArgumentParser(
         prog="imbalance-stream",
         description="Prequential evaluation of learners on imbalanced, drifting streams.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"imbalance-stream {__version__}"
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
     run = commands.add_parser("run", help="run a scenario file (TOML)")
-    run.add_argument("file", metavar="FILE", help="scenario file, e.g. scenarios/quickstart.toml")
+    run.add_argument(
+        "file", metavar="FILE",
+        help="scenario file, or the name of a scenario shipped with the package (quickstart)",
+    )  # fmt: skip
     run.add_argument("--out", metavar="DIR", help="output directory (default: out/<scenario name>)")
     run.add_argument(
         "--n-jobs", metavar="N", type=int, default=None,
@@ -97,44 +114,56 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("list", help="list estimators, metrics, datasets and protocols")
     _add_replay_parser(commands)
+
+    data = commands.add_parser("data", help="download and check the benchmark files")
+    actions = data.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+    fetch = actions.add_parser("fetch", help="download data sets into the data home")
+    fetch.add_argument("names", metavar="NAME", nargs="+", help="data sets (see `data list`)")
+    fetch.add_argument(
+        "--base-url", metavar="URL", default=None,
+        help="a mirror of the sources (default: $IMBALANCE_STREAM_DATA_URL, else the sources)",
+    )  # fmt: skip
+    fetch.add_argument("--force", action="store_true", help="download files already present")
+    actions.add_parser("list", help="the data sets, their files and whether the data home has them")
+    check = actions.add_parser("check", help="verify the files of the data home (SHA-256)")
+    check.add_argument("names", metavar="NAME", nargs="*", help="data sets (default: all)")
     return parser
 
 
-def _add_replay_parser(commands) -> None:
-    replay = commands.add_parser("replay", help="replay a labelled event log (a replay scenario)")
-    replay.add_argument("file", metavar="SCENARIO", help='a TOML file with kind = "replay"')
-    replay.add_argument("--out", metavar="DIR", help="output directory (default: out/<name>)")
-    replay.add_argument("--resume", action="store_true",
-                        help="continue from the checkpoints in the output directory")
-    replay.add_argument("--n-jobs", metavar="N", type=int, default=None,
-                        help="replay the entities on N local processes; -1: one per core")
-    replay.add_argument("--scheduler", metavar="ADDR", default=None,
-                        help="Dask scheduler address (tcp://host:8786), or 'local'")
-    replay.add_argument("--max-rejects", metavar="N", type=int, default=None,
-                        help="stop once more than N rows are rejected")
-    replay.add_argument("--quiet", action="store_true", help="no progress bar")
+def _data(args) -> int:
+    from imbalance_stream.datasets import fetch, get_data_home
 
-
-def _replay(args) -> int:
-    from imbalance_stream.replay import load, replay
-    from imbalance_stream.replay.merge import plot
-
-    if args.max_rejects is not None and args.max_rejects < 0:
-        raise _UsageError("--max-rejects must be >= 0")
-    scenario = load(args.file)
-    out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
-    result = replay(scenario, out_dir=out, resume=args.resume, n_jobs=args.n_jobs,
-                    scheduler=args.scheduler, max_rejects=args.max_rejects,
-                    progress=not args.quiet)  # fmt: skip
-    print(f"{scenario.name}: {scenario.config.get('description', 'replay')}")
-    print(format_table(result.table))
-    note = plot(str(out), title=scenario.name)
-    if note:
-        print(note, file=sys.stderr)
-    kind = scenario.options.get("predictions", "csv")
-    print(f"{result.rejected} rejected rows; wrote predictions.{kind}, rejected.csv, curves.csv"
-          f"{'' if note else ', curves.png'}, entities.csv, table.csv to {out}")
-    return 0
+    home = get_data_home()
+    if args.action == "fetch":
+        for name in args.names:
+            try:
+                fetch.sources_of(name)
+            except KeyError as error:
+                raise _UsageError(error.args[0]) from None
+        try:
+            paths = fetch.fetch(args.names, base_url=args.base_url, force=args.force, log=print)
+        except OSError as error:
+            print(f"imbalance-stream: error: download failed: {error}", file=sys.stderr)
+            return 1
+        print(f"{len(paths)} file(s) in the data home {home}")
+        return 0
+    if args.action == "list":
+        states = fetch.check(home=home)
+        print(f"Data sets (data home {home}):")
+        for name, paths in fetch.NAMES.items():
+            have = sum(states[p] == "ok" for p in paths)
+            print(f"  {name:<28} {have}/{len(paths)} file(s) present")
+        return 0
+    try:
+        states = fetch.check(args.names or None, home=home)
+    except KeyError as error:
+        raise _UsageError(error.args[0]) from None
+    for path, state in states.items():
+        print(f"  {state:<13} {path}")
+    bad = [p for p, s in states.items() if s != "ok"]
+    print(f"{len(states) - len(bad)} of {len(states)} file(s) ok in {home}")
+    return 1 if bad else 0
 
 
 def _list() -> int:
@@ -156,6 +185,11 @@ def _list() -> int:
     print("scenarios of this checkout (reproduce/, not installed with the package):")
     found = sorted(pathlib.Path("reproduce").glob("*/*.toml"))
     print("\n".join(f"  {path}" for path in found) or "  (none here: run from a checkout)")
+    print()
+    from imbalance_stream.scenario import bundled
+
+    print("Scenarios shipped with the package (imbalance-stream run <name>):")
+    print("\n".join(f"  {name:<28} {path}" for name, path in bundled().items()) or "  (none)")
     print()
     print("Any River class can be named in full, e.g. river.linear_model.LogisticRegression.")
     return 0
@@ -227,9 +261,49 @@ class _UsageError(Exception):
     pass
 
 
+
+
+def _add_replay_parser(commands) -> None:
+    replay = commands.add_parser("replay", help="replay a labelled event log (a replay scenario)")
+    replay.add_argument("file", metavar="SCENARIO", help='a TOML file with kind = "replay"')
+    replay.add_argument("--out", metavar="DIR", help="output directory (default: out/<name>)")
+    replay.add_argument("--resume", action="store_true",
+                        help="continue from the checkpoints in the output directory")
+    replay.add_argument("--n-jobs", metavar="N", type=int, default=None,
+                        help="replay the entities on N local processes; -1: one per core")
+    replay.add_argument("--scheduler", metavar="ADDR", default=None,
+                        help="Dask scheduler address (tcp://host:8786), or 'local'")
+    replay.add_argument("--max-rejects", metavar="N", type=int, default=None,
+                        help="stop once more than N rows are rejected")
+    replay.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _replay(args) -> int:
+    from imbalance_stream.replay import load, replay
+    from imbalance_stream.replay.merge import plot
+
+    if args.max_rejects is not None and args.max_rejects < 0:
+        raise _UsageError("--max-rejects must be >= 0")
+    scenario = load(args.file)
+    out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
+    result = replay(scenario, out_dir=out, resume=args.resume, n_jobs=args.n_jobs,
+                    scheduler=args.scheduler, max_rejects=args.max_rejects,
+                    progress=not args.quiet)  # fmt: skip
+    print(f"{scenario.name}: {scenario.config.get('description', 'replay')}")
+    print(format_table(result.table))
+    note = plot(str(out), title=scenario.name)
+    if note:
+        print(note, file=sys.stderr)
+    kind = scenario.options.get("predictions", "csv")
+    print(f"{result.rejected} rejected rows; wrote predictions.{kind}, rejected.csv, curves.csv"
+          f"{'' if note else ', curves.png'}, entities.csv, table.csv to {out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``imbalance-stream`` console script; returns the exit code."""
     from imbalance_stream.base import InvalidFeature, UnknownLabel
+    from imbalance_stream.datasets import MissingDataFile
     from imbalance_stream.registry import SpecError
 
     parser = _parser()
@@ -241,9 +315,14 @@ def main(argv: list[str] | None = None) -> int:
             return _list()
         if args.command == "replay":
             return _replay(args)
+        if args.command == "data":
+            return _data(args)
         return _run(args)
     except (SpecError, _UsageError) as error:
         print(f"imbalance-stream: error: {error}", file=sys.stderr)
+        return 2
+    except MissingDataFile as error:
+        print(f"imbalance-stream: error: {error.hint()}", file=sys.stderr)
         return 2
     except (UnknownLabel, InvalidFeature) as error:
         # The stream does not fit a model: labels other than its two (is `positive` right?), or

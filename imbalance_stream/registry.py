@@ -17,6 +17,12 @@ A *spec* is what a scenario writes for an object:
   {class = "river.linear_model.LogisticRegression"}}}``. A lone string parameter stays a string;
 * a list of specs: a River pipeline, ``a | b | c``.
 
+A metric may also be River's ``utils.Rolling`` around a metric class, which then measures the last
+``window_size`` samples only: ``{class = "river.utils.Rolling", params = {cls =
+"river.metrics.BalancedAccuracy", window_size = 1000}}``. ``cls`` names the metric's class (or is
+a ``{class, params}`` table whose params go to the metric); Rolling's other parameters are passed
+on to the metric too, as River does (``pos_val = true``).
+
 TOML keys are always strings, but some River parameters are dicts keyed by *labels*
 (``desired_dist = {true = 0.5, false = 0.5}`` for ``RandomUnderSampler``). In a dict-valued
 parameter (a table without a ``class`` key) the keys ``"true"`` and ``"false"`` become the booleans
@@ -115,6 +121,13 @@ _ALIAS_PACKAGES = (
 
 #: The keys a spec table may have.
 _SPEC_KEYS = {"class", "params"}
+
+#: Wrappers that turn a metric class into a metric (River's rolling window).
+_METRIC_WRAPPERS = ("river.utils.rolling.Rolling",)
+
+
+def _is_metric_wrapper(obj) -> bool:
+    return isinstance(obj, type) and f"{obj.__module__}.{obj.__qualname__}" in _METRIC_WRAPPERS
 
 
 class SpecError(ValueError):
@@ -260,6 +273,8 @@ def resolve(name: str, kind: str | None = None) -> type:
     if obj.__module__.split(".")[0] not in ALLOWED_PREFIXES:
         raise SpecError(f"{name!r} is defined in {obj.__module__!r}, outside the allowed modules")
     found = kind_of(obj)
+    if kind == "metric" and found is None and _is_metric_wrapper(obj):
+        return obj
     if found is None or (kind is not None and found != kind):
         what = (
             f"{'an' if found == 'estimator' else 'a'} {found} class"
@@ -361,6 +376,8 @@ def build(spec, kind: str | None = None, where: str = "spec"):
     params = spec.get("params", {})
     if not isinstance(params, Mapping):
         raise SpecError(f"{where}.params: expected a table of keyword arguments, got {params!r}")
+    if _is_metric_wrapper(cls):
+        params = _wrapped_metric(params, cls, where)
     signature = inspect.signature(cls)
     takes_any = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
     accepted = [
@@ -378,8 +395,41 @@ def build(spec, kind: str | None = None, where: str = "spec"):
                     or f"; its parameters are {', '.join(accepted) or 'none'}"
                 )
             )
-        kwargs[key] = _convert_param(value, f"{where}.params.{key}")
+        kwargs[key] = value if isinstance(value, type) else _convert_param(
+            value, f"{where}.params.{key}"
+        )
     try:
         return cls(**kwargs)
     except (TypeError, ValueError, AttributeError) as error:
         raise SpecError(f"{where}: {cls.__name__}(...) refused its parameters: {error}") from None
+
+
+def _wrapped_metric(params: Mapping, wrapper: type, where: str) -> dict:
+    """The parameters of a metric wrapper (``utils.Rolling``) with ``cls`` resolved to the metric
+    class and, when ``cls`` is a spec table, its params merged in."""
+    params = dict(params)
+    inner = params.get("cls")
+    example = 'cls = "river.metrics.BalancedAccuracy", window_size = 1000'
+    if inner is None:
+        raise SpecError(
+            f"{where}.params: {wrapper.__name__} needs the metric class to wrap: {{ {example} }}"
+        )
+    if isinstance(inner, Mapping):
+        unknown = set(inner) - _SPEC_KEYS
+        if unknown or "class" not in inner or not isinstance(inner.get("params", {}), Mapping):
+            raise SpecError(
+                f"{where}.params.cls: expected a metric class name or a table with 'class' and "
+                f"optional 'params', got {inner!r}"
+            )
+        for key, value in inner.get("params", {}).items():
+            if key in params:
+                raise SpecError(f"{where}.params.cls.params: {key!r} is given twice")
+            params[key] = value
+        inner = inner["class"]
+    if not isinstance(inner, str):
+        raise SpecError(f"{where}.params.cls: expected a metric class name, got {inner!r}")
+    try:
+        params["cls"] = resolve(inner, "metric")
+    except SpecError as error:
+        raise SpecError(f"{where}.params.cls: {error}") from None
+    return params

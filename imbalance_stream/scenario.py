@@ -8,6 +8,7 @@ The format is documented in ``scenarios/README.md``; in short::
 
     [stream]
     source = { class = "river.datasets.synth.SEA", params = { variant = 0 } }
+    # or a CSV file: source = { csv = "data.csv", target = "label", converters = { x = "float" } }
     n_samples = 20000
     seed = 42
     positive = true                      # the rare label
@@ -68,7 +69,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
     import tomli as tomllib
 
-__all__ = ["Scenario", "ScenarioError", "ScenarioResult", "load", "parse", "run"]
+__all__ = ["Scenario", "ScenarioError", "ScenarioResult", "bundled", "load", "parse", "run"]
 
 KINDS = ("prequential", "protocol")
 _TOP_KEYS = {
@@ -79,6 +80,7 @@ _STREAM_KEYS = {"source", "n_samples", "seed", "positive", "imbalance", "drift"}
 _IMBALANCE_KEYS = {"ratio", "replace", "buffer_size"}
 _DRIFT_KEYS = {"source", "position", "width"}
 _OUTPUT_KEYS = {"prequential": {"step"}, "protocol": set()}
+_CSV_KEYS = {"csv", "target", "converters", "parse_dates", "drop", "delimiter", "task"}
 DEFAULT_SEED = 42
 
 
@@ -227,13 +229,13 @@ class Scenario:
                 source, ratio=ratio, positive=positive, seed=seed + salt, **options
             )
 
-        first = build(_with_seed(stream["source"], seed), "dataset", "stream.source")
+        first = self._source(stream["source"], seed, "stream.source")
         first = imbalanced(first, salt=0)
         if drift is None:
             return first
         from river.datasets import synth
 
-        second = build(_with_seed(drift["source"], seed + 1), "dataset", "stream.drift.source")
+        second = self._source(drift["source"], seed + 1, "stream.drift.source")
         second = imbalanced(second, salt=1, offset=drift["position"])
         try:
             return synth.ConceptDriftStream(
@@ -245,6 +247,27 @@ class Scenario:
             )
         except (AttributeError, ValueError) as error:  # River's check of the two streams
             raise ScenarioError(f"stream.drift: {error}") from None
+
+    def _source(self, spec, seed: int, where: str):
+        """A source: a spec (built with ``seed`` if it takes one) or a ``{csv = ...}`` table."""
+        if not (isinstance(spec, Mapping) and "csv" in spec):
+            return build(_with_seed(spec, seed), "dataset", where)
+        from imbalance_stream.datasets import CSVFile
+
+        _check_keys(spec, _CSV_KEYS, where)
+        path = spec["csv"]
+        if not isinstance(path, str) or not path:
+            raise ScenarioError(f"{where}.csv: expected the path of a CSV file, got {path!r}")
+        path = pathlib.Path(path).expanduser()
+        if not path.is_absolute() and self.source != "<string>":
+            path = pathlib.Path(self.source).parent / path  # relative to the scenario file
+        options = {k: v for k, v in spec.items() if k != "csv"}
+        try:
+            return CSVFile(path, **options)
+        except FileNotFoundError as error:
+            raise ScenarioError(f"{where}.csv: {error}") from None
+        except (TypeError, ValueError) as error:
+            raise ScenarioError(f"{where}: {error}") from None
 
     def make_models(self) -> dict:
         return {
@@ -426,14 +449,32 @@ def _validate(config: dict, name: str, source: str) -> Scenario:
     return scenario
 
 
+def bundled() -> dict[str, pathlib.Path]:
+    """The scenarios shipped with the package (``imbalance_stream/scenarios/*.toml``), by name."""
+    folder = pathlib.Path(__file__).resolve().parent / "scenarios"
+    return {path.stem: path for path in sorted(folder.glob("*.toml"))}
+
+
 def load(path) -> Scenario:
-    """Read and validate the scenario file at ``path``; its name defaults to the file's stem."""
+    """Read and validate the scenario file at ``path``; its name defaults to the file's stem.
+
+    ``path`` may also be the name of a scenario shipped with the package (``"quickstart"``, see
+    :func:`bundled`) when no file of that name exists, so ``imbalance-stream run quickstart`` works
+    from an installed package as well as from a checkout.
+    """
     path = pathlib.Path(path)
+    shipped = bundled()
+    if not path.exists() and str(path) in shipped:
+        path = shipped[str(path)]
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         reason = error.strerror or error
-        raise ScenarioError(f"cannot read scenario {str(path)!r}: {reason}") from None
+        names = ", ".join(shipped) or "none"
+        raise ScenarioError(
+            f"cannot read scenario {str(path)!r}: {reason} (scenarios shipped with the package: "
+            f"{names})"
+        ) from None
     return parse(text, name=path.stem, source=str(path))
 
 

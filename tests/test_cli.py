@@ -59,13 +59,15 @@ def _read_csv(path):
 
 
 def test_quickstart_end_to_end(tmp_path):
-    """The README's command: a table naming every model, the CSVs and the PNG."""
+    """The README's command: a table naming every model, the CSVs and the PNG. It runs the
+    scenario shipped with the package, from a folder that is not the checkout (as after a
+    plain install)."""
     out = tmp_path / "quickstart"
-    env = {**os.environ, "MPLBACKEND": "Agg"}
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "imbalance_stream.cli", "run", "scenarios/quickstart.toml",
+        [sys.executable, "-m", "imbalance_stream.cli", "run", "quickstart",
          "--out", str(out), "--quiet"],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=600,
+        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -88,6 +90,46 @@ def test_quickstart_end_to_end(tmp_path):
     assert lines[header : header + 2 + len(QUICKSTART_MODELS)] == _readme_table(), (
         "README.md's quickstart table differs from what the quickstart prints: update the README"
     )
+
+
+def test_the_readme_quickstart_runs_the_shipped_scenario():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = readme.split("## Quickstart", 1)[1].split("```")[1]
+    assert "imbalance-stream run quickstart --out out/quickstart" in commands
+    shipped = ROOT / "imbalance_stream" / "scenarios" / "quickstart.toml"
+    assert shipped.is_file()
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"scenarios/*.toml"' in pyproject  # package data: it is installed with the package
+
+
+def test_version(capsys):
+    import imbalance_stream
+
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"imbalance-stream {imbalance_stream.__version__}"
+    # one source of truth: pyproject reads the version from the package
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'version = { attr = "imbalance_stream.__version__" }' in pyproject
+    assert '\nversion = "' not in pyproject
+
+
+@pytest.mark.parametrize("jobs", [[], ["--n-jobs", "2"]])
+def test_a_missing_data_file_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, jobs):
+    scenario = tmp_path / "a9a.toml"
+    scenario.write_text(
+        '[stream]\nsource = "imbalance_stream.datasets.A9A"\n'
+        '[models]\nLR = "river.linear_model.LogisticRegression"\n'
+        '[metrics]\nBA = "river.metrics.BalancedAccuracy"\n'
+    )
+    monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path / "empty"))
+    code = cli.main(["run", str(scenario), "--out", str(tmp_path / "out"), "--quiet", *jobs])
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    assert err.startswith("imbalance-stream: error: data file 'libsvm/a9a.gz'")
+    assert "imbalance-stream data fetch a9a" in err and "IMBALANCE_STREAM_DATA" in err
 
 
 def _readme_table() -> list[str]:

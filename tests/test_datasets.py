@@ -19,6 +19,7 @@ from river.datasets import base as river_base
 from imbalance_stream import datasets
 from imbalance_stream.datasets import base as dbase
 from imbalance_stream.datasets import read_libsvm
+from imbalance_stream.datasets.libsvm_datasets import FILES as libsvm_files
 
 DATA = pathlib.Path(os.environ["IMBALANCE_STREAM_DATA"])
 
@@ -94,7 +95,14 @@ LETTER_TRAIN = [594, 567, 554, 598, 565, 565, 547, 538, 567, 575, 572, 560, 607,
                 594, 568, 563, 599, 606, 581, 576, 583, 602, 543]  # fmt: skip
 
 
-@pytest.mark.parametrize("name", sorted(LOADERS))
+def _needs_files(factory):
+    """The loader's files, as a requires_data mark (constructing a loader reads nothing)."""
+    return pytest.mark.requires_data(*[f.path for f in factory().files])
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(name, marks=_needs_files(LOADERS[name][0])) for name in sorted(LOADERS)]
+)
 def test_loader_matches_readme(name):
     factory, rows, n_features, counts, positives = LOADERS[name]
     dataset = factory()
@@ -119,6 +127,7 @@ def test_loader_matches_readme(name):
         assert all(type(v) is float for v in x.values())
 
 
+@pytest.mark.requires_data("dna")
 def test_multiclass_when_positive_class_is_none():
     dataset = datasets.DNA(positive_class=None)
     assert dataset.task == river_base.MULTI_CLF and dataset.n_classes == 3
@@ -128,6 +137,7 @@ def test_multiclass_when_positive_class_is_none():
     assert type(label) is int
 
 
+@pytest.mark.requires_data("dna", "german")
 def test_positive_class_collection_and_unknown():
     _, y, _ = datasets.DNA(positive_class=(1, 2)).to_numpy()
     assert int(y.sum()) == 464 + 485
@@ -135,6 +145,7 @@ def test_positive_class_collection_and_unknown():
         datasets.German(positive_class=7).to_numpy()
 
 
+@pytest.mark.requires_data("a9a")
 def test_splits_and_cache_are_consistent():
     X_all, y_all, _ = datasets.A9A("all").to_numpy()
     X_tr, y_tr, _ = datasets.A9A("train").to_numpy()
@@ -148,6 +159,7 @@ def test_splits_and_cache_are_consistent():
         X_tr[0, 0] = 5.0
 
 
+@pytest.mark.requires_data("mushrooms", "australian")
 def test_sparse_iteration_drops_zeros_dense_keeps_them():
     x, _ = next(iter(datasets.Mushrooms()))
     assert datasets.Mushrooms().sparse and len(x) == 21 and set(x.values()) == {1.0}
@@ -155,6 +167,7 @@ def test_sparse_iteration_drops_zeros_dense_keeps_them():
     assert len(x) == 14 and x[8] == 0.0
 
 
+@pytest.mark.requires_data("cod-rna")
 def test_codrna_is_standardised():
     X, _, _ = datasets.CodRNA().to_numpy()
     assert np.allclose(X.mean(axis=0), 0.0, atol=1e-6)
@@ -185,6 +198,7 @@ def test_missing_file_error(monkeypatch, tmp_path):
     assert "https://" in message and "german.numer" in message.split("https://")[1]
 
 
+@pytest.mark.requires_data("german")
 def test_checksum_mismatch(monkeypatch, tmp_path):
     target = tmp_path / "libsvm" / "german.numer"
     target.parent.mkdir()
@@ -201,6 +215,7 @@ def test_checksum_mismatch(monkeypatch, tmp_path):
     assert (str(target.resolve()), datasets.German().files[0].sha256) in dbase._VERIFIED
 
 
+@pytest.mark.requires_data("libsvm/a9a.t.gz")
 def test_recompressed_copy_accepted_by_content(monkeypatch, tmp_path):
     source = DATA / "libsvm" / "a9a.t.gz"
     target = tmp_path / "libsvm" / "a9a.t.gz"
@@ -212,6 +227,7 @@ def test_recompressed_copy_accepted_by_content(monkeypatch, tmp_path):
     assert datasets.A9A("test").resolve() == [target]
 
 
+@pytest.mark.requires_data("libsvm/a9a.t.gz")
 def test_non_gzip_content_under_gz_name_is_a_checksum_error(monkeypatch, tmp_path):
     target = tmp_path / "libsvm" / "a9a.t.gz"
     target.parent.mkdir()
@@ -222,10 +238,9 @@ def test_non_gzip_content_under_gz_name_is_a_checksum_error(monkeypatch, tmp_pat
         datasets.A9A("test").resolve()
 
 
+@pytest.mark.requires_data(*[f.path for f in libsvm_files.values()])
 def test_every_declared_file_matches_its_checksum():
-    from imbalance_stream.datasets import libsvm_datasets
-
-    for data_file in libsvm_datasets.FILES.values():
+    for data_file in libsvm_files.values():
         data_file.resolve()
 
 
@@ -291,6 +306,7 @@ def test_read_libsvm_errors_name_the_line(tmp_path, text, bad):
     assert bad in str(info.value) and "line" in str(info.value) and str(path) in str(info.value)
 
 
+@pytest.mark.requires_data("mushrooms", "ijcnn1", "koil/german")
 def test_read_libsvm_real_files_edge_cases():
     # mushrooms: CRLF and no final newline; w8a: an extra empty last line; ijcnn1: bz2, '1.0' labels
     assert sum(1 for _ in read_libsvm(DATA / "libsvm" / "mushrooms")) == 8124
@@ -303,12 +319,14 @@ def test_read_libsvm_real_files_edge_cases():
 # --- UCI specifics -------------------------------------------------------------------------------
 
 
+@pytest.mark.requires_data("breast-cancer-wisconsin")
 def test_breast_cancer_drops_missing_rows_and_id():
     X, _, names = datasets.BreastCancerWisconsin().to_numpy()
     assert "id" not in names and X.min() >= 1 and X.max() <= 10
     assert X.shape[0] == 699 - 16
 
 
+@pytest.mark.requires_data("car")
 def test_car_encodings_agree():
     X, _, names = datasets.Car().to_numpy()
     H, _, hot_names = datasets.Car(one_hot=True).to_numpy()
@@ -319,6 +337,7 @@ def test_car_encodings_agree():
     assert [X[:, j].max() for j in range(6)] == [3, 3, 3, 2, 2, 2]
 
 
+@pytest.mark.requires_data("abalone")
 def test_abalone_sex_encoding_and_multiclass():
     X, _, _ = datasets.Abalone().to_numpy()
     H, _, names = datasets.Abalone(one_hot=True).to_numpy()
@@ -329,6 +348,7 @@ def test_abalone_sex_encoding_and_multiclass():
     assert datasets.Abalone(positive_class=None).task == river_base.MULTI_CLF
 
 
+@pytest.mark.requires_data("magic04")
 def test_magic_string_labels():
     _, y, _ = datasets.Magic04(positive_class=None).to_numpy()
     assert set(y.tolist()) == {"g", "h"}
@@ -339,6 +359,7 @@ def test_magic_string_labels():
 # --- MNIST ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.requires_data("mnist")
 def test_mnist_train_header_labels_and_slice():
     from imbalance_stream.datasets.mnist import FILES
 
@@ -398,6 +419,7 @@ def test_read_libsvm_round_trip(tmp_path_factory, rows, separator, newline, fina
     assert list(read_libsvm(path)) == [(dict(sorted(f.items())), label) for label, f in rows]
 
 
+@pytest.mark.requires_data("german", "car", "koil/glass")
 def test_reprs_and_lengths():
     for factory in (datasets.German, datasets.Car, lambda: datasets.KOILBenchmark("glass")):
         dataset = factory()
@@ -406,6 +428,7 @@ def test_reprs_and_lengths():
         assert sum(1 for _ in dataset) == dataset.n_samples
 
 
+@pytest.mark.requires_data("car")
 def test_loader_as_imbalanced_stream_source():
     stream = datasets.ImbalancedStream(datasets.Car(), ratio=0.5, seed=0)
     labels = [y for _, y in stream]
@@ -413,6 +436,7 @@ def test_loader_as_imbalanced_stream_source():
     assert sum(labels) == 65  # stops once the 65 'vgood' cars are used up
 
 
+@pytest.mark.requires_data("car")
 def test_checksum_computed_once_per_file(monkeypatch, tmp_path):
     target = tmp_path / "uci" / "car.csv"
     target.parent.mkdir()
@@ -426,6 +450,7 @@ def test_checksum_computed_once_per_file(monkeypatch, tmp_path):
     assert len(calls) == 1
 
 
+@pytest.mark.requires_data("car")
 def test_clear_cache_reparses():
     first = datasets.Car().to_numpy()[0]
     assert datasets.Car().to_numpy()[0] is first

@@ -10,7 +10,11 @@ from imbalance_stream.datasets import KOILBenchmark, CorruptedFileError
 from imbalance_stream.datasets import koil as koil_module
 
 
-@pytest.mark.parametrize("name", [n for n in KOILBenchmark.NAMES if n != "dna"])
+def _koil(name):
+    return pytest.param(name, marks=pytest.mark.requires_data("koil-" + name))
+
+
+@pytest.mark.parametrize("name", [_koil(n) for n in KOILBenchmark.NAMES if n != "dna"])
 def test_koil_dataset_matches_readme(name):
     rows, n_features, positives = koil_module.DATASETS[name]
     dataset = KOILBenchmark(name)
@@ -24,6 +28,7 @@ def test_koil_dataset_matches_readme(name):
     assert folds.shape == (rows, 4) and folds.min() == 1 and folds.max() == 5
 
 
+@pytest.mark.requires_data("koil-heart")
 def test_cv_splits_partition_rows():
     dataset = KOILBenchmark("heart")
     splits = dataset.cv_splits()
@@ -37,6 +42,7 @@ def test_cv_splits_partition_rows():
             assert len(test) == 54  # the 2016 heart_IdxCv: each fold exactly 54 rows
 
 
+@pytest.mark.requires_data("koil-german")
 def test_inner_folds_follow_online_cpp():
     dataset = KOILBenchmark("german")
     inner = koil_module.koil_inner_folds("german")
@@ -54,7 +60,9 @@ def test_inner_folds_follow_online_cpp():
         dataset.inner_folds(4, 0)
 
 
-@pytest.mark.parametrize("name", ["segment", "svmguide1_sub", "svmguide4", "vehicle", "vowel"])
+@pytest.mark.parametrize(
+    "name", [_koil(n) for n in ("segment", "svmguide1_sub", "svmguide4", "vehicle", "vowel")]
+)
 def test_corrupted_inner_fold_files_are_refused(name):
     dataset = KOILBenchmark(name)
     assert dataset.cv_folds().shape[0] == dataset.n_samples  # outer folds are intact
@@ -62,6 +70,7 @@ def test_corrupted_inner_fold_files_are_refused(name):
         dataset.inner_folds(0, 0)
 
 
+@pytest.mark.requires_data("koil")
 def test_check_koil_files_reports_exactly_the_known_defects():
     assert sorted(datasets.check_koil_files()) == [
         "dna.gz",
@@ -78,6 +87,7 @@ def test_dna_refused_without_repair():
         KOILBenchmark("dna")
 
 
+@pytest.mark.requires_data("koil-dna", "dna")
 def test_dna_repair():
     repaired = KOILBenchmark("dna", repair=True)
     X, y, _ = repaired.to_numpy()
@@ -94,6 +104,7 @@ def test_dna_repair():
     )
 
 
+@pytest.mark.requires_data("koil-w8a", "koil-shuttle")
 def test_fold_only_names_and_unknown():
     assert datasets.koil_cv_folds("w8a").shape == (49749, 4)
     assert datasets.koil_cv_folds("shuttle").shape == (43500, 4)
@@ -103,6 +114,7 @@ def test_fold_only_names_and_unknown():
         KOILBenchmark("iris")
 
 
+@pytest.mark.requires_data("koil-german")
 def test_koil_iteration_is_sparse_and_boolean():
     x, y = next(iter(KOILBenchmark("german")))
     assert y is False and all(isinstance(k, int) for k in x) and 0.0 not in x.values()

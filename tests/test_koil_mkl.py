@@ -55,6 +55,7 @@ def _train(dataset, train, test, **params):
     return model, S, labels[test], q, list(model.kernel_weights), drawn_with_loss
 
 
+@pytest.mark.requires_data("koil-sonar")
 def test_a_polynomial_learner_decides_a_failed_sonar_trial():
     """Table 4.1, sonar, smooth loss, RS++, C = 8, trial 2 (AUC 0.46 of the 20 trials'
     0.847 mean): the p = 3 learner keeps a Hedge weight because its loss on the stored pairs is
@@ -88,6 +89,7 @@ def test_a_polynomial_learner_decides_a_failed_sonar_trial():
     assert koil_protocol.auc(S @ q, y) > 0.75
 
 
+@pytest.mark.requires_data("koil-german")
 def test_a_tiny_polynomial_weight_fails_the_inner_fold_that_moved_germans_selection():
     """german, smooth loss, RS++: at C = 1 the second inner-CV fold of the search fails (the
     search then picked C = 8, and Table 4.1 reports 0.719): a p = 3 learner with a weight under

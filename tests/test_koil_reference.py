@@ -1,4 +1,5 @@
-"""A plain-numpy KOIL step, written straight from the digest's consolidated step (section 2.7),
+"""A plain-numpy KOIL step, written straight from the thesis's Algorithms 1-3 (eqs. 3.9, 3.10,
+3.18, with the resolutions D-KOIL-1 to D-KOIL-7 of docs/decisions.md),
 and the check that the jitted step with its Gram cache and incremental scores gives the same
 weights over a stream.
 

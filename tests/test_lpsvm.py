@@ -86,7 +86,7 @@ def test_one_class_only_gives_the_zero_solution():
 
 
 def test_toy_rectangles_lpsvm_shifts_towards_the_minority_wlpsvm_does_not():
-    # Digest §2.3 / invariant 11: x1 in [0.1, 1.1] positive (5), [-1.1, -0.1] negative (300).
+    # Weighted LPSVM (Algorithm 2) on a 5:300 toy: x1 in [0.1, 1.1] positive, [-1.1, -0.1] negative.
     rng = np.random.default_rng(3)
     pos = np.c_[rng.uniform(0.1, 1.1, 5), rng.uniform(-1, 1, 5)]
     neg = np.c_[rng.uniform(-1.1, -0.1, 300), rng.uniform(-1, 1, 300)]

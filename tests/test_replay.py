@@ -156,7 +156,8 @@ def test_sparse_input_and_a_model_with_history():
 
 
 def _reference_replay(X, y, loss, covariance, rho, eta, gamma=1.0):
-    """Plain numpy ACOG (digest section 3.1/3.2), test-then-train, Laplace rho when rho is None."""
+    """Plain numpy ACOG (Algorithm 1; diagonal: D-ACOG-1), test-then-train, Laplace rho when rho
+    is None (D-ACOG-10)."""
     n, d = X.shape
     mean = np.zeros(d)
     cov = np.eye(d) if covariance == "full" else np.ones(d)

@@ -388,9 +388,14 @@ def test_prequential_argument_errors(kwargs, message):
         run_prequential(**arguments)
 
 
-def test_quickstart_scenario_validates():
-    scenario = load(ROOT / "scenarios" / "quickstart.toml")
+def test_quickstart_scenario_validates(tmp_path, monkeypatch):
+    scenario = load(ROOT / "imbalance_stream" / "scenarios" / "quickstart.toml")
     assert scenario.name == "quickstart"
+    # by name, from anywhere: the copy shipped with the package
+    monkeypatch.chdir(tmp_path)
+    assert load("quickstart").config == scenario.config
+    with pytest.raises(ScenarioError, match="shipped with the package: quickstart"):
+        load("quickstarts")
     assert list(scenario.make_models()) == [
         "ACOG-II diag",
         "ACOG-II full",
@@ -420,3 +425,128 @@ def test_every_scenario_file_validates(path):
         assert config.load(path).name
     else:
         assert load(path).name
+
+
+# ---- rolling metrics, CSV sources ---------------------------------------------------------------
+
+ROLLING = """
+[stream]
+source = "river.datasets.Phishing"
+[models]
+LogReg = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]
+[metrics]
+BA = "river.metrics.BalancedAccuracy"
+RollingBA = { class = "river.utils.Rolling", params = { cls = "river.metrics.BalancedAccuracy", window_size = 200 } }
+RollingRecall = { class = "river.utils.Rolling", params = { cls = { class = "river.metrics.Recall", params = { pos_val = true } }, window_size = 300 } }
+RollingAUC = { class = "river.metrics.RollingROCAUC", params = { window_size = 250 } }
+[output]
+step = 500
+"""  # noqa: E501
+
+
+def test_rolling_metrics_measure_the_last_window():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # River's class form, no instance
+        result = run(parse(ROLLING, name="rolling"))
+    row = result.table[0]
+    # The same predictions by hand: test-then-train, then the metrics on the last samples only.
+    model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    truth, labels, scores = [], [], []
+    for x, y in datasets.Phishing():
+        proba = model.predict_proba_one(x)
+        truth.append(y)
+        labels.append(max(proba, key=proba.get))
+        scores.append(proba)
+        model.learn_one(x, y)
+    ba, recall, auc = metrics.BalancedAccuracy(), metrics.Recall(), metrics.RollingROCAUC(250)
+    for y, label in zip(truth[-200:], labels[-200:], strict=True):
+        ba.update(y, label)
+    for y, label in zip(truth[-300:], labels[-300:], strict=True):
+        recall.update(y, label)
+    for y, proba in zip(truth, scores, strict=True):
+        auc.update(y, proba)
+    assert row["RollingBA"] == pytest.approx(ba.get())
+    assert row["RollingRecall"] == pytest.approx(recall.get())
+    assert row["RollingAUC"] == pytest.approx(auc.get())
+    assert row["RollingBA"] != pytest.approx(row["BA"])  # a window, not the whole stream
+    # each model starts from an empty window (not the clone() of the metric inside)
+    again = run(parse(ROLLING, name="rolling"), n_jobs=2)
+    assert again.table == result.table
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ("window_size = 10", "needs the metric class to wrap"),
+        ('cls = "river.metrics.BalancedAcuracy", window_size = 10', "did you mean"),
+        ('cls = "river.linear_model.LogisticRegression", window_size = 10', "expected a metric"),
+        ('cls = "river.metrics.Recall", window_size = 10, pos_vall = 1', "refused"),
+    ],
+)
+def test_rolling_metric_errors(params, message):
+    text = ROLLING.split("[metrics]")[0] + (
+        f'[metrics]\nR = {{ class = "river.utils.Rolling", params = {{ {params} }} }}\n'
+    )
+    with pytest.raises(ScenarioError, match=message):
+        parse(text)
+
+
+def _csv(folder: pathlib.Path) -> pathlib.Path:
+    rows = ["day,amount,channel,fraud"]
+    for i in range(400):
+        fraud = i % 10 == 0
+        rows.append(f"2024-02-{1 + i % 28:02d},{(50.0 if fraud else 1.0) + i % 7},web,{int(fraud)}")
+    path = folder / "payments.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+CSV_SCENARIO = """
+[stream]
+source = { csv = "payments.csv", target = "fraud", converters = { amount = "float", fraud = "int" }, parse_dates = { day = "%Y-%m-%d" }, drop = ["channel"] }
+positive = 1
+[models]
+ACOG = ["river.preprocessing.StandardScaler", { class = "ACOG", params = { positive = 1, intercept = true } }]
+[metrics]
+BA = "river.metrics.BalancedAccuracy"
+"""  # noqa: E501
+
+
+def test_csv_source_relative_to_the_scenario_file(tmp_path, monkeypatch):
+    from imbalance_stream.datasets import CSVFile
+
+    _csv(tmp_path)
+    scenario_file = tmp_path / "payments.toml"
+    text = CSV_SCENARIO.replace(', parse_dates = { day = "%Y-%m-%d" }', "")
+    scenario_file.write_text(text.replace('drop = ["channel"]', 'drop = ["channel", "day"]'))
+    monkeypatch.chdir(ROOT)  # not the scenario's folder
+    scenario = load(scenario_file)
+    stream = scenario.make_stream()
+    assert isinstance(stream, CSVFile) and stream.n_samples == 400
+    x, y = next(iter(stream))
+    assert x == {"amount": 50.0} and y == 1  # strings unless converted; dropped columns gone
+    result = run(scenario)
+    assert result.table[0]["samples"] == 400
+    assert result.table[0]["BA"] > 0.9  # the positives stand out by their amount
+
+
+def test_csv_source_parses_dates_and_reports_mistakes(tmp_path):
+    import datetime
+
+    from imbalance_stream.datasets import CSVFile
+
+    path = _csv(tmp_path)
+    data = CSVFile(path, target="fraud", converters={"fraud": "bool"},
+                   parse_dates={"day": "%Y-%m-%d"})  # fmt: skip
+    x, y = next(iter(data))
+    assert x["day"] == datetime.datetime(2024, 2, 1) and y is True and x["amount"] == "50.0"
+    with pytest.raises(ScenarioError, match="target names 'frud', not a column"):
+        parse(CSV_SCENARIO.replace('target = "fraud"', 'target = "frud"'), source=str(path))
+    with pytest.raises(ScenarioError, match="'real' is not a converter"):
+        parse(CSV_SCENARIO.replace('amount = "float"', 'amount = "real"'), source=str(path))
+    with pytest.raises(ScenarioError, match="unknown key 'targte'"):
+        parse(CSV_SCENARIO.replace("target =", "targte ="), source=str(path))
+    with pytest.raises(ScenarioError, match="cannot read the CSV file"):
+        parse(CSV_SCENARIO, source=str(tmp_path / "elsewhere" / "s.toml"))

@@ -1,8 +1,8 @@
-"""Kernels of the first-order baselines of seed 002 (spec 3.7): Perceptron, PAUM and COG
+"""Kernels of the first-order baselines of the ACOG paper (its section 4.1): Perceptron, PAUM, COG
 (additive steps), PA-I and CPA_PB / CPA_ML (passive-aggressive steps), ROMMA.
 
 All are linear with no bias (an estimator adds one as a constant feature), start from ``w = 0``,
-predict ``+1`` when ``w.x >= 0`` (ties go to the rare class, LIBOL's rule, spec U2) and take
+predict ``+1`` when ``w.x >= 0`` (ties go to the rare class, LIBOL's rule, D-ACOG-2) and take
 labels ``y`` in {+1, -1}. Each kernel updates ``weights`` in place and returns whether it did.
 """
 
@@ -88,7 +88,7 @@ def passive_aggressive_step(weights, indices, values, y, threshold, inclusive, t
 
 @njit(cache=True)
 def cost_sensitive_pa_step(weights, indices, values, y, cost, max_loss):
-    """One cost-sensitive PA round in the binary form ``Phi(x, r) = r x / 2`` (spec 3.7), where
+    """One cost-sensitive PA round in the binary form ``Phi(x, r) = r x / 2`` (D-ACOG-15), where
     ``cost`` is the price of predicting ``-y`` (``rho`` for a positive, 1 for a negative): the
     prediction-based rule (CPA_PB) steps on a mistake under the tie rule, the max-loss rule
     (CPA_ML, ``max_loss``) whenever ``y w.x < sqrt(cost)``; both to the target ``sqrt(cost)``."""
@@ -104,7 +104,7 @@ def cost_sensitive_pa_step(weights, indices, values, y, cost, max_loss):
 
 @njit(cache=True)
 def romma_step(weights, n, indices, values, y):
-    """One ROMMA round (Li and Long 2000, non-aggressive; LIBOL ``ROMMA.m``; spec 3.7).
+    """One ROMMA round (Li and Long 2000, non-aggressive; LIBOL ``ROMMA.m``).
 
     On a mistake (tie rule as above): if ``w = 0``, ``w = y x``; otherwise, with
     ``D = |x|^2 |w|^2 - (w.x)^2``, ``c = (|x|^2 |w|^2 - y w.x) / D`` and
@@ -136,7 +136,7 @@ def romma_step(weights, n, indices, values, y):
 @njit(cache=True)
 def logistic(score):
     """``1 / (1 + exp(-score))`` without overflow: the probability the first-order baselines
-    report (the paper never thresholds probabilities, spec 4.2)."""
+    report (the paper never thresholds probabilities, D-ACOG-23)."""
     if score >= 0.0:
         return 1.0 / (1.0 + math.exp(-score))
     z = math.exp(score)

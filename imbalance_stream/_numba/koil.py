@@ -1,10 +1,11 @@
-"""The KOIL step (seed 000, digest section 2.7) with a cached Gram matrix and incremental scores.
+"""The KOIL step (the thesis's Algorithms 1-3, eqs. 3.9, 3.10, 3.18) with a cached Gram matrix
+and incremental scores.
 
 State of one KOIL learner (all arrays owned by the estimator, updated in place):
 
 * ``X`` (capacity x width): stored vectors of both classes in one pool of slots;
 * ``beta`` (capacity): weights up to a global scale, ``alpha_i = scale * beta_i``, so the
-  ``(1 - eta)`` decay of every weight at every step is one multiplication (digest 2.10);
+  ``(1 - eta)`` decay of every weight at every step is one multiplication (D-KOIL-7);
 * ``h`` (capacity): scores of the stored vectors up to the same scale,
   ``f(x_i) = scale * h_i = scale * sum_j beta_j G[j, i]``, kept up to date incrementally;
 * ``G`` (capacity x capacity): the Gram cache over the slots in use, or a 0 x 0 array to compute
@@ -142,15 +143,15 @@ def koil_step(
     X, beta, h, G, members, ints, floats, x, y, u_accept, u_slot,
     kind, gamma, degree, coef0, C, eta, decay, k, budget, policy, smooth, knn_first, euclidean,
 ):  # fmt: skip
-    """One KOIL trial on ``(x, y)``, ``y`` in {+1, -1} (digest 2.7, eqs. 3.9, 3.10, 3.18).
+    """One KOIL trial on ``(x, y)``, ``y`` in {+1, -1} (Algorithms 1-3, eqs. 3.9, 3.10, 3.18).
 
     ``eta`` is the gradient step and ``decay`` the factor applied to every weight first
     (``1 - eta`` for KOIL, 1 for the un-regularised multiple-kernel step of eqs. 4.2/4.3).
-    ``smooth`` selects the squared pairwise hinge; ``knn_first`` the neighbour mode of digest 7.1
-    (take the k most similar opposite vectors, then keep the violators) instead of the default
-    (take the violators, then keep the k most similar). Similarity, for the neighbours and the
-    compensation target, is the kernel value, or with ``euclidean`` minus the squared Euclidean
-    distance (digest 7.18). The storage must have a free slot.
+    ``smooth`` selects the squared pairwise hinge; ``knn_first`` the neighbour mode of eq. 3.9
+    (take the k most similar opposite vectors, then keep the violators) instead of Algorithm 2's,
+    the default (take the violators, then keep the k most similar; D-KOIL-1). Similarity, for
+    the neighbours and the compensation target, is the kernel value, or with ``euclidean`` minus
+    the squared Euclidean distance (D-KOIL-18). The storage must have a free slot.
 
     Returns ``(alpha_t, loss)``: the weight given to ``x`` (0 means not stored) and the
     un-regularised pairwise loss of the selected pairs without ``C`` (sum of the hinge values, or
@@ -223,7 +224,7 @@ def koil_step(
     loss = 0.0
     scratch = np.empty(n + 1)
     if n_opp == 0 or (n_same == 0 and n_violators == 0):
-        alpha_t = step  # bootstrap (digest 7.2): eq. 3.10 would give 0 and nothing would start
+        alpha_t = step  # bootstrap (D-KOIL-2): eq. 3.10 would give 0 and nothing would start
     else:
         alpha_t = 0.0
         for t in range(n_selected):
@@ -237,7 +238,7 @@ def koil_step(
             _add_row(h, n, -change / scale, row)
 
     ints[SINCE] += 1
-    if alpha_t == 0.0:  # digest 7.3: a zero weight is not stored, nothing is drawn
+    if alpha_t == 0.0:  # D-KOIL-3: a zero weight is not stored, nothing is drawn
         if ints[SINCE] >= n or scale < _SMALL_SCALE:
             refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0)
         return alpha_t, loss

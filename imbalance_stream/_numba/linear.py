@@ -111,7 +111,7 @@ def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
 
 @njit(cache=True)
 def arow_full_step(mean, cov, n, indices, values, y, r):
-    """One AROW round (Crammer, Kulesza and Dredze 2009; spec 3.7, LIBOL ``AROW.m``).
+    """One AROW round (Crammer, Kulesza and Dredze 2009; LIBOL ``AROW.m``).
 
     With ``u = cov x``, ``v = x' u`` and the hinge loss ``l = max(0, 1 - y mean.x)``: if
     ``l > 0``, ``mean += l / (v + r) * y * u`` (a step along the *old* covariance, proportional
@@ -135,7 +135,7 @@ def arow_full_step(mean, cov, n, indices, values, y, r):
 
 @njit(cache=True)
 def acog_diag_step(mean, variance, indices, values, y, margin, slope, eta, gamma):
-    """One ACOG-diag round (spec 3.2): per touched coordinate ``sigma_i <- gamma sigma_i /
+    """One ACOG-diag round (D-ACOG-1): per touched coordinate ``sigma_i <- gamma sigma_i /
     (gamma + sigma_i x_i^2)``, then ``mean_i += eta * slope * y * sigma_i(new) * x_i``. O(s)."""
     score = sparse_dot(mean, indices, values)
     if y * score >= margin:

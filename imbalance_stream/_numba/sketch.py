@@ -1,7 +1,7 @@
 """Kernels of the sketched ACOG learners (seed 002, Algorithms 2-6): Oja's sketch of the
 second-order matrix, dense (SACOG) and in the sparse re-parametrisation (sparse SACOG).
 
-Notation of the digest (spec section 3.4/3.5). The to-sketch vector is ``xh = x / sqrt(gamma)``;
+Notation of the paper's sections 3.1 and 3.2. The to-sketch vector is ``xh = x / sqrt(gamma)``;
 the sketch keeps ``m`` orthonormal directions ``V`` (m x d, rows) with running eigenvalue estimates
 ``lam`` (m) after ``t`` sketch rounds, so that the covariance is
 ``Sigma = I - V' diag(D) V`` with ``D_i = t lam_i / (1 + t lam_i)``. The sparse form stores
@@ -35,7 +35,7 @@ __all__ = [
 
 # A row whose Gram-Schmidt residual falls below this fraction of its norm is numerically in the
 # span of the earlier rows. In exact arithmetic this never happens (an Oja step multiplies V by
-# the invertible I + xh xh' / t), so it only guards against rounding (spec 8.2, U8).
+# the invertible I + xh xh' / t), so it only guards against rounding (D-ACOG-8).
 DEGENERATE_TOLERANCE = 1e-12
 
 
@@ -59,10 +59,10 @@ def _subtract_row(matrix, i, r, coefficient, n):
 def orthonormalise_rows(matrix, n):
     """Modified Gram-Schmidt of the rows of ``matrix[:, :n]``, in row order, in place.
 
-    Row ``i`` keeps its place (and so its eigenvalue estimate, spec U7). A row that is
+    Row ``i`` keeps its place (and so its eigenvalue estimate, D-ACOG-7). A row that is
     numerically dependent on the earlier ones (residual norm below ``DEGENERATE_TOLERANCE`` times
     its norm) is replaced by the standard basis vector that is least explained by the earlier
-    rows, orthogonalised against them: deterministic, so no random state is needed (spec U8).
+    rows, orthogonalised against them: deterministic, so no random state is needed (D-ACOG-8).
     Returns the number of rows replaced.
     """
     m = matrix.shape[0]
@@ -99,7 +99,7 @@ def orthonormalise_rows(matrix, n):
 @njit(cache=True)
 def oja_rate(oja_step, t):
     """The scalar step ``Gamma_t = min(oja_step / t, 1)``: ``1/t`` as printed for
-    ``oja_step = 1``; Luo et al.'s code defaults to ``oja_step = 2`` (spec U6)."""
+    ``oja_step = 1``; Luo et al.'s code defaults to ``oja_step = 2`` (D-ACOG-6)."""
     return min(oja_step / t, 1.0)
 
 
@@ -144,7 +144,7 @@ def sacog_step(
     (int64[1], the sketch's ``t``) are updated in place. The loss is taken at the current mean;
     then the sketch takes the Oja step (rate :func:`oja_rate`) with ``xh = x / sqrt(gamma)``
     *whatever the loss* (as
-    printed; ``on_loss_only`` skips it on zero-loss rounds, spec U4), and if the loss is positive
+    printed; ``on_loss_only`` skips it on zero-loss rounds, D-ACOG-4), and if the loss is positive
     the mean steps along the sketched covariance of the new sketch (Eq. 10):
     ``mean += eta * slope * y * (x - V' (D * V x))``. Loss I passes ``margin = rho_y, slope = 1``,
     loss II ``margin = 1, slope = rho_y``. Returns whether the mean changed.
@@ -261,7 +261,7 @@ def _decompose(transform, gram):
 
 @njit(cache=True)
 def rebase_sparse_sketch(weights, offsets, directions, transform, gram, n, orthonormalise):
-    """Make the implicit form explicit without changing ``mu`` (spec 3.5, numerical safeguard):
+    """Make the implicit form explicit without changing ``mu`` (D-ACOG-19, numerical safeguard):
     ``w <- w + Z' b``, ``b <- 0``, ``Z <- F Z``, ``F <- I``, ``K <- Z Z'``. With
     ``orthonormalise`` the new ``Z`` is also re-orthonormalised (used when :func:`_decompose`
     meets a dependent row, as the dense sketch would). O(m^2 n)."""
@@ -316,15 +316,15 @@ def sparse_sacog_step(
     on_loss_only,
     rebase_threshold,
 ):
-    """One sparse-SACOG round (Algorithms 4-6 with the digest's corrections, spec 3.5).
+    """One sparse-SACOG round (Algorithms 4-6, eqs. 14-18, with D-ACOG-21 and D-ACOG-22).
 
     State, updated in place: ``w`` = ``weights`` (d), ``b`` = ``offsets`` (m), ``Z`` =
     ``directions`` (m x d), ``F`` = ``transform`` (m x m), ``K`` = ``gram`` = Z Z' (m x m),
     ``lam`` = ``eigen`` (m) and ``rounds`` (int64[1], ``t``); the mean is ``mu = w + Z' b``.
 
     Gamma_t is the scalar :func:`oja_rate` (``1/t`` as printed), so
-    ``delta = F^-1 Gamma_t F Z xh = rate Z xh`` (no inverse). The digest's
-    correction S3 is applied: ``w <- w - xh (delta . b)`` on *every* sketch update, because Z
+    ``delta = F^-1 Gamma_t F Z xh = rate Z xh`` (no inverse; D-ACOG-22). The
+    correction D-ACOG-21 is applied: ``w <- w - xh (delta . b)`` on *every* sketch update, as Z
     changes every round; this keeps ``mu`` exact and makes the sparse form equal to
     :func:`sacog_step`. On a positive loss ``w += eta c y x`` and, from Eq. 15 with
     ``g = -c y x``, ``b -= eta c y F' D F Z x`` (new F and Z). When ``max |K_ij|`` exceeds
@@ -371,7 +371,7 @@ def sparse_sacog_step(
         hat = values[k] * inv_root_gamma
         for i in range(m):
             directions[i, j] += delta[i] * hat
-        weights[j] -= hat * along  # S3: keep mu = w + Z' b exact as Z changes
+        weights[j] -= hat * along  # D-ACOG-21: keep mu = w + Z' b exact as Z changes
     if not _decompose(transform, gram):
         rebase_sparse_sketch(weights, offsets, directions, transform, gram, n, True)
     if suffers:

@@ -1,7 +1,9 @@
 """Benchmark datasets, imbalance schedules and imbalanced streams.
 
 File datasets (read from the data home ``$IMBALANCE_STREAM_DATA``, default
-``~/imbalance_stream_data``; nothing is downloaded, every file is checksummed once per process):
+``~/imbalance_stream_data``; the loaders download nothing, every file is checksummed once per
+process; ``imbalance-stream data fetch NAME`` or :func:`fetch.fetch` downloads the files from their
+public sources into the data home):
 
 * LIBSVM: :class:`German`, :class:`A9A`, :class:`IJCNN1`, :class:`Australian`,
   :class:`Mushrooms`, :class:`W8A`, :class:`DNA`, :class:`Satimage`, :class:`Letter`,
@@ -16,7 +18,8 @@ File datasets (read from the data home ``$IMBALANCE_STREAM_DATA``, default
   in the KOIL layout: :func:`stratified_fold_matrix`);
 * helpers: :func:`read_libsvm` (stream any LIBSVM/svmlight file), :func:`get_data_home`,
   :class:`DataFile`, :class:`BenchmarkDataset` (base class), :class:`ChecksumError`,
-  :class:`MissingDataFile`.
+  :class:`MissingDataFile` (a file not in the data home; a ``FileNotFoundError``);
+* :class:`CSVFile`: any CSV file as a stream, through River's ``stream.iter_csv``.
 
 Every loader is a River dataset (iterate ``(dict, label)``) with ``to_numpy()`` returning
 ``(X, y, feature_names)``; binary loaders label the positive class ``True`` (``positive_class``
@@ -65,6 +68,7 @@ from .base import (
     MissingDataFile,
     get_data_home,
 )
+from .csv_file import CSVFile
 from .imbalance import (
     Gradual,
     ImbalancedStream,
@@ -75,7 +79,14 @@ from .imbalance import (
     Step,
     as_schedule,
 )
-from .koil import CorruptedFileError, KOILBenchmark, check_koil_files, koil_cv_folds, koil_inner_folds
+from .koil import (
+    CorruptedFileError,
+    KOILBenchmark,
+    check_koil_files,
+    koil_cv_folds,
+    koil_files,
+    koil_inner_folds,
+)
 from .libsvm import read_libsvm
 from .libsvm_datasets import (
     A9A,
@@ -106,6 +117,7 @@ __all__ = [
     "Australian",
     "BenchmarkDataset",
     "BreastCancerWisconsin",
+    "CSVFile",
     "Car",
     "ChecksumError",
     "CodRNA",
@@ -133,6 +145,7 @@ __all__ = [
     "check_koil_files",
     "get_data_home",
     "koil_cv_folds",
+    "koil_files",
     "koil_inner_folds",
     "read_idx",
     "read_libsvm",

@@ -1,10 +1,12 @@
 """Data home, checksummed data files and the base class of the file-backed benchmark datasets.
 
-The benchmark files are never shipped with the package and never downloaded by it. A user puts
-them once in a *data home*, the directory named by the environment variable
-``IMBALANCE_STREAM_DATA`` (default ``~/imbalance_stream_data``), laid out as in the project's
-``datasets/README.md`` (``libsvm/a9a.gz``, ``uci/car.csv``, ...). Each loader knows the relative
-path of its files, where to get them and their SHA-256. The data home is read when a file is
+The benchmark files are never shipped with the package, and the loaders never download them. A
+user puts them once in a *data home*, the directory named by the environment variable
+``IMBALANCE_STREAM_DATA`` (default ``~/imbalance_stream_data``), laid out by folder
+(``libsvm/a9a.gz``, ``uci/car.csv``, ...), either by hand or with ``imbalance-stream data fetch
+NAME`` (:mod:`imbalance_stream.datasets.fetch`, which downloads them from their public sources and
+checks them). Each loader knows the relative path of its files, where to get them and their
+SHA-256. The data home is read when a file is
 needed, not when the package is imported, so changing the variable at run time takes effect.
 
 A file's checksum is verified once per process (per resolved path), and parsed arrays are cached
@@ -47,6 +49,34 @@ _COLLECTIONS = (tuple, list, set, frozenset, range)
 
 class ChecksumError(ValueError):
     """A data file whose SHA-256 differs from the one the loader expects."""
+
+
+class MissingDataFile(FileNotFoundError):
+    """A benchmark file that is not in the data home.
+
+    ``path`` is the file's path inside the data home (``"libsvm/a9a.gz"``) and ``fetch_name`` the
+    name that ``imbalance-stream data fetch`` downloads it under (``"a9a"``), or ``""``.
+    """
+
+    def __init__(self, message: str, path: str = "", fetch_name: str = ""):
+        super().__init__(message)
+        self.path = path
+        self.fetch_name = fetch_name
+
+    def __reduce__(self):  # keep the attributes across processes (parallel runs)
+        return type(self), (self.args[0], self.path, self.fetch_name)
+
+    def hint(self) -> str:
+        """One line: which file is missing and what to do about it."""
+        fetch = (
+            f"run `imbalance-stream data fetch {self.fetch_name}`, or "
+            if self.fetch_name
+            else ""
+        )
+        return (
+            f"data file {self.path!r} is not in the data home {str(get_data_home())!r}: "
+            f"{fetch}set {DATA_HOME_ENV} to the folder that holds it"
+        )
 
 
 def get_data_home() -> pathlib.Path:
@@ -100,14 +130,6 @@ def github_blob(repo: str, commit: str, path: str) -> str:
     return f"https://github.com/{repo}/blob/{commit}/{path}"
 
 
-class MissingDataFile(FileNotFoundError):
-    """A benchmark file is not in the data home; ``data_path`` is its path relative to it."""
-
-    def __init__(self, data_path: str, message: str):
-        super().__init__(message)
-        self.data_path = data_path
-
-
 @dataclass(frozen=True)
 class DataFile:
     """One benchmark file: where it lives in the data home, where it comes from, its checksum.
@@ -148,23 +170,29 @@ class DataFile:
         Raises
         ------
         MissingDataFile
-            (a ``FileNotFoundError``) The file is not in the data home; the message says where it was looked for, where
-            to download it and which environment variable sets the data home.
+            The file is not in the data home (a :class:`FileNotFoundError`); the message says
+            where it was looked for, where to download it and which environment variable sets the
+            data home.
         ChecksumError
             The file's content differs from the expected one.
 
         """
         path = self.location()
         if not path.is_file():
+            from .fetch import fetch_name_of  # the download table imports this module
+
+            name = fetch_name_of(self.path)
             source = self.origin or self.url
             extra = f" {self.note}" if self.note else ""
+            fetch = f"`imbalance-stream data fetch {name}` downloads it; or d" if name else "D"
             raise MissingDataFile(
-                self.path,
                 f"data file {self.path!r} not found: looked for {str(path)!r} (data home "
-                f"{str(get_data_home())!r}). Download it from {source}"
+                f"{str(get_data_home())!r}). {fetch}ownload it from {source}"
                 + (f" (original: {self.url})" if self.origin else "")
                 + f" and store it as {self.path!r} inside the data home, or set the environment "
-                f"variable {DATA_HOME_ENV} to the directory that holds it.{extra}"
+                f"variable {DATA_HOME_ENV} to the directory that holds it.{extra}",
+                path=self.path,
+                fetch_name=name,
             )
         key = (str(path.resolve()), self.sha256)
         with _VERIFY_LOCK:

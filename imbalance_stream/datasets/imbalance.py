@@ -167,8 +167,9 @@ class Periodic(Schedule):
 class Piecewise(Schedule):
     """A piecewise-constant share: ``values[0]`` before ``at[0]``, ``values[k]`` from ``at[k-1]`` on.
 
-    Per-stage class shares, e.g. the DCIL seed's (001, section 4.5) scheme (a) of 10 stages of
-    108 images with 10, 20, ..., 90, 90 members: ``Piecewise([m / 108 for m in members],
+    Per-stage class shares, e.g. a stage-wise scheme like those of the DCIL thesis's Fig. 5.2
+    (section 5.5), here 10 stages of 108 images with 10, 20, ..., 90, 90 members:
+    ``Piecewise([m / 108 for m in members],
     at=[108 * k for k in range(1, 10)])``. :class:`Step` is the case of one change point.
 
     >>> schedule = Piecewise([0.1, 0.5, 0.2], at=[100, 200])

@@ -29,7 +29,14 @@ import numpy as np
 from .base import BenchmarkDataset, DataFile
 from .libsvm import libsvm_arrays, parse_label
 
-__all__ = ["KOILBenchmark", "CorruptedFileError", "check_koil_files", "koil_cv_folds", "koil_inner_folds"]
+__all__ = [
+    "CorruptedFileError",
+    "KOILBenchmark",
+    "check_koil_files",
+    "koil_cv_folds",
+    "koil_files",
+    "koil_inner_folds",
+]
 
 _COMMIT = "b1b726919570cb5edf5d3624e41dd72ce901987a"
 _URL = f"https://github.com/zengjichuan/KOIL/blob/{_COMMIT}/dataset/"
@@ -168,6 +175,13 @@ def _data_file(stem: str) -> DataFile:
         content_sha256=content,
         note="The stored copy is gzip-compressed (gzip -9 -n)." if stored.endswith(".gz") else "",
     )
+
+
+def koil_files(name: str) -> list[DataFile]:
+    """The stored files of one KOIL set: its data file and its two fold files, those that exist
+    (``w8a`` and ``shuttle`` have only their fold files)."""
+    parts = (name, name + "_IdxCv", name + "_IdxAsso")
+    return [_data_file(part) for part in parts if part in _SHA or part + ".gz" in _SHA]
 
 
 def _read_bytes(path) -> bytes:

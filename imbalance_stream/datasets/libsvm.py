@@ -46,8 +46,8 @@ def read_libsvm(path: os.PathLike | str) -> typing.Iterator[tuple[dict[int, floa
 
     Examples
     --------
-    >>> import itertools, os
-    >>> path = os.path.join(os.environ["IMBALANCE_STREAM_DATA"], "libsvm", "german.numer")
+    >>> from imbalance_stream.datasets.libsvm_datasets import FILES
+    >>> path = FILES["german.numer"].resolve()  # libsvm/german.numer in the data home
     >>> x, y = next(read_libsvm(path))
     >>> y, len(x), x[1], x[10]
     (-1, 24, 1.0, 67.0)

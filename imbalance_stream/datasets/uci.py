@@ -286,7 +286,8 @@ class Car(BenchmarkDataset):
     class is ``vgood`` ("Very Good / Remainder", DCIL seed 001, Table 5.2). The attributes are
     ordered categories, coded by **ordinal encoding** (0, 1, ... in the UCI order: ``buying`` and
     ``maint`` low < med < high < vhigh; ``doors`` 2 < 3 < 4 < 5more; ``persons`` 2 < 4 < more;
-    ``lug_boot`` small < med < big; ``safety`` low < med < high), which keeps the seed's 6 variables;
+    ``lug_boot`` small < med < big; ``safety`` low < med < high; D-DCIL-16), which keeps the 6
+    variables;
     ``one_hot=True`` gives the 21 indicator columns ``"attribute=value"`` instead.
 
     Parameters
@@ -350,7 +351,7 @@ class PenDigits(BenchmarkDataset):
 
     The features are 8 resampled pen positions ``x1, y1, ..., x8, y8``. Splits: ``"train"``
     (``pendigits.tra``, 7,494 rows), ``"test"`` (``pendigits.tes``, 3,498) or ``"all"`` (10,992).
-    Default positive class ``6``, one side of the density-ratio seed's "PenDigits (6 vs 8)" task;
+    Default positive class ``6``, one side of the density-ratio thesis's "PenDigits (6 vs 8)" task;
     ``classes=(6, 8)`` keeps only those two digits for that task.
 
     Parameters

@@ -9,11 +9,14 @@ cluster) with a progress bar over models; results are the same either way.
 
 Metrics that need labels and metrics that need probabilities can be mixed: River then asks the model
 for ``predict_proba_one`` and gives the label metrics the most probable label (River's own
-:class:`~river.metrics.base.Metrics` rule).
+:class:`~river.metrics.base.Metrics` rule). A metric may be wrapped in River's ``utils.Rolling``
+(the metric over the last ``window_size`` samples), and River's ``metrics.RollingROCAUC`` (whose
+``update`` takes no sample weight) works too.
 """
 
 from __future__ import annotations
 
+import collections
 import copy
 import dataclasses
 import itertools
@@ -21,7 +24,7 @@ import pathlib
 import sys
 from collections.abc import Iterable, Mapping
 
-from river import evaluate
+from river import evaluate, utils
 from river.metrics import base as metrics_base
 
 from .parallel import map_cells
@@ -71,12 +74,39 @@ def _fresh(stream):
     return copy.deepcopy(stream)
 
 
+def _fresh_metric(metric):
+    """A metric with no samples. ``clone()`` would unwrap a ``utils.Rolling`` (it forwards unknown
+    attributes to the metric inside), so a rolling metric gets a fresh metric and an empty window."""
+    if isinstance(metric, utils.Rolling):
+        fresh = copy.copy(metric)
+        fresh.obj = metric.obj.clone()
+        fresh.window = collections.deque(maxlen=metric.window_size)
+        return fresh
+    return metric.clone()
+
+
+class _MetricSet(metrics_base.Metrics):
+    """River's :class:`~river.metrics.base.Metrics`, without passing the default sample weight:
+    ``RollingROCAUC.update`` takes none."""
+
+    def update(self, y_true, y_pred, w=1.0) -> None:
+        probabilities = not self.requires_labels
+        for metric in self:
+            pred = y_pred
+            if probabilities and metric.requires_labels:
+                pred = max(y_pred, key=y_pred.get)
+            if w == 1.0:
+                metric.update(y_true, pred)
+            else:
+                metric.update(y_true, pred, w)
+
+
 def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
     """Evaluate one model (a cell of :func:`map_cells`: module-level, so processes can run it)."""
     name, stream, model, metrics, step, n_samples, progress = cell
     dataset = _fresh(stream)
     model = model.clone()
-    metrics = {label: metric.clone() for label, metric in metrics.items()}
+    metrics = {label: _fresh_metric(metric) for label, metric in metrics.items()}
     data = iter(dataset)
     if n_samples is not None:
         data = itertools.islice(data, n_samples)
@@ -109,7 +139,7 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         checkpoints = evaluate.iter_progressive_val_score(
             dataset=counting(data),
             model=model,
-            metric=metrics_base.Metrics(list(metrics.values())),
+            metric=_MetricSet(list(metrics.values())),
             step=step,
         )
         for state in checkpoints:
@@ -145,7 +175,8 @@ def run_prequential(
     models
         Name -> River estimator (not fitted: each run starts from ``model.clone()``).
     metrics
-        Column name -> River metric (each run gets ``metric.clone()``).
+        Column name -> River metric, or a ``utils.Rolling`` around one (each run gets a fresh
+        copy without samples).
     step
         Read the metrics every ``step`` samples (and after the last one).
     n_samples

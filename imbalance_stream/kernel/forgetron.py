@@ -31,9 +31,8 @@ class Forgetron(KernelExpansion):
     Forgetron). ``Q <= 15/32 M`` holds at every mistake, so the bound leaves room for a positive
     ``phi``; it is found by bisection (the constraint crosses its bound once in (0, 1)).
 
-    KOIL's experiments give the Forgetron "a buffer of 100 for each class"; it has one buffer, so
-    the digest of seed 000 (section 7, item 21) recommends ``budget=200`` (KOIL's total), the
-    default here.
+    KOIL's experiments (the thesis's section 3.5) give the Forgetron "a buffer of 100 for each
+    class"; it has one buffer, so ``budget=200`` (KOIL's total, D-KOIL-21) is the default here.
 
     Parameters
     ----------

@@ -136,12 +136,13 @@ class KOIL(BinaryClassifier):
     * ``"rs"``, ``"fifo"``: the same without compensation; ``"inf"``: never full (the
       KOIL_inf of the ablations; memory grows with the stream).
 
-    Resolutions of the thesis's open points (digest section 7): neighbours are chosen as in its
-    Algorithm 2 (violators first, then the ``k`` most similar; ``neighbor_mode=
-    "knn_then_violators"`` gives eq. 3.9 instead); a sample gets the bootstrap weight
+    Resolutions of the thesis's open points (``docs/decisions.md``): neighbours are chosen as in
+    its Algorithm 2 (violators first, then the ``k`` most similar; ``neighbor_mode=
+    "knn_then_violators"`` gives eq. 3.9 instead; D-KOIL-1); a sample gets the bootstrap weight
     ``eta C y_t`` when the other class's buffer is empty, or when its own buffer is empty and
-    no pair violates (7.2); a sample whose weight is 0 is not stored (7.3); the compensation
-    target is a true argmax over the buffer after the replacement (7.5). No bias is learned (7.9).
+    no pair violates (D-KOIL-2); a sample whose weight is 0 is not stored (D-KOIL-3); the
+    compensation target is a true argmax over the buffer after the replacement (D-KOIL-5). No
+    bias is learned (D-KOIL-9).
 
     Scores and labels. ``decision_one`` is ``f(x)``, the ranking score: use it for the AUC.
     KOIL optimises a ranking and its scores are not calibrated; ``predict_proba_one`` maps them
@@ -149,7 +150,7 @@ class KOIL(BinaryClassifier):
     map, so it ranks exactly like ``f``. ``predict_one`` thresholds ``f(x)`` at ``b``: by default
     ``b = 0``, the thesis's ``sgn f`` (ties, such as the score 0 of an empty model, go to the
     positive class). ``threshold="buffer_acc"`` refits ``b`` after every step the way the authors'
-    code does (digest 7.9), to the accuracy over the stored vectors, whose scores are cached:
+    code does (D-KOIL-9), to the accuracy over the stored vectors, whose scores are cached:
     the midpoint between the lowest positive and the highest negative score when they are
     separated, else the best of 500 evenly spaced values between them. The buffers hold as many
     vectors of each class, so this is close to a balanced-accuracy threshold. The probability is
@@ -157,7 +158,7 @@ class KOIL(BinaryClassifier):
     stays ``f(x)``.
 
     Cost. One kernel row of ``x_t`` against the stored vectors, O(N d), plus O(N k) to update
-    the cached scores of the stored vectors through the cached Gram matrix (digest 2.10),
+    the cached scores of the stored vectors through the cached Gram matrix,
     instead of the O(N^2 d) of recomputing every opposite score. Memory is fixed once the
     buffers are full: ``2 budget`` vectors and a ``2 budget`` square Gram matrix.
 

@@ -33,13 +33,13 @@ class KOILMKL(BinaryClassifier):
     The default pool is the thesis's 16 kernels: ``(x.x')^p`` for ``p`` in ``degrees`` (1, 2, 3)
     and ``exp(-||x - x'||^2 / (2 sigma^2))`` for ``sigma`` in ``sigmas`` (2^-6 ... 2^6). Neighbour
     similarity and compensation use each learner's own kernel, as the reference code does
-    (digest 7.18; for the polynomial kernels that favours long vectors: ``similarity=
+    (D-KOIL-18; for the polynomial kernels that favours long vectors: ``similarity=
     "euclidean"`` uses the Euclidean distance instead).
 
     Scores and labels. ``decision_one`` is ``F(x) = sum_l q_l f_l(x)`` with ``q = w / |w|_1``,
-    the real-valued combination of the reference code (digest 7.16); ``vote="sign"`` selects the
+    the real-valued combination of the reference code (D-KOIL-16); ``vote="sign"`` selects the
     thesis's eq. 4.1, ``sum_l q_l sign(f_l(x))``, which ties some pairs (6% of the test pairs on
-    glass, fewer on the other small sets of Table 4.1, not most of them as the digest expects)
+    glass, fewer on the other small sets of Table 4.1, not most of them as one might expect)
     and, on the sets without failed trials, ranks up to 0.04 lower
     (``koil_table4_1_diagnosis.toml``). ``predict_proba_one`` is the logistic of ``F(x)``
     (monotone, so it ranks like ``F``); ``predict_one`` thresholds ``F(x)`` at 0.
@@ -95,7 +95,7 @@ class KOILMKL(BinaryClassifier):
         ``"score"`` (default, weighted scores) or ``"sign"`` (weighted signs, eq. 4.1).
     hedge_loss_includes_C
         The thesis's loss includes ``C`` (default); the reference code leaves it out, which
-        keeps the weights from collapsing in a few trials when ``C`` is large (digest 7.17).
+        keeps the weights from collapsing in a few trials when ``C`` is large (D-KOIL-17).
     positive
         The rare label, +1 inside the model.
     seed

@@ -19,9 +19,9 @@ class RBP(KernelExpansion):
     vector is deleted first (Cavallanti, Cesa-Bianchi and Gentile 2007). Correct predictions change
     nothing.
 
-    KOIL's experiments give RBP "a buffer of 100 for each class"; RBP has a single buffer, so the
-    digest of seed 000 (section 7, item 21) recommends ``budget=200``, the same number of stored
-    vectors as KOIL's two buffers, which is the default here.
+    KOIL's experiments (the thesis's section 3.5) give RBP "a buffer of 100 for each class"; RBP
+    has a single buffer, so ``budget=200``, the same number of stored vectors as KOIL's two
+    buffers, is the default here (D-KOIL-21).
 
     Parameters
     ----------

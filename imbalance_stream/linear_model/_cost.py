@@ -13,9 +13,10 @@ class CostRatio:
 
     ``rho=None`` is the paper's "sum" setting (balanced accuracy at alpha_p = alpha_n = 1/2)
     without knowing the class counts in advance: ``(t_n + 1) / (t_p + 1)`` with the current
-    label counted first (docs/decisions.md), as :class:`~imbalance_stream.linear_model.ACOG`
-    does. A float is the "cost" setting, ``c_p / c_n``. The rules themselves are those of
-    :mod:`imbalance_stream._numba.cost`, shared with the jitted array paths.
+    label counted first (section 4.4.4; D-ACOG-10), as
+    :class:`~imbalance_stream.linear_model.ACOG` does. A float is the "cost" setting,
+    ``c_p / c_n``. The rules themselves are those of :mod:`imbalance_stream._numba.cost`, shared
+    with the jitted array paths.
     """
 
     _n_positive = 0

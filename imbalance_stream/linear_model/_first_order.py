@@ -1,4 +1,4 @@
-"""Shared state of the first-order linear baselines of seed 002 (spec 3.7)."""
+"""Shared state of the first-order linear baselines of the ACOG paper (its section 4.1)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ __all__ = ["FirstOrderLinear"]
 
 class FirstOrderLinear(BinaryClassifier):
     """A weight vector ``w`` (numpy, grown with the feature space, new weights 0), the score
-    ``w.x``, the rule "positive when ``w.x >= 0``" (ties to the rare class, spec U2) and the
-    logistic probability ``1 / (1 + exp(-w.x))`` (the paper defines none, spec 4.2). Subclasses
+    ``w.x``, the rule "positive when ``w.x >= 0``" (ties to the rare class, D-ACOG-2) and the
+    logistic probability ``1 / (1 + exp(-w.x))`` (the paper defines none, D-ACOG-23). Subclasses
     implement ``_learn`` with a kernel of :mod:`imbalance_stream._numba.first_order`."""
 
     def __init__(self, positive=True, intercept: bool = False):

@@ -30,11 +30,11 @@ class ACOG(CostRatio, BinaryClassifier):
 
     ``covariance="full"`` keeps the d x d matrix (O(d^2) per update round, Algorithm 1);
     ``covariance="diag"`` keeps its diagonal (O(nonzeros) per round), with the per-coordinate rule
-    ``sigma_i <- gamma sigma_i / (gamma + sigma_i x_i^2)`` that the seed's digest recommends
-    (section 3.2), as the paper prints no formula.
+    ``sigma_i <- gamma sigma_i / (gamma + sigma_i x_i^2)`` (D-ACOG-1), as the paper (section 2.2)
+    prints no formula.
 
     Probabilities are the probit predictive ``P(w.x > 0) = Phi(mu.x / sqrt(x' Sigma x))`` under
-    the weight distribution (digest section 4.2); they are 1/2 exactly when ``mu.x = 0``. The
+    the weight distribution (D-ACOG-23); they are 1/2 exactly when ``mu.x = 0``. The
     paper's model has no bias; ``intercept=True`` adds a constant feature whose weight is learned
     like any other (and takes part in the covariance). New features enter with the prior mean 0
     and variance 1, which is exact since earlier samples had 0 there. The paper normalises every

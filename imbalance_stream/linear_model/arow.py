@@ -16,7 +16,7 @@ __all__ = ["AROW"]
 
 class AROW(BinaryClassifier):
     """Adaptive Regularization Of Weight vectors (Crammer, Kulesza and Dredze 2009), as the ACOG
-    paper compares with it (LIBOL's ``AROW.m``; spec 3.7).
+    paper compares with it (its section 4.1; LIBOL's ``AROW.m``).
 
     Weights ``w ~ N(mu, Sigma)``, ``mu_1 = 0``, ``Sigma_1 = I``. With the hinge loss
     ``l = max(0, 1 - y mu.x)``, ``u = Sigma x`` and ``v = x' Sigma x``: if ``l > 0``,
@@ -27,10 +27,12 @@ class AROW(BinaryClassifier):
     the mean step (a constant ``eta`` along the *updated* covariance instead of a step
     proportional to the loss along the old one) and in its cost-sensitive losses. AROW is cost-
     insensitive. The paper states ``r = 1``, but its german rows of Table II are matched by
-    ``r = 0.1`` and not by ``r = 1`` (``tests/test_linear_baselines.py``; spec E13 suspects a
-    re-tuned ``r``): sweep ``r`` when reproducing them. No bias, positive label when ``mu.x >= 0``;
-    probabilities are the probit ``Phi(mu.x / sqrt(x' Sigma x))`` as for ACOG. River has no
-    AROW. The full covariance costs O(d^2) memory and O(d^2) per update.
+    ``r = 0.1`` and not by ``r = 1`` (``tests/test_linear_baselines.py``; its AROW rows also
+    differ between the sum and cost runs, which a cost-insensitive model with a fixed ``r``
+    cannot do, so ``r`` was probably re-tuned): sweep ``r`` when reproducing them. No bias,
+    positive label when ``mu.x >= 0``; probabilities are the probit
+    ``Phi(mu.x / sqrt(x' Sigma x))`` as for ACOG (D-ACOG-23). River has no AROW. The full
+    covariance costs O(d^2) memory and O(d^2) per update.
 
     Parameters
     ----------

@@ -24,7 +24,7 @@ class COG(CostRatio, FirstOrderLinear):
       ``w += eta rho_y y x``;
 
     taken when the loss is positive, with ``rho_y = rho`` for the positive label and 1 for the
-    negative one. The step size is constant (spec U16: the paper's formula, and what makes COG-I
+    negative one. The step size is constant (D-ACOG-16: the paper's formula, and what makes COG-I
     with ``eta = 1`` the paper's PAUM). No bias, positive label when ``w.x >= 0``. This is
     ACOG with the covariance fixed at the identity; ``rho`` has the same meaning as in
     :class:`~imbalance_stream.linear_model.ACOG`.

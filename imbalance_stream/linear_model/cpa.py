@@ -1,5 +1,5 @@
-"""Cost-sensitive passive-aggressive, the CPA_PB and CPA_ML baselines of seed 002: one class, the
-two update rules of Crammer et al. (2006) selected by ``rule``."""
+"""Cost-sensitive passive-aggressive, the CPA_PB and CPA_ML baselines of the ACOG paper (its
+section 4.1): one class, the two update rules of Crammer et al. (2006) selected by ``rule``."""
 
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ class CPA(CostRatio, FirstOrderLinear):
 
     The cost of predicting ``yhat`` for a true ``y`` is ``rho(+1, -1) = rho`` (a missed positive)
     and ``rho(-1, +1) = 1``, ``rho(y, y) = 0``, as the paper sets it. With the binary reduction
-    ``Phi(x, r) = r x / 2`` of the multiclass feature map (spec U15), a mistake
+    ``Phi(x, r) = r x / 2`` of the multiclass feature map (D-ACOG-15), a mistake
     (positive label when ``w.x >= 0``) costs ``l = -y w.x + sqrt(rho(y, yhat))`` and the plain-PA
     step ``w <- w + (l / |x|^2) y x``; a correct prediction changes nothing. With
     ``Phi(x, r) = r x`` instead, the margin and the ``sqrt(rho)`` term would be scaled against
-    each other differently (spec 3.7, note). No bias, as in the paper. River has no CPA_PB.
+    each other differently (D-ACOG-15). No bias, as in the paper. River has no CPA_PB.
 
     ``rule="max-loss"`` gives the paper's other cost-sensitive rule, CPA_ML: the label that
     maximises ``w.Phi(x, r) - w.Phi(x, y) + sqrt(rho(y, r))`` is used instead of the prediction,

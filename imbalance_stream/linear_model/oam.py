@@ -27,7 +27,7 @@ class OAMSeq(PairwiseAUCLinear):
 
     with ``C_t = C max(1, N_opp / budget)``: the aggressiveness grows with the number of opposite
     samples that each buffered one stands for (Zhao et al. 2011, Algorithms 1-3). KOIL's
-    experiments use ``budget=100`` per class (digest of seed 000, section 2.12).
+    experiments use ``budget=100`` per class (the KOIL thesis, section 3.5; D-KOIL-21).
 
     Parameters
     ----------

@@ -25,7 +25,8 @@ class OPAUC(PairwiseAUCLinear):
     ``w <- w - eta (lam w - y (x - c) + (x - c)(x - c)' w + Gamma w)``
 
     with ``c`` and ``Gamma`` the *opposite* class's mean and covariance. This is the full-covariance
-    OPAUC of Gao et al. (2013) as in the authors' code (digest of seed 000, section 2.12); the
+    OPAUC of Gao et al. (2013) as in the authors' code (a baseline of the KOIL thesis, section
+    3.5); the
     low-rank variant for high dimensions is not implemented. New features enter with mean 0 and
     zero (co)variance, which is exact because earlier samples had 0 there.
 

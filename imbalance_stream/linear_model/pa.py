@@ -1,4 +1,4 @@
-"""The PA-I baseline of seed 002 (spec 3.7)."""
+"""The PA-I baseline of the ACOG paper (its section 4.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The PAUM baseline of seed 002 (spec 3.7): perceptron with uneven margins."""
+"""The PAUM baseline of the ACOG paper (its section 4.1): perceptron with uneven margins."""
 
 from __future__ import annotations
 
@@ -20,11 +20,12 @@ class PAUM(CostRatio, FirstOrderLinear):
     positive margin ``tau_+1 = rho`` ("the uneven margin was set to rho") and ``tau_-1 = 1``.
 
     The original PAUM also learns a bias, ``b <- b + eta y R^2``; the paper's models have none,
-    and the paper's PAUM rows equal its COG-I rows (spec 3.7), which identifies this form:
-    ``tau_-1 = 1``, ``eta = 1``, no bias (spec U20: COG-I's ``<`` and PAUM's ``<=`` differ only
-    on exact ties). ``intercept=True`` adds a bias as a constant feature, not with the ``R^2``
-    step. The paper apparently kept the "sum" rho in its "cost" runs (spec E14): pass ``rho``
-    explicitly to do the same. River has no PAUM.
+    and the paper's PAUM rows equal its COG-I rows (Table II, covtype and ijcnn1), which
+    identifies this form: ``tau_-1 = 1``, ``eta = 1``, no bias (D-ACOG-20: COG-I's ``<`` and
+    PAUM's ``<=`` differ only on exact ties). ``intercept=True`` adds a bias as a constant
+    feature, not with the ``R^2`` step. The paper apparently kept the "sum" rho in its "cost"
+    runs (Table II prints the same PAUM numbers in both): pass ``rho`` explicitly to do the
+    same. River has no PAUM.
 
     Parameters
     ----------

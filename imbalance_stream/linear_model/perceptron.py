@@ -1,4 +1,4 @@
-"""The Perceptron baseline of seed 002 (spec 3.7), in the paper's form."""
+"""The Perceptron baseline of the ACOG paper (its section 4.1), in the paper's form."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ROMMA baseline of seed 002 (spec 3.7)."""
+"""The ROMMA baseline of the ACOG paper (its section 4.1)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ __all__ = ["ROMMA"]
 
 class ROMMA(FirstOrderLinear):
     """Relaxed Online Maximum Margin Algorithm (Li and Long 2000), the non-aggressive version
-    the ACOG paper compares with (LIBOL's ``ROMMA.m``; spec 3.7).
+    the ACOG paper compares with (its section 4.1; LIBOL's ``ROMMA.m``).
 
     On a mistake (positive label when ``w.x >= 0``), the new weights are the smallest-norm vector
     satisfying the last constraint ``y w.x >= 1`` and the relaxed half-space of the previous

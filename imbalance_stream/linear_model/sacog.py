@@ -16,7 +16,7 @@ from ._cost import CostRatio
 
 __all__ = ["SACOG", "initial_sketch"]
 
-#: Re-base the sparse form once ``max |K_ij|`` exceeds this (spec 3.5 and U19, after Luo et al.).
+#: Re-base the sparse form once ``max |K_ij|`` exceeds this (D-ACOG-19, after Luo et al.).
 REBASE_THRESHOLD = 1e7
 
 
@@ -24,7 +24,7 @@ def initial_sketch(m: int, n_columns: int, seed=None) -> np.ndarray:
     """The seeded starting directions: an ``m x n_columns`` matrix with orthonormal rows.
 
     i.i.d. standard normal entries from ``numpy.random.default_rng(seed)``, then Gram-Schmidt in
-    row order (spec U5, as Luo et al.'s ``random_init``). Column ``j`` belongs to the ``j``-th
+    row order (D-ACOG-5, as Luo et al.'s ``random_init``). Column ``j`` belongs to the ``j``-th
     feature in the estimator's canonical order (see :class:`SACOG`), so an array runner that
     calls this with the same ``seed`` and its columns in that order starts from the same sketch.
     """
@@ -58,37 +58,40 @@ class SACOG(CostRatio, BinaryClassifier):
     2. takes the Oja step with ``xh = x / sqrt(gamma)``, step ``1/t`` (``oja_step / t`` if set),
        and re-orthonormalises ``V`` by Gram-Schmidt in row order. As the paper prints it
        (Algorithm 2), the sketch is updated **every round, even at zero loss**, unlike ACOG's
-       covariance (spec 0, item 4); ``sketch_on_loss_only=True`` is the alternative the digest
-       suggests evaluating (U4);
+       covariance; ``sketch_on_loss_only=True`` updates it on positive-loss rounds only
+       (D-ACOG-4);
     3. if the loss is positive, steps the mean along the sketched covariance (Eq. 10),
        ``mu += eta c_y y (x - V' (D * V x))`` with ``c_y = 1`` for loss I and ``rho_y`` for II.
 
     ``sparse=False`` is SACOG (Algorithms 2-3, O(m^2 d) per round). ``sparse=True`` is sparse
     SACOG (Algorithms 4-6, O(m^3 + m s) per round for ``s`` non-zeros): ``V = F Z`` and
-    ``mu = w + Z' b``, with the digest's corrections (spec 3.5): ``delta = Gamma_t Z xh``; the
-    weight correction ``w <- w - xh (delta . b)`` applied on *every* sketch update (S3), without
+    ``mu = w + Z' b``, with two corrections of the printed algorithms: ``delta = Gamma_t Z xh``
+    (D-ACOG-22); the weight correction ``w <- w - xh (delta . b)`` applied on *every* sketch
+    update (D-ACOG-21), without
     which ``w + Z' b`` drifts from ``mu`` on zero-loss rounds; the ``b`` step with the sign of
-    Eq. 15; and a re-basing to the explicit form when ``max |K_ij|`` exceeds 1e7. With these the
+    Eq. 15; and a re-basing to the explicit form when ``max |K_ij|`` exceeds 1e7 (D-ACOG-19).
+    With these the
     two forms are the same algorithm: same seed, same decisions and weights up to rounding.
 
-    Ambiguities resolved (spec 8.2): the sketch starts from a seeded Gaussian matrix made
-    orthonormal (U5); both forms use modified Gram-Schmidt in row order, each row keeping its
-    eigenvalue (U7; Algorithm 6 is printed as classical Gram-Schmidt, equal in exact arithmetic);
+    Ambiguities resolved (``docs/decisions.md``): the sketch starts from a seeded Gaussian matrix
+    made orthonormal (D-ACOG-5); both forms use modified Gram-Schmidt in row order, each row
+    keeping its eigenvalue (D-ACOG-7; Algorithm 6 is printed as classical Gram-Schmidt, equal in
+    exact arithmetic);
     a row that becomes numerically dependent, which exact arithmetic never produces, is replaced
     by the standard basis vector least explained by the other rows instead of a random one, so
-    that no random state is carried (U8); Gamma_t = I/t as printed, ``oja_step`` scales it
-    (U6), ``t`` counting the sketch updates; the sketch is updated every round (no "every m
-    rounds" batching, U9).
+    that no random state is carried (D-ACOG-8); Gamma_t = I/t as printed, ``oja_step`` scales
+    it (D-ACOG-6), ``t`` counting the sketch updates; the sketch is updated every round (no
+    "every m rounds" batching, D-ACOG-9).
 
     Feature space. The sketch needs at least ``m`` columns: on the first sample it is drawn over
     ``max(m, n)`` columns for the ``n`` features present, in sorted-name order (so the model does
     not depend on the order of a dict's keys), the spare columns going, again in sorted order,
     to the next features to appear. Features beyond that enter with zero columns, which keeps
-    the rows orthonormal (spec 4.2), and a zero mean. As in the fixed-``d`` algorithm, the mean of
+    the rows orthonormal, and a zero mean. As in the fixed-``d`` algorithm, the mean of
     a coordinate not yet seen can move through the projection term ``V' (D * V x)``.
 
     Probabilities are the probit predictive ``Phi(mu.x / sqrt(x' Sigma x))`` with the sketched
-    covariance (spec 4.2). The paper normalises every sample to unit L2 norm: put
+    covariance (D-ACOG-23). The paper normalises every sample to unit L2 norm: put
     ``river.preprocessing.Normalizer()`` in front to do the same.
 
     Parameters
@@ -117,7 +120,7 @@ class SACOG(CostRatio, BinaryClassifier):
         Skip the sketch update on zero-loss rounds (off by default, as printed).
     oja_step
         Oja's step is ``Gamma_t = min(oja_step / t, 1) I``: 1 gives the paper's ``1/t``; Luo et
-        al.'s code defaults to 2 (spec U6).
+        al.'s code defaults to 2 (D-ACOG-6).
 
     Attributes
     ----------

@@ -25,10 +25,11 @@ class DCILIncLPSVM(IncLPSVM):
     recomputed from the counts, so after any sequence of additions and retirements the model equals
     the batch wLPSVM (:func:`~imbalance_stream.svm.wlpsvm_solution`) on the samples held,
     whatever their order. One added sample re-weights both classes, so no rank-one inverse update
-    exists (digest §2.6 fact 6): the (d+1)^3 solve runs lazily, when a prediction first needs it after
+    exists (the weights of (4.7) change with the counts: a full-rank change of the matrix of
+    (4.14)); the (d+1)^3 solve runs lazily, when a prediction first needs it after
     a change, and is cached.
 
-    ``kappa`` scales both weights (digest A1). The printed weights (2.27) sum to 1 (``kappa=1``), so
+    ``kappa`` scales both weights (D-DCIL-1). The printed weights (2.27) sum to 1 (``kappa=1``), so
     that on balanced data the model is LPSVM with ``C/2``; the thesis's §5.4 says the weights are 1 on
     balanced data, which is ``kappa=2``. ``kappa`` is exactly a factor on ``C``.
 
@@ -37,7 +38,7 @@ class DCILIncLPSVM(IncLPSVM):
     :class:`~imbalance_stream.svm.IncLPSVM`. While only one class is held (empty model, a
     one-class start, a window that lost a class), the present class would have weight 0 and
     ``O = 0``: no solve is run, the decision value is 0 and the model predicts the class held, with
-    probability 1 (digest A2, through the tie rule A3).
+    probability 1 (D-DCIL-2, through the tie rule D-DCIL-3).
 
     Inputs are not scaled: the weighted ridge grows as the minority shrinks and regularises the bias,
     so put a fixed or slowly adapting scaler in front. With a window, the window holds the scaled
@@ -91,7 +92,7 @@ class DCILIncLPSVM(IncLPSVM):
         self.kappa = kappa
 
     def _solvable(self):
-        # One class held: its weight is 0 and O = 0 (digest §2.6 fact 8); predict it instead (A2).
+        # One class held: (2.27) gives it weight 0 and O = 0; predict it instead (D-DCIL-2).
         return self._counts[0] > 0 and self._counts[1] > 0
 
     def _weights(self, n_positive, n_negative):

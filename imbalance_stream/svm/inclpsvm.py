@@ -92,7 +92,8 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
 
     The model keeps, per class c, the scatter statistic ``M_c = sum_i z_i z_i'`` of the expanded
     samples ``z = [x; -1]`` (so ``v_c = E_c'e`` and the count ``l_c`` are entries of ``M_c``:
-    digest §2.6 fact 1). Adding or retiring a sample is the rank-one change ``M_y +- z z'``: O(d^2),
+    ``v_c`` is minus the last column of ``M_c`` and ``l_c`` its last diagonal entry). Adding or
+    retiring a sample is the rank-one change ``M_y +- z z'``: O(d^2),
     exact, order-free. The solution
 
         ``O = (I/C + M+ + M-)^{-1} (v+ - v-)``
@@ -102,9 +103,9 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
 
     The decision value is the thesis's ``f(x) = [x', -1] O = x'w - b``. ``predict_one`` returns the
     positive label when ``f > 0``, the negative one when ``f < 0``, and on a tie ``f = 0`` the class
-    with more samples held (the positive one if the counts are equal; digest A3). Probabilities are
+    with more samples held (the positive one if the counts are equal; D-DCIL-3). Probabilities are
     ``P(positive) = 1 / (1 + exp(-2 f))``, the softmax of the two one-vs-rest scores ``(f, -f)``:
-    ``f = +-1`` (a proximal plane) maps to 0.88. They are uncalibrated scores (digest A22); 1/2 for
+    ``f = +-1`` (a proximal plane) maps to 0.88. They are uncalibrated scores (D-DCIL-22); 1/2 for
     an empty model. Unweighted LPSVM is well defined with one class held (its plane pushes every
     point to that class), so this model always solves; the weighted subclass cannot (see there).
 

@@ -41,8 +41,8 @@ def class_weights(n_positive: int, n_negative: int, kappa: float = 1.0) -> tuple
     """Weights (2.27) scaled by ``kappa``: ``sigma+ = kappa l-/(l+ + l-)``, ``sigma- = kappa l+/(l+ + l-)``.
 
     The minority class gets the larger weight; with ``kappa = 1`` they sum to 1 (the printed
-    equations), with ``kappa = 2`` both are 1 on balanced data (the thesis's §5.4 reading, see the
-    digest's ambiguity A1). With no samples at all both are 0.
+    equations), with ``kappa = 2`` both are 1 on balanced data (the thesis's §5.4 reading; see
+    D-DCIL-1). With no samples at all both are 0.
 
     >>> class_weights(20, 80)
     (0.8, 0.2)
@@ -154,7 +154,7 @@ class WeightedLPSVM(LPSVM):
     C
         Trade-off between the weighted squared training error and the ridge.
     kappa
-        Scale of the class weights (digest A1): 1 follows the printed equations, 2 makes both
+        Scale of the class weights (D-DCIL-1): 1 follows the printed equations, 2 makes both
         weights 1 on balanced data. Equivalent to using ``kappa * C``.
     positive
         The label written +1.

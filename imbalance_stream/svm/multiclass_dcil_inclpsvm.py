@@ -25,16 +25,17 @@ class MulticlassDCILIncLPSVM(MulticlassIncLPSVM):
 
     which is (4.23). ``A_j`` is assembled in this form, where both coefficients are non-negative,
     rather than with the printed ``(l - 2 l_cj)/l`` coefficient, which goes negative for a majority
-    class and cancels (digest §2.7). A new label starts as a class with zero statistics: that is the
-    printed (4.26) with its ``l``/``l'`` typo fixed (digest A11). Each sample is two rank-one updates
+    class and cancels. A new label starts as a class with zero statistics: that is the
+    printed (4.26) with its ``l``/``l'`` typo fixed (D-DCIL-11). Each sample is two rank-one updates
     (O(d^2)); every ``O_j`` depends on the total count, so a refresh after a change costs one
     Cholesky solve per class held, run lazily at prediction time and cached.
 
     After any sequence of additions and retirements, ``O_j`` equals the batch wLPSVM of class j
     against the rest on the samples held. Prediction is the argmax of the raw decision values
-    ``f_j(x) = [x', -1] O_j`` over the classes held, without normalisation by ``||w_j||`` (digest
-    A13); probabilities are their softmax (uncalibrated). While one class only is held it is
-    predicted with probability 1 (digest A2). ``kappa``, ``window`` and ``forget_one`` are as in the
+    ``f_j(x) = [x', -1] O_j`` over the classes held, without normalisation by ``||w_j||``
+    (D-DCIL-13); probabilities are their softmax (uncalibrated, D-DCIL-22). While one class only is
+    held it is predicted with probability 1 (D-DCIL-2). ``kappa``, ``window`` and ``forget_one`` are
+    as in the
     binary model.
 
     Parameters
@@ -42,7 +43,7 @@ class MulticlassDCILIncLPSVM(MulticlassIncLPSVM):
     C
         Trade-off between the weighted squared training error and the ridge.
     kappa
-        Scale of the class weights (digest A1).
+        Scale of the class weights (D-DCIL-1).
     window
         ``None`` (keep everything) or the number of most recent samples to keep.
 
@@ -73,7 +74,7 @@ class MulticlassDCILIncLPSVM(MulticlassIncLPSVM):
         super().__init__(C=C, window=window)
         self.kappa = kappa
 
-    _min_classes_to_solve = 2  # one class held: its weight is 0 and O = 0 (A2)
+    _min_classes_to_solve = 2  # one class held: its weight is 0 and O = 0 (D-DCIL-2)
 
     def _solve(self, held, n):
         total = float(sum(self._counts))

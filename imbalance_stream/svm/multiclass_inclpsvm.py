@@ -33,7 +33,7 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
     :class:`~imbalance_stream.svm.MulticlassDCILIncLPSVM` corrects.
 
     ``predict_one`` is the argmax of the raw decision values ``f_j(x) = [x', -1] O_j`` over the
-    classes held (digest A13; ties go to the class with more samples, then to the first seen);
+    classes held (D-DCIL-13; ties go to the class with more samples, then to the first seen);
     ``predict_proba_one`` is their softmax, an uncalibrated score. A class whose samples have all been
     retired gets probability 0 and is never predicted. ``window`` (with its periodic rebuild) and
     ``forget_one`` work as in :class:`~imbalance_stream.svm.IncLPSVM`.
@@ -134,7 +134,7 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
 
     # ---- solutions ----------------------------------------------------------------------------
 
-    #: Unweighted LPSVM is defined with one class held; the weighted model needs two (digest A2).
+    #: Unweighted LPSVM is defined with one class held; the weighted model needs two (D-DCIL-2).
     _min_classes_to_solve = 1
 
     def _held(self) -> list[int]:
