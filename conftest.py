@@ -21,6 +21,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent
 os.environ.setdefault("IMBALANCE_STREAM_DATA", str(ROOT.parent / "shared" / "datasets"))
 
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers",
@@ -71,5 +72,8 @@ def pytest_runtest_makereport(item, call):
         if isinstance(raised, MissingDataFile):
             report = outcome.get_result()
             report.outcome = "skipped"
-            report.longrepr = (str(item.path), item.reportinfo()[1] or 0,
-                               "Skipped: " + _skip_reason([raised.path]))
+            report.longrepr = (
+                str(item.path),
+                item.reportinfo()[1] or 0,
+                "Skipped: " + _skip_reason([raised.path]),
+            )

@@ -1,10 +1,10 @@
 """Speed of the seed-002 learners, as ratios against peers measured in the same run.
 
-1. Dict API: samples/s of ``predict_proba_one(x)`` then ``learn_one(x, y)`` on a9a (rows L2-normalised,
-   sparse dicts of the non-zero features) for ACOG-diag, ACOG-full, SACOG (m = 5) and sparse SACOG,
-   against River's ``LogisticRegression`` and ``PAClassifier``. Each repetition runs every model once
-   over the stream on a fresh instance, the models taking turns every ``--chunk`` samples
-   (interleaved), and the table gives the median over repetitions.
+1. Dict API: samples/s of ``predict_proba_one(x)`` then ``learn_one(x, y)`` on a9a (rows
+   L2-normalised, sparse dicts of the non-zero features) for ACOG-diag, ACOG-full, SACOG (m = 5) and
+   sparse SACOG, against River's ``LogisticRegression`` and ``PAClassifier``. Each repetition runs
+   every model once over the stream on a fresh instance, the models taking turns every ``--chunk``
+   samples (interleaved), and the table gives the median over repetitions.
 2. Array path against dict path: :func:`imbalance_stream.evaluate.replay_array` over the CSR array
    (built once, as the dicts are; the replay's own validation and column mapping are timed)
    against the ``predict_one`` + ``learn_one`` loop over prebuilt dicts (the same test-then-train

@@ -8,7 +8,8 @@ BLAS runs on one thread unless ``OPENBLAS_NUM_THREADS`` is set (see below).
 Measured per sample, on dense Gaussian samples (20% positive), best of ``--repeat`` interleaved
 passes over fresh copies of a model warmed up on 60 samples:
 
-* ``learn``: ``DCILIncLPSVM.learn_one``, a rank-one update of one class's scatter (O(d^2)), no solve;
+* ``learn``: ``DCILIncLPSVM.learn_one``, a rank-one update of one class's scatter (O(d^2)), no
+  solve;
 * ``learn, eager solve``: the model re-solved after *every* update, as a non-lazy implementation
   would do (O(d^3) per sample);
 * ``batch-k``: ``k`` updates, then one prediction: the lazy solve amortised over ``k`` samples;
@@ -48,7 +49,9 @@ def make_stream(n: int, d: int, seed: int = 0):
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.2
     X = rng.normal(size=(n, d)) + np.where(y, 0.5, -0.5)[:, None]
-    return [({f"x{j}": float(v) for j, v in enumerate(row)}, bool(label)) for row, label in zip(X, y)]
+    return [
+        ({f"x{j}": float(v) for j, v in enumerate(row)}, bool(label)) for row, label in zip(X, y)
+    ]
 
 
 def warm(model, stream):
@@ -170,13 +173,18 @@ def main():
     print("| ratio | " + " | ".join(f"d = {d}" for d in args.dims) + " |")
     print("|---|" + "---:|" * len(args.dims))
     for label, (top, bottom) in ratios.items():
-        print(f"| {label} | " + " | ".join(f"{results[d][top] / results[d][bottom]:.2f}"
-                                            for d in args.dims) + " |")  # fmt: skip
+        print(
+            f"| {label} | "
+            + " | ".join(f"{results[d][top] / results[d][bottom]:.2f}" for d in args.dims)
+            + " |"
+        )
     if len(args.dims) > 1:
         first, last = args.dims[0], args.dims[-1]
-        print(f"\ngrowth from d = {first} to d = {last} "
-              f"(O(d^2) predicts {((last + 1) / (first + 1)) ** 2:.0f}x, "
-              f"O(d^3) {((last + 1) / (first + 1)) ** 3:.0f}x):")  # fmt: skip
+        print(
+            f"\ngrowth from d = {first} to d = {last} "
+            f"(O(d^2) predicts {((last + 1) / (first + 1)) ** 2:.0f}x, "
+            f"O(d^3) {((last + 1) / (first + 1)) ** 3:.0f}x):"
+        )
         for key in ("kernel numba", "learn", "learn+predict"):
             print(f"  {key}: {results[last][key] / results[first][key]:.0f}x")
 

@@ -36,14 +36,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from river import linear_model as river_linear
-from river import optim
-from test_koil_reference import NaiveKOIL
+from river import linear_model as river_linear  # noqa: E402 - after the path set-up
+from river import optim  # noqa: E402
+from test_koil_reference import NaiveKOIL  # noqa: E402
 
-from imbalance_stream._numba.kernels import kernel
-from imbalance_stream._numba.koil import COUNT, USED
-from imbalance_stream.datasets import KOILBenchmark as KOILData
-from imbalance_stream.kernel import KOIL
+from imbalance_stream._numba.kernels import kernel  # noqa: E402
+from imbalance_stream._numba.koil import COUNT, USED  # noqa: E402
+from imbalance_stream.datasets import KOILBenchmark as KOILData  # noqa: E402
+from imbalance_stream.kernel import KOIL  # noqa: E402
 
 PARAMS = dict(budget=100, k=10, policy="rs++", loss="hinge", C=4.0, eta=0.01, gamma=2.0, seed=0)
 
@@ -67,8 +67,9 @@ class RescoringKOIL(KOIL):
     def _learn(self, indices, values, sign):
         pool = self._pool
         opposite = 1 if sign > 0 else 0
-        rescore_opposite(pool.X, pool.beta, pool.h, pool.members, pool.ints, opposite,
-                         *self._kernel_args())  # fmt: skip
+        rescore_opposite(
+            pool.X, pool.beta, pool.h, pool.members, pool.ints, opposite, *self._kernel_args()
+        )
         super()._learn(indices, values, sign)
 
 
@@ -130,8 +131,10 @@ def main(argv=None):
         np.testing.assert_allclose(alphas, naive.alphas[label], rtol=1e-9, atol=1e-12)
 
     reference = statistics.median(times["KOIL (Gram cache, incremental scores)"])
-    print(f"letter, first {len(y)} rows ({int(y.sum())} positive), KOIL budget 100/class, k = 10, "
-          f"RS++; median of {args.repeats} runs; n_support at the end {fast.n_support}")  # fmt: skip
+    print(
+        f"letter, first {len(y)} rows ({int(y.sum())} positive), KOIL budget 100/class, k = 10, "
+        f"RS++; median of {args.repeats} runs; n_support at the end {fast.n_support}"
+    )
     print(f"{'model':42s} {'samples/s':>10s} {'time / KOIL':>12s}")
     for name, values in times.items():
         median = statistics.median(values)
@@ -145,7 +148,10 @@ def main(argv=None):
     for t, (x, label) in enumerate(zip(dicts_all, y_all.tolist()), start=1):
         model.learn_one(x, label)
         if t in checkpoints:
-            print(f"  after {t:6d} samples: {model._raw_memory_usage:9d}   n_support {model.n_support}")
+            print(
+                f"  after {t:6d} samples: {model._raw_memory_usage:9d}"
+                f"   n_support {model.n_support}"
+            )
 
 
 if __name__ == "__main__":

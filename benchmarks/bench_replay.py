@@ -38,8 +38,9 @@ def write_log(path, n):
 
     from imbalance_stream.replay.sources import events_from_dataset
 
-    base = list(events_from_dataset(datasets.Phishing(), seed=0, entities=5,
-                                    delay_scale=3600.0, never=0.1))  # fmt: skip
+    base = list(
+        events_from_dataset(datasets.Phishing(), seed=0, entities=5, delay_scale=3600.0, never=0.1)
+    )
     span = dt.timedelta(days=1)
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
@@ -121,8 +122,10 @@ def main():
     if args.child:
         child(*args.child)
         return
-    print(f"{'rows':>10} {'bare rows/s':>12} {'replay rows/s':>14} {'ratio':>6} "
-          f"{'bare MiB':>9} {'replay MiB':>11}")  # fmt: skip
+    print(
+        f"{'rows':>10} {'bare rows/s':>12} {'replay rows/s':>14} {'ratio':>6} "
+        f"{'bare MiB':>9} {'replay MiB':>11}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for n in args.rows:
             path = os.path.join(folder, f"log{n}.csv")
@@ -130,15 +133,26 @@ def main():
             results = {}
             for kind in ("bare", "replay"):
                 done = subprocess.run(
-                    [sys.executable, __file__, "--child", kind, path,
-                     os.path.join(folder, f"out{n}")],
-                    capture_output=True, text=True, check=True,
-                )  # fmt: skip
+                    [
+                        sys.executable,
+                        __file__,
+                        "--child",
+                        kind,
+                        path,
+                        os.path.join(folder, f"out{n}"),
+                    ],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
                 results[kind] = json.loads(done.stdout.strip().splitlines()[-1])
             b, r = results["bare"], results["replay"]
-            print(f"{n:>10,} {n / b['seconds']:>12,.0f} {n / r['seconds']:>14,.0f} "
-                  f"{b['seconds'] / r['seconds']:>6.2f} {b['peak_mib']:>9.0f} "
-                  f"{r['peak_mib']:>11.0f}", flush=True)  # fmt: skip
+            print(
+                f"{n:>10,} {n / b['seconds']:>12,.0f} {n / r['seconds']:>14,.0f} "
+                f"{b['seconds'] / r['seconds']:>6.2f} {b['peak_mib']:>9.0f} "
+                f"{r['peak_mib']:>11.0f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

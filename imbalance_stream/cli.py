@@ -53,10 +53,13 @@ def format_table(rows: list[dict]) -> str:
     columns = list(dict.fromkeys(key for row in rows for key in row))
     cells = [[_cell(row.get(col, "")) for col in columns] for row in rows]
     numeric = [
-        all(isinstance(row.get(col), numbers.Real) and not isinstance(row.get(col), bool)
-            for row in rows if col in row)
+        all(
+            isinstance(row.get(col), numbers.Real) and not isinstance(row.get(col), bool)
+            for row in rows
+            if col in row
+        )
         for col in columns
-    ]  # fmt: skip
+    ]
     widths = [max(len(col), *(len(line[i]) for line in cells)) for i, col in enumerate(columns)]
 
     def fmt(values):
@@ -86,30 +89,37 @@ def _parser() -> argparse.ArgumentParser:
         prog="imbalance-stream",
         description="Prequential evaluation of learners on imbalanced, drifting streams.",
     )
-    parser.add_argument(
-        "--version", action="version", version=f"imbalance-stream {__version__}"
-    )
+    parser.add_argument("--version", action="version", version=f"imbalance-stream {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
     run = commands.add_parser("run", help="run a scenario file (TOML)")
     run.add_argument(
-        "file", metavar="FILE",
+        "file",
+        metavar="FILE",
         help="scenario file, or the name of a scenario shipped with the package (quickstart)",
-    )  # fmt: skip
+    )
     run.add_argument("--out", metavar="DIR", help="output directory (default: out/<scenario name>)")
     run.add_argument(
-        "--n-jobs", metavar="N", type=int, default=None,
+        "--n-jobs",
+        metavar="N",
+        type=int,
+        default=None,
         help="run the models (or a protocol's cells) on N local processes; -1: one per core",
-    )  # fmt: skip
+    )
     run.add_argument(
-        "--scheduler", metavar="ADDR", default=None,
+        "--scheduler",
+        metavar="ADDR",
+        default=None,
         help="Dask scheduler address (tcp://host:8786), or 'local' for a local Dask cluster",
-    )  # fmt: skip
+    )
     run.add_argument(
-        "--seed", metavar="S", type=int, default=None,
+        "--seed",
+        metavar="S",
+        type=int,
+        default=None,
         help="override the stream's seed (prequential scenarios)",
-    )  # fmt: skip
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
 
     commands.add_parser("list", help="list estimators, metrics, datasets and protocols")
@@ -121,9 +131,11 @@ def _parser() -> argparse.ArgumentParser:
     fetch = actions.add_parser("fetch", help="download data sets into the data home")
     fetch.add_argument("names", metavar="NAME", nargs="+", help="data sets (see `data list`)")
     fetch.add_argument(
-        "--base-url", metavar="URL", default=None,
+        "--base-url",
+        metavar="URL",
+        default=None,
         help="a mirror of the sources (default: $IMBALANCE_STREAM_DATA_URL, else the sources)",
-    )  # fmt: skip
+    )
     fetch.add_argument("--force", action="store_true", help="download files already present")
     actions.add_parser("list", help="the data sets, their files and whether the data home has them")
     check = actions.add_parser("check", help="verify the files of the data home (SHA-256)")
@@ -239,8 +251,9 @@ def _run(args) -> int:
             f"cannot create the output directory {str(out)!r}: {error.strerror}"
         ) from None
 
-    result = run(scenario, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler,
-                 progress=not args.quiet)  # fmt: skip
+    result = run(
+        scenario, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler, progress=not args.quiet
+    )
     print(f"{scenario.name}: {scenario.config.get('description', scenario.kind)}")
     print(format_table(result.table))
     write_csv(result.table, out / "table.csv")
@@ -261,20 +274,35 @@ class _UsageError(Exception):
     pass
 
 
-
-
 def _add_replay_parser(commands) -> None:
     replay = commands.add_parser("replay", help="replay a labelled event log (a replay scenario)")
     replay.add_argument("file", metavar="SCENARIO", help='a TOML file with kind = "replay"')
     replay.add_argument("--out", metavar="DIR", help="output directory (default: out/<name>)")
-    replay.add_argument("--resume", action="store_true",
-                        help="continue from the checkpoints in the output directory")
-    replay.add_argument("--n-jobs", metavar="N", type=int, default=None,
-                        help="replay the entities on N local processes; -1: one per core")
-    replay.add_argument("--scheduler", metavar="ADDR", default=None,
-                        help="Dask scheduler address (tcp://host:8786), or 'local'")
-    replay.add_argument("--max-rejects", metavar="N", type=int, default=None,
-                        help="stop once more than N rows are rejected")
+    replay.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue from the checkpoints in the output directory",
+    )
+    replay.add_argument(
+        "--n-jobs",
+        metavar="N",
+        type=int,
+        default=None,
+        help="replay the entities on N local processes; -1: one per core",
+    )
+    replay.add_argument(
+        "--scheduler",
+        metavar="ADDR",
+        default=None,
+        help="Dask scheduler address (tcp://host:8786), or 'local'",
+    )
+    replay.add_argument(
+        "--max-rejects",
+        metavar="N",
+        type=int,
+        default=None,
+        help="stop once more than N rows are rejected",
+    )
     replay.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -286,17 +314,25 @@ def _replay(args) -> int:
         raise _UsageError("--max-rejects must be >= 0")
     scenario = load(args.file)
     out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
-    result = replay(scenario, out_dir=out, resume=args.resume, n_jobs=args.n_jobs,
-                    scheduler=args.scheduler, max_rejects=args.max_rejects,
-                    progress=not args.quiet)  # fmt: skip
+    result = replay(
+        scenario,
+        out_dir=out,
+        resume=args.resume,
+        n_jobs=args.n_jobs,
+        scheduler=args.scheduler,
+        max_rejects=args.max_rejects,
+        progress=not args.quiet,
+    )
     print(f"{scenario.name}: {scenario.config.get('description', 'replay')}")
     print(format_table(result.table))
     note = plot(str(out), title=scenario.name)
     if note:
         print(note, file=sys.stderr)
     kind = scenario.options.get("predictions", "csv")
-    print(f"{result.rejected} rejected rows; wrote predictions.{kind}, rejected.csv, curves.csv"
-          f"{'' if note else ', curves.png'}, entities.csv, table.csv to {out}")
+    print(
+        f"{result.rejected} rejected rows; wrote predictions.{kind}, rejected.csv, curves.csv"
+        f"{'' if note else ', curves.png'}, entities.csv, table.csv to {out}"
+    )
     return 0
 
 

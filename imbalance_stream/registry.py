@@ -395,8 +395,8 @@ def build(spec, kind: str | None = None, where: str = "spec"):
                     or f"; its parameters are {', '.join(accepted) or 'none'}"
                 )
             )
-        kwargs[key] = value if isinstance(value, type) else _convert_param(
-            value, f"{where}.params.{key}"
+        kwargs[key] = (
+            value if isinstance(value, type) else _convert_param(value, f"{where}.params.{key}")
         )
     try:
         return cls(**kwargs)

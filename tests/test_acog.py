@@ -136,7 +136,10 @@ def test_probability_is_half_at_zero_score_and_monotone_in_the_score(covariance)
 
 
 def test_intercept_learns_a_bias_the_plain_model_cannot():
-    plain, biased = ACOG(covariance="full", eta=0.5), ACOG(covariance="full", eta=0.5, intercept=True)
+    plain, biased = (
+        ACOG(covariance="full", eta=0.5),
+        ACOG(covariance="full", eta=0.5, intercept=True),
+    )
     for model in (plain, biased):
         for i in range(200):
             model.learn_one({"a": 1.0}, i % 5 == 0)
@@ -204,7 +207,8 @@ def test_labels_other_than_booleans():
 
 
 @pytest.mark.parametrize(
-    "params", [dict(loss="III"), dict(covariance="sketch"), dict(rho=0.0), dict(eta=-1.0), dict(gamma=0)]
+    "params",
+    [dict(loss="III"), dict(covariance="sketch"), dict(rho=0.0), dict(eta=-1.0), dict(gamma=0)],
 )
 def test_bad_parameters_are_refused(params):
     with pytest.raises(ValueError):

@@ -200,9 +200,14 @@ def test_single_class_prefix_and_empty_dicts(cls):
 
 @pytest.mark.parametrize(
     "cls, bad",
-    [(OAMSeq, {"C": 0}), (OAMSeq, {"budget": 0}), (OAMSeq, {"budget": 2.5}),
-     (OPAUC, {"eta": -1}), (OPAUC, {"lam": float("nan")})],
-)  # fmt: skip
+    [
+        (OAMSeq, {"C": 0}),
+        (OAMSeq, {"budget": 0}),
+        (OAMSeq, {"budget": 2.5}),
+        (OPAUC, {"eta": -1}),
+        (OPAUC, {"lam": float("nan")}),
+    ],
+)
 def test_bad_hyper_parameters_raise(cls, bad):
     with pytest.raises(ValueError):
         cls(**bad)

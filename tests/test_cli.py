@@ -65,10 +65,22 @@ def test_quickstart_end_to_end(tmp_path):
     out = tmp_path / "quickstart"
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "imbalance_stream.cli", "run", "quickstart",
-         "--out", str(out), "--quiet"],
-        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "imbalance_stream.cli",
+            "run",
+            "quickstart",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("model"))
@@ -218,7 +230,10 @@ def test_protocol_scenario_prints_rows_and_writes_table(tmp_path, capsys):
         ),
         (SMALL.replace("ExactROCAUC", "ExactAUC"), "did you mean 'ExactROCAUC'"),
         ('kind = "protocol"\nprotocol = "nope"\n', "'package.module:function'"),
-        ('kind = "protocol"\nprotocol = "acog.table8"\n', "now named 'reproduce.acog.protocol:table8'"),
+        (
+            'kind = "protocol"\nprotocol = "acog.table8"\n',
+            "now named 'reproduce.acog.protocol:table8'",
+        ),
         ('kind = "protocol"\nprotocol = "nowhere.at_all:run"\n', "no module named 'nowhere'"),
     ],
 )
@@ -276,8 +291,12 @@ def test_console_script_reports_errors_without_traceback(tmp_path):
     }
     done = subprocess.run(
         [sys.executable, "-m", "imbalance_stream.cli", "run", str(path)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env,
-    )  # fmt: skip
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "bad.toml" in done.stderr
 

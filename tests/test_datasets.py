@@ -23,10 +23,70 @@ from imbalance_stream.datasets.libsvm_datasets import FILES as libsvm_files
 
 DATA = pathlib.Path(os.environ["IMBALANCE_STREAM_DATA"])
 
-ABALONE_RINGS = dict(zip(
-    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29],
-    [1, 1, 15, 57, 115, 259, 391, 568, 689, 634, 487, 267, 203, 126, 103, 67, 58, 42, 32, 26, 14, 6, 9, 2, 1, 1, 2, 1],
-))  # fmt: skip
+ABALONE_RINGS = dict(
+    zip(
+        [
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            7,
+            8,
+            9,
+            10,
+            11,
+            12,
+            13,
+            14,
+            15,
+            16,
+            17,
+            18,
+            19,
+            20,
+            21,
+            22,
+            23,
+            24,
+            25,
+            26,
+            27,
+            29,
+        ],
+        [
+            1,
+            1,
+            15,
+            57,
+            115,
+            259,
+            391,
+            568,
+            689,
+            634,
+            487,
+            267,
+            203,
+            126,
+            103,
+            67,
+            58,
+            42,
+            32,
+            26,
+            14,
+            6,
+            9,
+            2,
+            1,
+            1,
+            2,
+            1,
+        ],
+    )
+)
 CAR = {"unacc": 1210, "acc": 384, "good": 69, "vgood": 65}
 PEN_TRA = dict(enumerate([780, 779, 780, 719, 780, 720, 720, 778, 719, 719]))
 PEN_TES = dict(enumerate([363, 364, 364, 336, 364, 335, 336, 364, 336, 336]))
@@ -88,11 +148,43 @@ LOADERS = {
     ),
     "Iris": (lambda: datasets.Iris(positive_class=1), 150, 4, {0: 50, 1: 50, 2: 50}, 50),
     "MNIST-test": (lambda: datasets.MNIST("test"), 10000, 784, MNIST_TEST, 974),
-    "KOIL-dna-repaired": (lambda: datasets.KOILBenchmark("dna", repair=True), 3186, 180, {1: 767, -1: 2419}, 767),
+    "KOIL-dna-repaired": (
+        lambda: datasets.KOILBenchmark("dna", repair=True),
+        3186,
+        180,
+        {1: 767, -1: 2419},
+        767,
+    ),
 }
 
-LETTER_TRAIN = [594, 567, 554, 598, 565, 565, 547, 538, 567, 575, 572, 560, 607, 605, 574, 597,
-                594, 568, 563, 599, 606, 581, 576, 583, 602, 543]  # fmt: skip
+LETTER_TRAIN = [
+    594,
+    567,
+    554,
+    598,
+    565,
+    565,
+    547,
+    538,
+    567,
+    575,
+    572,
+    560,
+    607,
+    605,
+    574,
+    597,
+    594,
+    568,
+    563,
+    599,
+    606,
+    581,
+    576,
+    583,
+    602,
+    543,
+]
 
 
 def _needs_files(factory):
@@ -342,7 +434,11 @@ def test_abalone_sex_encoding_and_multiclass():
     X, _, _ = datasets.Abalone().to_numpy()
     H, _, names = datasets.Abalone(one_hot=True).to_numpy()
     assert collections.Counter(X[:, 0].tolist()) == {0.0: 1528, 1.0: 1307, 2.0: 1342}
-    assert H[:, :3].sum(axis=0).tolist() == [1528, 1307, 1342] and names[:3] == ("Sex_M", "Sex_F", "Sex_I")
+    assert H[:, :3].sum(axis=0).tolist() == [1528, 1307, 1342] and names[:3] == (
+        "Sex_M",
+        "Sex_F",
+        "Sex_I",
+    )
     _, y, _ = datasets.Abalone(positive_class=7).to_numpy()
     assert int(y.sum()) == 391
     assert datasets.Abalone(positive_class=None).task == river_base.MULTI_CLF

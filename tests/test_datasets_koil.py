@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from imbalance_stream import datasets
-from imbalance_stream.datasets import KOILBenchmark, CorruptedFileError
+from imbalance_stream.datasets import CorruptedFileError, KOILBenchmark
 from imbalance_stream.datasets import koil as koil_module
 
 

@@ -13,8 +13,8 @@ from test_dcil_inclpsvm import D, as_dict, operations, replay
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.svm import (
     DCILIncLPSVM,
-    MulticlassIncLPSVM,
     MulticlassDCILIncLPSVM,
+    MulticlassIncLPSVM,
     lpsvm_solution,
     wlpsvm_solution,
 )
@@ -23,8 +23,10 @@ from imbalance_stream.svm import (
 def in_order(model, solution):
     """Reorder a model's [w; b] (features in first-seen order) to f0..f{D-1}, b."""
     position = {name: i for i, name in enumerate(model.feature_names)}
-    return np.r_[[solution[position[f"f{j}"]] if f"f{j}" in position else 0.0
-                  for j in range(D)], solution[-1]]  # fmt: skip
+    return np.r_[
+        [solution[position[f"f{j}"]] if f"f{j}" in position else 0.0 for j in range(D)],
+        solution[-1],
+    ]
 
 
 def assert_equals_batch(model, held):
@@ -87,7 +89,9 @@ def test_class_j_equals_the_binary_model_with_j_positive():
         multi.learn_one(as_dict(row), label)
         binary.learn_one(as_dict(row), "c" if label == "c" else "rest")
     np.testing.assert_allclose(multi.solutions["c"], binary.solution, rtol=1e-10, atol=1e-14)
-    assert multi.decision_one(as_dict(X[3]))["c"] == pytest.approx(binary.decision_one(as_dict(X[3])))
+    assert multi.decision_one(as_dict(X[3]))["c"] == pytest.approx(
+        binary.decision_one(as_dict(X[3]))
+    )
 
 
 def test_two_classes_give_opposite_solutions():
@@ -107,7 +111,10 @@ def test_weights_help_the_rare_class():
         plain.learn_one(as_dict(row), label)
     Xt, yt = _stream(600, seed=2)
     rare = yt == "c"
-    recall = lambda m: np.mean([m.predict_one(as_dict(r)) == "c" for r in Xt[rare]])
+
+    def recall(m):
+        return np.mean([m.predict_one(as_dict(r)) == "c" for r in Xt[rare]])
+
     assert recall(weighted) > recall(plain)
 
 
@@ -134,8 +141,12 @@ def test_bad_input_leaves_the_model_unchanged(cls):
         model.learn_one(as_dict(row), label)
     model.predict_one({"f0": 0.0})
     snapshot = pickle.dumps(model)
-    for x, name in [({"f0": float("nan")}, "f0"), ({"f1": float("-inf")}, "f1"),
-                    ({"f2": "x"}, "f2"), ({"f0": None}, "f0")]:  # fmt: skip
+    for x, name in [
+        ({"f0": float("nan")}, "f0"),
+        ({"f1": float("-inf")}, "f1"),
+        ({"f2": "x"}, "f2"),
+        ({"f0": None}, "f0"),
+    ]:
         for action in (model.learn_one, model.forget_one):
             with pytest.raises(InvalidFeature, match=name):
                 action(x, "a")

@@ -1,4 +1,5 @@
-"""The jitted kernels of the proximal SVMs (scatter updates, system assembly) against plain numpy."""
+"""The jitted kernels of the proximal SVMs (scatter updates, system assembly) against plain
+numpy."""
 
 import numpy as np
 

@@ -19,7 +19,9 @@ OLD_NAMES = [
 ]
 
 
-@pytest.mark.parametrize(("package", "old", "new"), OLD_NAMES, ids=lambda v: getattr(v, "__name__", v))
+@pytest.mark.parametrize(
+    ("package", "old", "new"), OLD_NAMES, ids=lambda v: getattr(v, "__name__", v)
+)
 def test_old_name_warns_and_resolves(package, old, new):
     with pytest.warns(DeprecationWarning, match=f"{package.__name__}.{old} is deprecated"):
         assert getattr(package, old) is new

@@ -7,7 +7,9 @@ import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DECISION = re.compile(r"\bD-(?:KOIL|DCIL|ACOG)-\d+\b")
-OUTSIDE = re.compile(r"\bdigest\b(?!\.)|\.\./shared|\bspec (?:section|§|[0-9]|[A-Z][0-9])|\bspec U\d+")
+OUTSIDE = re.compile(
+    r"\bdigest\b(?!\.)|\.\./shared|\bspec (?:section|§|[0-9]|[A-Z][0-9])|\bspec U\d+"
+)
 # The paper protocols are moving out of the package (reproduce/); their text is revised there.
 MOVING = ("koil_protocol.py", "acog_protocol.py", "dcil_protocol.py")
 

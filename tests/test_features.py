@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from imbalance_stream.base import FeatureSpace, InvalidFeature, as_float, grow_matrix, grow_vector
+from imbalance_stream.base import features as features_module
 
 
 def test_new_names_get_columns_in_order_of_appearance_only_after_commit():
@@ -64,7 +65,13 @@ def test_non_dict_input_is_refused():
         FeatureSpace().encode([1.0, 2.0], grow=True)
 
 
-@given(st.dictionaries(st.text(min_size=1, max_size=3), st.floats(allow_nan=False, allow_infinity=False), max_size=8))
+@given(
+    st.dictionaries(
+        st.text(min_size=1, max_size=3),
+        st.floats(allow_nan=False, allow_infinity=False),
+        max_size=8,
+    )
+)
 def test_dense_round_trip(x):
     space = FeatureSpace()
     idx, val, new = space.encode(x, grow=True)
@@ -123,7 +130,6 @@ def test_the_recall_cache_is_not_pickled_and_odd_values_miss_it():
 
 # ---- the fast paths of encode agree with the checked path ----------------------------------------
 
-from imbalance_stream.base import features as features_module
 
 _NAMES = st.sampled_from(["a", "b", "c", 1, 2, (3, "t"), "new", 7.5])
 _VALUES = st.one_of(
@@ -172,7 +178,9 @@ def test_every_fast_path_equals_the_checked_path_or_declines(x, intercept):
         if features_module._compiled is not None:
             size = len(x) + intercept
             indices, values = np.empty(size, np.int64), np.empty(size, np.float64)
-            written = features_module._compiled.encode_plain(x, space.index, indices, values, intercept)
+            written = features_module._compiled.encode_plain(
+                x, space.index, indices, values, intercept
+            )
             assert written in (-1, size)
             # what the Python fallback accepts, the compiled path accepts too; the fallback may
             # also decline a sample whose values overflow when summed (its one-call finiteness

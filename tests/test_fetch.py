@@ -64,13 +64,17 @@ def test_fetch_checks_and_transforms_without_the_data_home(tmp_path):
     tail = b"".join(b"%d 1:0.5\n" % i for i in range(4, 10))
     plain = DataFile("x/plain.txt", hashlib.sha256(body).hexdigest(), "https://example.org/p")
     packed = DataFile(
-        "x/packed.gz", "0" * 64, "https://example.org/p",
+        "x/packed.gz",
+        "0" * 64,
+        "https://example.org/p",
         content_sha256=hashlib.sha256(body).hexdigest(),
-    )  # fmt: skip
+    )
     part = DataFile(
-        "x/part.gz", "0" * 64, "https://example.org/p",
+        "x/part.gz",
+        "0" * 64,
+        "https://example.org/p",
         content_sha256=hashlib.sha256(tail).hexdigest(),
-    )  # fmt: skip
+    )
     table = {
         "plain": [fetch.Source(plain, "https://example.org/data/p.txt")],
         "packed": [fetch.Source(packed, "https://example.org/data/p.txt", "gzip")],

@@ -157,9 +157,11 @@ def test_callable_ratio_and_bad_values():
 
 
 def test_seeded_streams_are_reproducible():
-    make = lambda seed: ImbalancedStream(
-        synth.SEA(seed=4), Step(0.3, 0.1, at=200), positive=True, n_samples=300, seed=seed
-    )
+    def make(seed):
+        return ImbalancedStream(
+            synth.SEA(seed=4), Step(0.3, 0.1, at=200), positive=True, n_samples=300, seed=seed
+        )
+
     first, second = list(make(9)), list(make(9))
     assert first == second
     stream = make(9)
@@ -209,7 +211,10 @@ def test_buffers_are_bounded_and_drop_oldest():
 
 def test_buffer_keeps_newest_when_full():
     source = [({"i": i}, False) for i in range(100)] + [({"i": 100}, True)]
-    schedule = lambda t: 1.0 if t == 0 else 0.0
+
+    def schedule(t):
+        return 1.0 if t == 0 else 0.0
+
     out = list(ImbalancedStream(source, schedule, buffer_size=10))
     assert [x["i"] for x, _ in out] == [100] + list(range(90, 100))
 
@@ -249,9 +254,15 @@ def test_metadata_and_repr():
 
 
 def test_composes_with_concept_drift_stream():
-    before = ImbalancedStream(synth.Agrawal(seed=1, classification_function=0), 0.5, positive=1, seed=1)
-    after = ImbalancedStream(synth.Agrawal(seed=2, classification_function=2), 0.05, positive=1, seed=2)
-    drift = synth.ConceptDriftStream(stream=before, drift_stream=after, position=2000, width=50, seed=3)
+    before = ImbalancedStream(
+        synth.Agrawal(seed=1, classification_function=0), 0.5, positive=1, seed=1
+    )
+    after = ImbalancedStream(
+        synth.Agrawal(seed=2, classification_function=2), 0.05, positive=1, seed=2
+    )
+    drift = synth.ConceptDriftStream(
+        stream=before, drift_stream=after, position=2000, width=50, seed=3
+    )
     labels = [y for _, y in itertools.islice(drift, 4000)]
     assert len(labels) == 4000
     assert abs(sum(labels[:1800]) / 1800 - 0.5) < binomial_tolerance(1800, 0.5)
@@ -259,8 +270,11 @@ def test_composes_with_concept_drift_stream():
     assert "ImbalancedStream" in repr(drift)
     # and the other way round: the drifting stream as the source of an imbalanced one
     source = synth.ConceptDriftStream(
-        stream=synth.Agrawal(seed=1), drift_stream=synth.Agrawal(seed=1, classification_function=3),
-        position=1000, width=10, seed=0,
+        stream=synth.Agrawal(seed=1),
+        drift_stream=synth.Agrawal(seed=1, classification_function=3),
+        position=1000,
+        width=10,
+        seed=0,
     )
     stream = ImbalancedStream(source, 0.1, positive=1, n_samples=2000, seed=0)
     labels = [y for _, y in stream]
@@ -305,6 +319,7 @@ def test_patience_stops_a_hopeless_search():
         list(itertools.islice(stream, 10))
     with pytest.raises(ValueError):
         ImbalancedStream(CoinSource(0), 0.5, patience=0)
+
     # a rare but present class is found when patience allows it
     def rare():
         for i in itertools.count():

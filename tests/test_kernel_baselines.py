@@ -250,10 +250,18 @@ def test_single_class_prefix_then_new_features(make):
 
 @pytest.mark.parametrize(
     "cls, bad",
-    [(NORMA, {"nu": 0}), (NORMA, {"eta": 1.0, "lam": 1.0}), (NORMA, {"budget": 0}),
-     (RBP, {"budget": 0}), (Forgetron, {"budget": 1.5}), (Projectron, {"eta": 0}),
-     (RBP, {"kernel": "sigmoid"}), (Forgetron, {"gamma": -1.0}), (NORMA, {"degree": 0})],
-)  # fmt: skip
+    [
+        (NORMA, {"nu": 0}),
+        (NORMA, {"eta": 1.0, "lam": 1.0}),
+        (NORMA, {"budget": 0}),
+        (RBP, {"budget": 0}),
+        (Forgetron, {"budget": 1.5}),
+        (Projectron, {"eta": 0}),
+        (RBP, {"kernel": "sigmoid"}),
+        (Forgetron, {"gamma": -1.0}),
+        (NORMA, {"degree": 0}),
+    ],
+)
 def test_bad_hyper_parameters_raise(cls, bad):
     with pytest.raises(ValueError):
         cls(**bad)

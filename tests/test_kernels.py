@@ -33,7 +33,9 @@ def test_kernel_row_gram_and_expansion_match_numpy(kind, gamma, degree, coef0):
     X = np.zeros((capacity, d))
     X[:count] = rng.normal(size=(count, d))
     x = rng.normal(size=d)
-    expected_row = np.array([reference_kernel(kind, X[i], x, gamma, degree, coef0) for i in range(count)])
+    expected_row = np.array(
+        [reference_kernel(kind, X[i], x, gamma, degree, coef0) for i in range(count)]
+    )
     out = np.full(capacity, -99.0)
     K.kernel_row(kind, X, count, x, gamma, degree, coef0, out)
     np.testing.assert_allclose(out[:count], expected_row, rtol=1e-12, atol=1e-14)
@@ -45,7 +47,10 @@ def test_kernel_row_gram_and_expansion_match_numpy(kind, gamma, degree, coef0):
     )
 
     expected_gram = np.array(
-        [[reference_kernel(kind, X[i], X[j], gamma, degree, coef0) for j in range(count)] for i in range(count)]
+        [
+            [reference_kernel(kind, X[i], X[j], gamma, degree, coef0) for j in range(count)]
+            for i in range(count)
+        ]
     )
     G = np.zeros((capacity, capacity))
     K.gram_fill(kind, X, count, gamma, degree, coef0, G)
@@ -106,4 +111,6 @@ def test_rbf_is_symmetric_bounded_and_one_on_the_diagonal(a, b, gamma):
     assert value == K.kernel(K.RBF, b, a, gamma, 2.0, 0.0)
     assert 0.0 <= value <= 1.0
     assert K.kernel(K.RBF, a, a, gamma, 2.0, 0.0) == 1.0
-    assert value == pytest.approx(reference_kernel(K.RBF, a, b, gamma, 2.0, 0.0), rel=1e-12, abs=1e-300)
+    assert value == pytest.approx(
+        reference_kernel(K.RBF, a, b, gamma, 2.0, 0.0), rel=1e-12, abs=1e-300
+    )

@@ -41,11 +41,21 @@ def trained(model, n=200, seed=0):
 @pytest.mark.parametrize(
     "params",
     [
-        {"budget": 0}, {"budget": 2.5}, {"k": 0}, {"policy": "lru"}, {"loss": "log"}, {"C": 0.0},
-        {"eta": -1.0}, {"eta": 1.0}, {"kernel": "sigmoid"}, {"gamma": float("nan")}, {"degree": 0},
-        {"neighbor_mode": "all"}, {"similarity": "cosine"},
+        {"budget": 0},
+        {"budget": 2.5},
+        {"k": 0},
+        {"policy": "lru"},
+        {"loss": "log"},
+        {"C": 0.0},
+        {"eta": -1.0},
+        {"eta": 1.0},
+        {"kernel": "sigmoid"},
+        {"gamma": float("nan")},
+        {"degree": 0},
+        {"neighbor_mode": "all"},
+        {"similarity": "cosine"},
     ],
-)  # fmt: skip
+)
 def test_koil_rejects_bad_hyper_parameters(params):
     with pytest.raises(ValueError):
         KOIL(**params)
@@ -53,9 +63,15 @@ def test_koil_rejects_bad_hyper_parameters(params):
 
 @pytest.mark.parametrize(
     "params",
-    [{"hedge_rate": 0.0}, {"degrees": (0,)}, {"sigmas": (-1.0,)}, {"degrees": None, "sigmas": None},
-     {"vote": "max"}, {"policy": "x"}],
-)  # fmt: skip
+    [
+        {"hedge_rate": 0.0},
+        {"degrees": (0,)},
+        {"sigmas": (-1.0,)},
+        {"degrees": None, "sigmas": None},
+        {"vote": "max"},
+        {"policy": "x"},
+    ],
+)
 def test_mkl_rejects_bad_hyper_parameters(params):
     with pytest.raises(ValueError):
         KOILMKL(**params)
@@ -86,7 +102,9 @@ def test_a_long_one_class_start_stays_within_budget_and_then_learns():
         label = bool(rng.random() < 0.3)
         model.learn_one(dict(zip(NAMES, rng.normal(size=4) + 1.5 * label)), label)
     assert model.n_support_per_class[True] == 20
-    scores = [model.decision_one(dict(zip(NAMES, rng.normal(size=4) + 1.5 * s))) for s in (0, 1) * 50]
+    scores = [
+        model.decision_one(dict(zip(NAMES, rng.normal(size=4) + 1.5 * s))) for s in (0, 1) * 50
+    ]
     assert all(math.isfinite(s) for s in scores)
     assert np.mean(scores[1::2]) > np.mean(scores[::2])  # positives rank above negatives
 
@@ -122,8 +140,10 @@ BAD_SAMPLES = [
 ]
 
 
-@pytest.mark.parametrize("make", [lambda: KOIL(budget=6, k=2, seed=0),
-                                  lambda: KOILMKL(budget=4, k=2, sigmas=(1.0,), seed=0)])  # fmt: skip
+@pytest.mark.parametrize(
+    "make",
+    [lambda: KOIL(budget=6, k=2, seed=0), lambda: KOILMKL(budget=4, k=2, sigmas=(1.0,), seed=0)],
+)
 @pytest.mark.parametrize("x, y, error, named", BAD_SAMPLES)
 def test_bad_input_raises_naming_it_and_leaves_the_model_unchanged(make, x, y, error, named):
     model = trained(make(), n=60)
@@ -157,7 +177,9 @@ def test_empty_sample_is_a_documented_no_op():
     loss=st.sampled_from(["hinge", "smooth"]),
     seed=st.integers(0, 3),
 )
-def test_buffers_never_exceed_the_budget_and_keep_their_books(labels, budget, k, policy, loss, seed):
+def test_buffers_never_exceed_the_budget_and_keep_their_books(
+    labels, budget, k, policy, loss, seed
+):
     model = KOIL(budget=budget, k=k, policy=policy, loss=loss, C=2.0, gamma=0.5, seed=seed)
     rng = np.random.default_rng(seed)
     stored = set()
@@ -191,16 +213,21 @@ def test_fifo_keeps_the_last_budget_items_in_ring_order(budget, n):
             buffer.append(item)
         else:
             buffer[position] = item
-        head = B.advance_head(B.FIFO_PLUS, position, len(buffer) - (position == len(buffer)), head, budget)
+        head = B.advance_head(
+            B.FIFO_PLUS, position, len(buffer) - (position == len(buffer)), head, budget
+        )
     oldest_first = buffer[head:] + buffer[:head]
     assert oldest_first == list(range(max(0, n - budget), n))
 
 
 @settings(max_examples=100, deadline=None)
 @given(
-    budget=st.integers(1, 50), count=st.integers(0, 50), seen=st.integers(1, 10_000),
-    u_accept=st.floats(0, 1, exclude_max=True), u_slot=st.floats(0, 1, exclude_max=True),
-)  # fmt: skip
+    budget=st.integers(1, 50),
+    count=st.integers(0, 50),
+    seen=st.integers(1, 10_000),
+    u_accept=st.floats(0, 1, exclude_max=True),
+    u_slot=st.floats(0, 1, exclude_max=True),
+)
 def test_reservoir_appends_until_full_then_keeps_with_probability_budget_over_seen(
     budget, count, seen, u_accept, u_slot
 ):
@@ -252,10 +279,31 @@ def test_memory_is_flat_once_the_buffers_are_full():
 class NaiveMKL:
     """Algorithm 4 with one :class:`NaiveKOIL` per kernel (no decay: eqs. 4.2/4.3)."""
 
-    def __init__(self, degrees, sigmas, budget, k, policy, loss, C, eta, hedge_rate, seed,
-                 includes_C=True, similarity="kernel"):  # fmt: skip
-        common = dict(budget=budget, k=k, policy=policy, loss=loss, C=C, eta=eta, decay=1.0,
-                      similarity=similarity)  # fmt: skip
+    def __init__(
+        self,
+        degrees,
+        sigmas,
+        budget,
+        k,
+        policy,
+        loss,
+        C,
+        eta,
+        hedge_rate,
+        seed,
+        includes_C=True,
+        similarity="kernel",
+    ):
+        common = dict(
+            budget=budget,
+            k=k,
+            policy=policy,
+            loss=loss,
+            C=C,
+            eta=eta,
+            decay=1.0,
+            similarity=similarity,
+        )
         self.learners = [NaiveKOIL(kernel="poly", gamma=1.0, degree=p, **common) for p in degrees]
         self.learners += [NaiveKOIL(kernel="rbf", gamma=1 / (2 * s * s), **common) for s in sigmas]
         self.log_w = np.zeros(len(self.learners))
@@ -296,13 +344,22 @@ class NaiveMKL:
     [("hinge", "rs++", "kernel"), ("smooth", "fifo++", "kernel"), ("hinge", "fifo++", "euclidean")],
 )
 def test_mkl_matches_its_naive_version(loss, policy, similarity):
-    params = dict(budget=8, k=3, policy=policy, loss=loss, C=2.0, eta=0.05, hedge_rate=0.05,
-                  seed=11, similarity=similarity)  # fmt: skip
+    params = dict(
+        budget=8,
+        k=3,
+        policy=policy,
+        loss=loss,
+        C=2.0,
+        eta=0.05,
+        hedge_rate=0.05,
+        seed=11,
+        similarity=similarity,
+    )
     degrees, sigmas = (1, 2), (0.5, 2.0)
     model = KOILMKL(degrees=degrees, sigmas=sigmas, positive=1, **params)
     naive = NaiveMKL(degrees, sigmas, **params)
     X, y = imbalanced_stream(250, 4, 0.25, seed=2)
-    for t, (x, label) in enumerate(zip(X, y)):
+    for x, label in zip(X, y):
         model.learn_one(dict(zip(NAMES, x)), int(label))
         naive.learn(x, int(label))
     q = np.exp(naive.log_w - naive.log_w.max())
@@ -313,11 +370,15 @@ def test_mkl_matches_its_naive_version(loss, policy, similarity):
             _, alphas = model.support_vectors(l, positive=flag)
             np.testing.assert_allclose(alphas, learner.alphas[label], rtol=1e-9, atol=1e-12)
     x_new = X[3]
-    assert model.decision_one(dict(zip(NAMES, x_new))) == pytest.approx(naive.score(x_new), rel=1e-9)
+    assert model.decision_one(dict(zip(NAMES, x_new))) == pytest.approx(
+        naive.score(x_new), rel=1e-9
+    )
 
 
 def test_mkl_sign_vote_is_a_weighted_vote_and_the_heaviest_kernel_always_learns():
-    model = trained(KOILMKL(budget=6, k=2, C=8.0, degrees=(2,), sigmas=(0.5, 4.0), vote="sign", seed=0))
+    model = trained(
+        KOILMKL(budget=6, k=2, C=8.0, degrees=(2,), sigmas=(0.5, 4.0), vote="sign", seed=0)
+    )
     q = np.array(list(model.kernel_weights.values()))
     assert q.sum() == pytest.approx(1.0)
     x = dict(zip(NAMES, [0.5, 0.5, 0.5, 0.5]))
@@ -363,8 +424,9 @@ def glass_aucs(policy):
     for r in range(folds.shape[1]):
         for fold in range(1, 6):
             train = folds[:, r] != fold
-            model = KOIL(budget=100, k=10, C=5.0, gamma=1 / (2 * 0.25**2), policy=policy,
-                         seed=5 * r + fold)  # fmt: skip
+            model = KOIL(
+                budget=100, k=10, C=5.0, gamma=1 / (2 * 0.25**2), policy=policy, seed=5 * r + fold
+            )
             for row, label in zip(X[train], y[train]):
                 model.learn_one(dict(zip(names, row)), bool(label))
             scores = [model.decision_one(dict(zip(names, row))) for row in X[~train]]
@@ -400,7 +462,9 @@ def test_buffer_threshold_is_the_best_accuracy_over_the_stored_vectors():
     for x in as_dicts(imbalanced_stream(40, 4, 0.5, seed=8)[0]):
         score = model.decision_one(x)
         assert model.predict_one(x) == (score >= model.threshold_)
-        assert model.predict_proba_one(x)[True] == pytest.approx(1 / (1 + math.exp(model.threshold_ - score)))
+        assert model.predict_proba_one(x)[True] == pytest.approx(
+            1 / (1 + math.exp(model.threshold_ - score))
+        )
     with pytest.raises(ValueError, match="threshold"):
         KOIL(threshold="median")
     with pytest.raises(ValueError, match="threshold"):
@@ -425,9 +489,28 @@ def test_the_lazy_decay_scale_is_folded_back_on_steps_that_store_nothing():
     scores = [model.decision_one({"a": a, "b": 1.0}) for a in (-3.0, 3.0)]
     x = model._features.dense(np.array([0, 1]), np.array([3.0, 1.0]), pool.X.shape[1])
     alpha_t, _ = steps.koil_step(
-        pool.X, pool.beta, pool.h, pool.G, pool.members, pool.ints, pool.floats, x, 1.0,
-        0.5, 0.5, *model._kernel_args(), 50.0, 0.5, 0.5, 2, 4, 0, False, False, False,
-    )  # fmt: skip
+        pool.X,
+        pool.beta,
+        pool.h,
+        pool.G,
+        pool.members,
+        pool.ints,
+        pool.floats,
+        x,
+        1.0,
+        0.5,
+        0.5,
+        *model._kernel_args(),
+        50.0,
+        0.5,
+        0.5,
+        2,
+        4,
+        0,
+        False,
+        False,
+        False,
+    )
     assert alpha_t == 0.0  # a well-separated positive: no pair violates, nothing is stored
     assert pool.scale() == 1.0  # 1.5e-100 * 0.5 is below 1e-100: folded back
     after = [model.decision_one({"a": a, "b": 1.0}) for a in (-3.0, 3.0)]

@@ -18,8 +18,9 @@ from reproduce.koil import protocol as koil_protocol
 
 @pytest.mark.parametrize("vote", ["score", "sign"])
 def test_kernel_scores_are_the_terms_of_the_decision(vote):
-    model = trained(KOILMKL(budget=6, k=2, C=4.0, degrees=(1, 2), sigmas=(0.5, 2.0), vote=vote,
-                            seed=3))  # fmt: skip
+    model = trained(
+        KOILMKL(budget=6, k=2, C=4.0, degrees=(1, 2), sigmas=(0.5, 2.0), vote=vote, seed=3)
+    )
     q = np.array(list(model.kernel_weights.values()))
     for x in ({"f0": 0.3, "f1": -0.2, "f2": 1.1, "f3": 0.0}, {"f1": 2.0}, {"f0": -1.0, "f3": 0.4}):
         scores = model.kernel_scores(x)
@@ -96,8 +97,9 @@ def test_a_tiny_polynomial_weight_fails_the_inner_fold_that_moved_germans_select
     1% decides the weighted sum."""
     train = koil_protocol._dataset("german")[2][0][0]
     folds, _ = koil_protocol.inner_assignment("german")
-    _, S, y, q, names, _ = _train("german", train[folds != 2], train[folds == 2], loss="smooth",
-                                  C=1.0)  # fmt: skip
+    _, S, y, q, names, _ = _train(
+        "german", train[folds != 2], train[folds == 2], loss="smooth", C=1.0
+    )
     cubic = names.index("poly(p=3)")
     auc = koil_protocol.auc(S @ q, y)
     assert auc == pytest.approx(0.357, abs=0.005) and q[cubic] == pytest.approx(0.006, abs=0.001)

@@ -29,9 +29,22 @@ class NaiveKOIL:
     """KOIL on Python lists, one buffer per class; ``step`` takes the two uniforms the package
     draws per learned sample, so a shared seed gives the same reservoir decisions."""
 
-    def __init__(self, budget=100, k=10, policy="rs++", loss="hinge", C=1.0, eta=0.01,
-                 kernel="rbf", gamma=1.0, degree=2, seed=None, knn_first=False, decay=None,
-                 similarity="kernel"):  # fmt: skip
+    def __init__(
+        self,
+        budget=100,
+        k=10,
+        policy="rs++",
+        loss="hinge",
+        C=1.0,
+        eta=0.01,
+        kernel="rbf",
+        gamma=1.0,
+        degree=2,
+        seed=None,
+        knn_first=False,
+        decay=None,
+        similarity="kernel",
+    ):
         self.budget, self.k, self.policy, self.loss = budget, k, policy, loss
         self.C, self.eta = C, eta
         self.decay = 1.0 - eta if decay is None else decay
@@ -51,7 +64,9 @@ class NaiveKOIL:
         total = 0.0
         for label in (1, -1):
             if self.vectors[label]:
-                total += np.asarray(self.alphas[label]) @ self.kernel(np.asarray(self.vectors[label]), x)
+                total += np.asarray(self.alphas[label]) @ self.kernel(
+                    np.asarray(self.vectors[label]), x
+                )
         return total
 
     def learn(self, x, y):
@@ -150,7 +165,9 @@ def test_fast_step_matches_the_naive_step_over_a_stream(config):
                 vectors, alphas = model.support_vectors(positive=flag)
                 assert len(alphas) == len(reference.alphas[label])
                 np.testing.assert_allclose(alphas, reference.alphas[label], rtol=1e-9, atol=1e-12)
-                np.testing.assert_array_equal(vectors, np.asarray(reference.vectors[label]).reshape(-1, 4))
+                np.testing.assert_array_equal(
+                    vectors, np.asarray(reference.vectors[label]).reshape(-1, 4)
+                )
             x_new = dict(zip(names, X[(t + 7) % len(y)]))
             assert model.decision_one(x_new) == pytest.approx(
                 reference.score(X[(t + 7) % len(y)]), rel=1e-9, abs=1e-12
@@ -173,8 +190,17 @@ def test_fast_step_matches_the_naive_step_on_small_random_streams(
 ):
     """Tiny budgets and arbitrary label orders: full buffers, k above the buffer size, long
     one-class runs, budget 1 (the compensation target is then the new vector itself)."""
-    config = dict(budget=budget, k=k, policy=policy, loss=loss, C=1.5, eta=0.1, gamma=0.7,
-                  seed=seed, similarity=similarity)  # fmt: skip
+    config = dict(
+        budget=budget,
+        k=k,
+        policy=policy,
+        loss=loss,
+        C=1.5,
+        eta=0.1,
+        gamma=0.7,
+        seed=seed,
+        similarity=similarity,
+    )
     mode = "knn_then_violators" if knn_first else "violators_then_knn"
     model = KOIL(**config, positive=1, neighbor_mode=mode)
     reference = NaiveKOIL(**config, knn_first=knn_first)

@@ -63,8 +63,11 @@ def cpapb_ref(w, x, y, rho):
     if yhat == y:
         return w
     cost = rho if y > 0 else 1.0
+
     # multiclass CPA-PB with Phi(x, r) = r x / 2
-    phi = lambda r: r * x / 2
+    def phi(r):
+        return r * x / 2
+
     loss = w @ phi(yhat) - w @ phi(y) + math.sqrt(cost)
     direction = phi(y) - phi(yhat)
     return w + loss / (direction @ direction) * direction
@@ -73,7 +76,9 @@ def cpapb_ref(w, x, y, rho):
 def cpaml_ref(w, x, y, rho):
     # multiclass CPA-ML: the label r maximising w.Phi(x, r) - w.Phi(x, y) + sqrt(cost(y, r)),
     # cost(y, y) = 0; an update when its loss is positive
-    phi = lambda r: r * x / 2
+    def phi(r):
+        return r * x / 2
+
     cost = {y: 0.0, -y: rho if y > 0 else 1.0}
     losses = {r: w @ phi(r) - w @ phi(y) + math.sqrt(cost[r]) for r in (1.0, -1.0)}
     worst = max(losses, key=losses.get)
@@ -220,7 +225,7 @@ def test_arow_and_acog_share_the_covariance_downdate():
     np.testing.assert_array_equal(sigma_a, sigma_c)
 
 
-# ---- invariants of the rules -----------------------------------------------------------------------
+# ---- invariants of the rules ---------------------------------------------------------------------
 
 vectors = st.lists(st.floats(-5, 5, allow_nan=False), min_size=3, max_size=3).map(np.array)
 
@@ -399,7 +404,7 @@ def test_learning_on_phishing_beats_chance():
         assert metric.get() > 0.75, cls.__name__
 
 
-# ---- River citizenship and bad input --------------------------------------------------------------
+# ---- River citizenship and bad input -------------------------------------------------------------
 
 
 # River's own checks (river.checks.check_estimator's list, every configuration of

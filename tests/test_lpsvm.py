@@ -24,8 +24,12 @@ def test_lpsvm_matches_block_form_2_19():
     X, y = _data()
     C, n, d = 3.0, *X.shape
     e = np.ones(n)
-    block = np.block([[X.T @ X + np.eye(d) / C, -(X.T @ e)[:, None]],
-                      [-(e @ X)[None, :], np.array([[n + 1.0 / C]])]])  # fmt: skip
+    block = np.block(
+        [
+            [X.T @ X + np.eye(d) / C, -(X.T @ e)[:, None]],
+            [-(e @ X)[None, :], np.array([[n + 1.0 / C]])],
+        ]
+    )
     rhs = np.r_[X.T @ y, -e @ y]
     expected = np.linalg.solve(block, rhs)
     np.testing.assert_allclose(lpsvm_solution(X, y, C), expected, rtol=1e-12, atol=1e-14)
@@ -50,16 +54,19 @@ def test_class_weights_2_27_and_kappa():
 
 def test_balanced_data_kappa_two_is_lpsvm_kappa_one_is_lpsvm_half_c():
     X, y = _data(n_pos=20, n_neg=20)
-    np.testing.assert_allclose(wlpsvm_solution(X, y, 2.0, kappa=2.0), lpsvm_solution(X, y, 2.0),
-                               rtol=1e-12)  # fmt: skip
-    np.testing.assert_allclose(wlpsvm_solution(X, y, 2.0, kappa=1.0), lpsvm_solution(X, y, 1.0),
-                               rtol=1e-12)  # fmt: skip
+    np.testing.assert_allclose(
+        wlpsvm_solution(X, y, 2.0, kappa=2.0), lpsvm_solution(X, y, 2.0), rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        wlpsvm_solution(X, y, 2.0, kappa=1.0), lpsvm_solution(X, y, 1.0), rtol=1e-12
+    )
 
 
 def test_kappa_is_a_factor_on_c():
     X, y = _data()
-    np.testing.assert_allclose(wlpsvm_solution(X, y, 0.5, kappa=4.0),
-                               wlpsvm_solution(X, y, 2.0, kappa=1.0), rtol=1e-12)  # fmt: skip
+    np.testing.assert_allclose(
+        wlpsvm_solution(X, y, 0.5, kappa=4.0), wlpsvm_solution(X, y, 2.0, kappa=1.0), rtol=1e-12
+    )
 
 
 def test_label_swap_negates_the_solution():
@@ -93,7 +100,10 @@ def test_toy_rectangles_lpsvm_shifts_towards_the_minority_wlpsvm_does_not():
     X, y = np.vstack([pos, neg]), np.r_[np.ones(5), -np.ones(300)]
     for C in (1.0, 10.0, 100.0):
         plain, weighted = lpsvm_solution(X, y, C), wlpsvm_solution(X, y, C)
-        crossing = lambda O: O[2] / O[0]
+
+        def crossing(O):
+            return O[2] / O[0]
+
         assert crossing(plain) > 1.1  # every positive sample falls on the negative side
         assert abs(crossing(weighted)) < 0.3
         assert np.all(X[y > 0] @ weighted[:2] - weighted[2] > 0)

@@ -25,15 +25,28 @@ from imbalance_stream.replay.sources import events_from_dataset, write_csv_log
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUTPUTS = ("predictions.csv", "rejected.csv", "curves.csv", "entities.csv", "table.csv")
 FEATURES = [
-    "empty_server_form_handler", "popup_window", "https", "request_from_other_domain",
-    "anchor_from_other_domain", "is_popular", "long_url", "age_of_domain", "ip_in_url",
-]  # fmt: skip
+    "empty_server_form_handler",
+    "popup_window",
+    "https",
+    "request_from_other_domain",
+    "anchor_from_other_domain",
+    "is_popular",
+    "long_url",
+    "age_of_domain",
+    "ip_in_url",
+]
 
 
 def _log(path, n=None, entities=5, **events):
     """River's bundled Phishing as an event log (5 accounts, label delays of about an hour)."""
-    options = {"seed": 3, "interval": 60.0, "entities": entities, "delay_scale": 3600.0,
-               "never": 0.1, **events}  # fmt: skip
+    options = {
+        "seed": 3,
+        "interval": 60.0,
+        "entities": entities,
+        "delay_scale": 3600.0,
+        "never": 0.1,
+        **events,
+    }
     write_csv_log(events_from_dataset(datasets.Phishing(), n_samples=n, **options), path)
     return path
 
@@ -42,8 +55,13 @@ def _scenario(folder, **kwargs):
     return parse(_text(**kwargs), base=folder)
 
 
-def _text(path="log.csv", model='{ class = "ACOG", params = { covariance = "diag" } }',
-          extra_log="", replay_options="", metrics_table=None):  # fmt: skip
+def _text(
+    path="log.csv",
+    model='{ class = "ACOG", params = { covariance = "diag" } }',
+    extra_log="",
+    replay_options="",
+    metrics_table=None,
+):
     metrics_table = metrics_table or (
         'BA = "river.metrics.BalancedAccuracy"\n'
         'AUC = { class = "ExactROCAUC", params = { pos_val = true } }'
@@ -111,7 +129,8 @@ def test_outputs(phishing, reference):
 def test_time_semantics_are_rivers(phishing):
     """Without entities the replay is River's progressive validation with moment and delay."""
     folder = phishing
-    scenario = parse('''
+    scenario = parse(
+        """
 kind = "replay"
 [log]
 path = "log.csv"
@@ -126,22 +145,28 @@ LR = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegressi
 [metrics]
 BA = "river.metrics.BalancedAccuracy"
 AUC = "river.metrics.ROCAUC"
-''', base=folder)  # fmt: skip
+""",
+        base=folder,
+    )
     result = replay(scenario, out_dir=folder / "semantics")
     rows = list(csv.DictReader(open(folder / "log.csv")))
     import datetime as dt
 
     stream = [
-        ({k: float(r[k]) for k in FEATURES} | {"t": dt.datetime.fromisoformat(r["time"])},
-         r["label"] == "True")
+        (
+            {k: float(r[k]) for k in FEATURES} | {"t": dt.datetime.fromisoformat(r["time"])},
+            r["label"] == "True",
+        )
         for r in rows
-    ]  # fmt: skip
+    ]
     from river import compose, linear_model, preprocessing
 
     for name, metric in (("BA", metrics.BalancedAccuracy()), ("AUC", metrics.ROCAUC())):
-        model = compose.Discard("t") | preprocessing.StandardScaler() | (
-            linear_model.LogisticRegression()
-        )  # fmt: skip
+        model = (
+            compose.Discard("t")
+            | preprocessing.StandardScaler()
+            | (linear_model.LogisticRegression())
+        )
         expected = evaluate.progressive_val_score(
             stream, model, metric, moment="t", delay=dt.timedelta(hours=2)
         ).get()
@@ -170,8 +195,10 @@ def test_sources_agree(phishing, reference, tmp_path, fmt):
             duckdb = pytest.importorskip("duckdb")
             db = duckdb.connect(str(tmp_path / "log.duckdb"))
         db.execute(f"CREATE TABLE log ({', '.join(c + ' TEXT' for c in columns)})")
-        db.executemany(f"INSERT INTO log VALUES ({', '.join('?' * len(columns))})",
-                       [tuple(r.values()) for r in rows])  # fmt: skip
+        db.executemany(
+            f"INSERT INTO log VALUES ({', '.join('?' * len(columns))})",
+            [tuple(r.values()) for r in rows],
+        )
         db.commit()
         db.close()
         path = "log.db" if fmt == "sqlite" else "log.duckdb"
@@ -185,10 +212,12 @@ def test_parallel_and_dask_equal_serial(phishing, reference, tmp_path):
     local = replay(scenario, out_dir=tmp_path / "jobs", n_jobs=2)
     assert _outputs(local.out_dir) == _outputs(reference.out_dir)
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:  # fmt: skip
-        dask = replay(scenario, out_dir=tmp_path / "dask", n_jobs=3,
-                      scheduler=cluster.scheduler_address)  # fmt: skip
+    with distributed.LocalCluster(
+        n_workers=2, processes=False, threads_per_worker=1, dashboard_address=None
+    ) as cluster:
+        dask = replay(
+            scenario, out_dir=tmp_path / "dask", n_jobs=3, scheduler=cluster.scheduler_address
+        )
     assert _outputs(dask.out_dir) == _outputs(reference.out_dir)
 
 
@@ -232,9 +261,16 @@ def test_bad_rows_are_quarantined(phishing, reference, tmp_path):
     assert all(r["reason"] and r["model"] == "" for r in rejected)
     reasons = " ".join(r["reason"] for r in rejected)
     for word in (
-        "cannot read 'abc'", "NaN", "infinite", "empty value", "unknown label", "as a time",
-        "before the event time", "empty entity", "missing column",
-    ):  # fmt: skip
+        "cannot read 'abc'",
+        "NaN",
+        "infinite",
+        "empty value",
+        "unknown label",
+        "as a time",
+        "before the event time",
+        "empty entity",
+        "missing column",
+    ):
         assert word in reasons
     assert result.table[0]["rejected"] == 1000
     # the models and the predictions are those of the clean log
@@ -260,8 +296,17 @@ def test_max_rejects_fails_fast(phishing, tmp_path, capsys):
     with pytest.raises(ReplayError, match="more than 5 rejected rows"):
         replay(_scenario(tmp_path), out_dir=tmp_path / "out", max_rejects=5)
     (tmp_path / "s.toml").write_text(_text())
-    code = main(["replay", str(tmp_path / "s.toml"), "--out", str(tmp_path / "cli"),
-                 "--max-rejects", "5", "--quiet"])  # fmt: skip
+    code = main(
+        [
+            "replay",
+            str(tmp_path / "s.toml"),
+            "--out",
+            str(tmp_path / "cli"),
+            "--max-rejects",
+            "5",
+            "--quiet",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "more than 5 rejected rows" in err and len(err.strip().splitlines()) == 1
 
@@ -273,8 +318,9 @@ def test_out_of_order(phishing, reference, tmp_path):
     _write_rows(shuffled, tmp_path / "log.csv", list(rows[0]))
     with pytest.raises(ReplayError, match='out_of_order = "sort"'):
         replay(_scenario(tmp_path), out_dir=tmp_path / "error")
-    sorted_run = replay(_scenario(tmp_path, extra_log='out_of_order = "sort"'),
-                        out_dir=tmp_path / "sorted")  # fmt: skip
+    sorted_run = replay(
+        _scenario(tmp_path, extra_log='out_of_order = "sort"'), out_dir=tmp_path / "sorted"
+    )
     # the same events in the same order: everything but the row numbers agrees
     assert (sorted_run.out_dir / "curves.csv").read_bytes() == (
         reference.out_dir / "curves.csv"
@@ -283,9 +329,10 @@ def test_out_of_order(phishing, reference, tmp_path):
 
 def test_anomaly_detector_is_scored(phishing, tmp_path):
     scenario = _scenario(
-        phishing, model='["river.preprocessing.MinMaxScaler", "river.anomaly.HalfSpaceTrees"]',
+        phishing,
+        model='["river.preprocessing.MinMaxScaler", "river.anomaly.HalfSpaceTrees"]',
         metrics_table='AUC = "river.metrics.ROCAUC"',
-    )  # fmt: skip
+    )
     result = replay(scenario, out_dir=tmp_path / "out")
     rows = list(csv.DictReader(open(tmp_path / "out" / "predictions.csv")))
     assert all(r["prediction"] == "" and float(r["score"]) >= 0 for r in rows)
@@ -293,8 +340,9 @@ def test_anomaly_detector_is_scored(phishing, tmp_path):
 
 
 def test_cli_errors_are_one_line(tmp_path, capsys):
-    (tmp_path / "s.toml").write_text('kind = "replay"\n[log]\npath = "nope.csv"\ntime = "t"\n'
-                                     'label = "y"\n[models]\nM = "ACOG"\n')  # fmt: skip
+    (tmp_path / "s.toml").write_text(
+        'kind = "replay"\n[log]\npath = "nope.csv"\ntime = "t"\nlabel = "y"\n[models]\nM = "ACOG"\n'
+    )
     assert main(["replay", str(tmp_path / "s.toml"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "no such file" in err and len(err.strip().splitlines()) == 1
@@ -338,19 +386,29 @@ def test_resume_after_sigkill_is_byte_identical(tmp_path):
     (tmp_path / "k.toml").write_text(text)
     expected = replay(tmp_path / "k.toml", out_dir=tmp_path / "whole")
     out = tmp_path / "killed"
-    command = [sys.executable, "-m", "imbalance_stream.cli", "replay", str(tmp_path / "k.toml"),
-               "--out", str(out), "--quiet"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "imbalance_stream.cli",
+        "replay",
+        str(tmp_path / "k.toml"),
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     kills = 0
     for k, (replaced, jitter) in enumerate([(1, 0.0), (4, 0.003), (9, 0.011), (15, 0.0)]):
         process = subprocess.Popen(
-            command + (["--resume"] if k else []), env=env, cwd=ROOT,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            command + (["--resume"] if k else []),
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         kills += _kill_when(process, out / ".replay" / "cell0.ckpt", replaced, jitter)
     assert kills >= 2  # killed mid-run at least twice
-    done = subprocess.run(command + ["--resume"], env=env, cwd=ROOT, capture_output=True,
-                          text=True)  # fmt: skip
+    done = subprocess.run(command + ["--resume"], env=env, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert _outputs(out) == _outputs(expected.out_dir)
 

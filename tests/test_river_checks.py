@@ -43,7 +43,11 @@ def public_estimators():
         module = importlib.import_module(module_name)
         for name in getattr(module, "__all__", []):
             obj = getattr(module, name)
-            if inspect.isclass(obj) and issubclass(obj, base.Estimator) and not inspect.isabstract(obj):
+            if (
+                inspect.isclass(obj)
+                and issubclass(obj, base.Estimator)
+                and not inspect.isabstract(obj)
+            ):
                 yield obj
 
 

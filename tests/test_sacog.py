@@ -157,9 +157,21 @@ def run_dense_kernel(start, samples, loss, rho, eta, gamma, on_loss_only=False, 
         rho_y = rho if y > 0 else 1.0
         margin, slope = (rho_y, 1.0) if loss == "I" else (1.0, rho_y)
         kernels.sacog_step(
-            mean, basis, eigen, rounds, d, idx, val, y, margin, slope, eta, gamma, oja_step,
+            mean,
+            basis,
+            eigen,
+            rounds,
+            d,
+            idx,
+            val,
+            y,
+            margin,
+            slope,
+            eta,
+            gamma,
+            oja_step,
             on_loss_only,
-        )  # fmt: skip
+        )
     return np.array(scores), mean
 
 
@@ -178,9 +190,25 @@ def run_sparse_kernel(
         rho_y = rho if y > 0 else 1.0
         margin, slope = (rho_y, 1.0) if loss == "I" else (1.0, rho_y)
         kernels.sparse_sacog_step(
-            w, b, Z, F, K, eigen, rounds, d, idx, val, y, margin, slope, eta, gamma, oja_step,
-            on_loss_only, threshold,
-        )  # fmt: skip
+            w,
+            b,
+            Z,
+            F,
+            K,
+            eigen,
+            rounds,
+            d,
+            idx,
+            val,
+            y,
+            margin,
+            slope,
+            eta,
+            gamma,
+            oja_step,
+            on_loss_only,
+            threshold,
+        )
     return np.array(scores), w + Z.T @ b
 
 
@@ -524,7 +552,7 @@ def test_intercept_before_learning():
     assert model.intercept_ > 0
 
 
-# ---- River citizenship and bad input --------------------------------------------------------------
+# ---- River citizenship and bad input -------------------------------------------------------------
 
 
 # River's own checks (river.checks.check_estimator's list, every configuration of

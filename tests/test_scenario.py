@@ -152,10 +152,14 @@ def test_build_nests_wrappers_pipelines_and_label_keyed_dicts():
 
 def test_label_keys_become_ints_and_bools_only_when_they_look_like_labels():
     model = build(
-        {"class": "river.imblearn.RandomOverSampler",
-         "params": {"classifier": "river.linear_model.LogisticRegression",
-                    "desired_dist": {"0": 0.25, "-1": 0.25, "true": 0.25, "cat": 0.25}}}
-    )  # fmt: skip
+        {
+            "class": "river.imblearn.RandomOverSampler",
+            "params": {
+                "classifier": "river.linear_model.LogisticRegression",
+                "desired_dist": {"0": 0.25, "-1": 0.25, "true": 0.25, "cat": 0.25},
+            },
+        }
+    )
     assert model.desired_dist == {0: 0.25, -1: 0.25, True: 0.25, "cat": 0.25}
 
 
@@ -538,8 +542,9 @@ def test_csv_source_parses_dates_and_reports_mistakes(tmp_path):
     from imbalance_stream.datasets import CSVFile
 
     path = _csv(tmp_path)
-    data = CSVFile(path, target="fraud", converters={"fraud": "bool"},
-                   parse_dates={"day": "%Y-%m-%d"})  # fmt: skip
+    data = CSVFile(
+        path, target="fraud", converters={"fraud": "bool"}, parse_dates={"day": "%Y-%m-%d"}
+    )
     x, y = next(iter(data))
     assert x["day"] == datetime.datetime(2024, 2, 1) and y is True and x["amount"] == "50.0"
     with pytest.raises(ScenarioError, match="target names 'frud', not a column"):

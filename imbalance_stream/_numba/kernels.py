@@ -48,7 +48,8 @@ KERNELS = {"rbf": RBF, "poly": POLY, "linear": LINEAR}
 
 
 def kernel_id(name: str) -> int:
-    """The id of kernel ``name`` (``"rbf"``, ``"poly"`` or ``"linear"``); ``ValueError`` otherwise."""
+    """The id of kernel ``name`` (``"rbf"``, ``"poly"`` or ``"linear"``); ``ValueError``
+    otherwise."""
     try:
         return KERNELS[name]
     except (KeyError, TypeError):

@@ -37,7 +37,12 @@ __all__ = [
     "SEEN",
     "SINCE",
     "USED",
-    "koil_mkl_score", "koil_mkl_step", "koil_score", "koil_step", "refresh_scores"]
+    "koil_mkl_score",
+    "koil_mkl_step",
+    "koil_score",
+    "koil_step",
+    "refresh_scores",
+]
 
 #: Layout of the ``ints`` state vector: slots in use; stored vectors of class 0 (positive) and 1
 #: (negative) at ``COUNT + cls``; each buffer's head at ``HEAD + cls``; samples seen of each class
@@ -140,9 +145,31 @@ def _store(X, beta, h, G, cached, n, n_rows, slot, x, new_beta, krow, self_value
 
 @njit(cache=True)
 def koil_step(
-    X, beta, h, G, members, ints, floats, x, y, u_accept, u_slot,
-    kind, gamma, degree, coef0, C, eta, decay, k, budget, policy, smooth, knn_first, euclidean,
-):  # fmt: skip
+    X,
+    beta,
+    h,
+    G,
+    members,
+    ints,
+    floats,
+    x,
+    y,
+    u_accept,
+    u_slot,
+    kind,
+    gamma,
+    degree,
+    coef0,
+    C,
+    eta,
+    decay,
+    k,
+    budget,
+    policy,
+    smooth,
+    knn_first,
+    euclidean,
+):
     """One KOIL trial on ``(x, y)``, ``y`` in {+1, -1} (Algorithms 1-3, eqs. 3.9, 3.10, 3.18).
 
     ``eta`` is the gradient step and ``decay`` the factor applied to every weight first
@@ -295,10 +322,31 @@ def koil_step(
 
 @njit(cache=True)
 def koil_mkl_step(
-    X, beta, h, G, members, ints, floats, x, y, selected, uniforms,
-    kinds, gammas, degrees, coef0s, C, eta, k, budget, policy, smooth, knn_first, euclidean,
+    X,
+    beta,
+    h,
+    G,
+    members,
+    ints,
+    floats,
+    x,
+    y,
+    selected,
+    uniforms,
+    kinds,
+    gammas,
+    degrees,
+    coef0s,
+    C,
+    eta,
+    k,
+    budget,
+    policy,
+    smooth,
+    knn_first,
+    euclidean,
     losses,
-):  # fmt: skip
+):
     """The classifier part of one multiple-kernel KOIL trial (Algorithm 4): for every kernel
     ``l`` with ``selected[l]``, the un-regularised step (eqs. 4.2/4.3, no decay) of learner ``l``
     on its own slice of the stacked state; its loss goes to ``losses[l]`` (0 if not selected)."""
@@ -306,10 +354,31 @@ def koil_mkl_step(
         losses[l] = 0.0
         if selected[l]:
             _, losses[l] = koil_step(
-                X[l], beta[l], h[l], G[l], members[l], ints[l], floats[l], x, y,
-                uniforms[l, 0], uniforms[l, 1], kinds[l], gammas[l], degrees[l], coef0s[l],
-                C, eta, 1.0, k, budget, policy, smooth, knn_first, euclidean,
-            )  # fmt: skip
+                X[l],
+                beta[l],
+                h[l],
+                G[l],
+                members[l],
+                ints[l],
+                floats[l],
+                x,
+                y,
+                uniforms[l, 0],
+                uniforms[l, 1],
+                kinds[l],
+                gammas[l],
+                degrees[l],
+                coef0s[l],
+                C,
+                eta,
+                1.0,
+                k,
+                budget,
+                policy,
+                smooth,
+                knn_first,
+                euclidean,
+            )
 
 
 @njit(cache=True)

@@ -135,9 +135,21 @@ def _rows_times_sparse(matrix, indices, values, scale):
 
 @njit(cache=True)
 def sacog_step(
-    mean, basis, eigen, rounds, n, indices, values, y, margin, slope, eta, gamma, oja_step,
+    mean,
+    basis,
+    eigen,
+    rounds,
+    n,
+    indices,
+    values,
+    y,
+    margin,
+    slope,
+    eta,
+    gamma,
+    oja_step,
     on_loss_only,
-):  # fmt: skip
+):
     """One SACOG round (Algorithms 2 and 3) on the dense state.
 
     ``mean`` (d), ``basis`` = V (m x d, orthonormal rows), ``eigen`` = lam (m) and ``rounds``

@@ -57,9 +57,23 @@ def _row(indptr, indices, values, t):
 
 @njit(cache=True)
 def replay_acog(
-    indptr, indices, values, signs, mean, full, cov, variance, n, loss_one, rho, laplace, counts,
-    eta, gamma, predictions,
-):  # fmt: skip
+    indptr,
+    indices,
+    values,
+    signs,
+    mean,
+    full,
+    cov,
+    variance,
+    n,
+    loss_one,
+    rho,
+    laplace,
+    counts,
+    eta,
+    gamma,
+    predictions,
+):
     """Replay a stream through ACOG, full covariance (``full=True``: ``cov`` is the n x n
     covariance, ``variance`` unused) or diagonal (``variance`` is the diagonal, ``cov`` unused);
     returns the number of update rounds."""
@@ -103,9 +117,23 @@ PERCEPTRON, PAUM, COG_I, COG_II, PA, CPA, ROMMA, AROW, CPAML = range(9)
 
 @njit(cache=True)
 def replay_baseline(
-    kind, indptr, indices, values, signs, weights, cov, n, rho, laplace, counts, eta, C,
-    tau_negative, r, predictions,
-):  # fmt: skip
+    kind,
+    indptr,
+    indices,
+    values,
+    signs,
+    weights,
+    cov,
+    n,
+    rho,
+    laplace,
+    counts,
+    eta,
+    C,
+    tau_negative,
+    r,
+    predictions,
+):
     """Replay a stream through one of the baselines with the kernels their ``_learn`` calls.
 
     ``weights`` is the weight vector (AROW: the mean, with ``cov`` its covariance); ``n`` the
@@ -153,10 +181,31 @@ def replay_baseline(
 
 @njit(cache=True)
 def replay_sacog(
-    rows, indptr, indices, values, signs, sparse_form, weights, offsets, basis, transform, gram,
-    eigen, rounds, n, loss_one, rho, laplace, counts, eta, gamma, oja_step, on_loss_only,
-    rebase_threshold, predictions,
-):  # fmt: skip
+    rows,
+    indptr,
+    indices,
+    values,
+    signs,
+    sparse_form,
+    weights,
+    offsets,
+    basis,
+    transform,
+    gram,
+    eigen,
+    rounds,
+    n,
+    loss_one,
+    rho,
+    laplace,
+    counts,
+    eta,
+    gamma,
+    oja_step,
+    on_loss_only,
+    rebase_threshold,
+    predictions,
+):
     """Replay the rows ``rows`` (indices into the CSR arrays, in order) through SACOG, dense
     (``sparse_form=False``: ``weights`` is the mean, ``basis`` V) or sparse (``weights`` = w,
     ``offsets`` = b, ``basis`` = Z, ``transform`` = F, ``gram`` = K), with the step kernels of
@@ -179,15 +228,42 @@ def replay_sacog(
         margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
         if sparse_form:
             updated = sparse_sacog_step(
-                weights, offsets, basis, transform, gram, eigen, rounds, n, row_indices,
-                row_values, y, margin, slope, eta, gamma, oja_step, on_loss_only,
+                weights,
+                offsets,
+                basis,
+                transform,
+                gram,
+                eigen,
+                rounds,
+                n,
+                row_indices,
+                row_values,
+                y,
+                margin,
+                slope,
+                eta,
+                gamma,
+                oja_step,
+                on_loss_only,
                 rebase_threshold,
-            )  # fmt: skip
+            )
         else:
             updated = sacog_step(
-                weights, basis, eigen, rounds, n, row_indices, row_values, y, margin, slope, eta,
-                gamma, oja_step, on_loss_only,
-            )  # fmt: skip
+                weights,
+                basis,
+                eigen,
+                rounds,
+                n,
+                row_indices,
+                row_values,
+                y,
+                margin,
+                slope,
+                eta,
+                gamma,
+                oja_step,
+                on_loss_only,
+            )
         if updated:
             n_updates += 1
     return n_updates

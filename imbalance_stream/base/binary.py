@@ -28,10 +28,10 @@ class BinaryClassifier(base.Classifier, abc.ABC):
 
     Labels. ``y == positive`` is the positive (rare, interesting) class, written +1 inside the
     model; the first other label seen becomes the negative class, -1. A third label, or ``None``,
-    raises :class:`UnknownLabel` naming it, and the model is left exactly as it was. Until a negative
-    label has been seen, ``predict_proba_one`` keys the negative probability with ``not positive``
-    (``False`` for the default ``positive=True``), so the output always has two keys; the
-    negative key becomes the real label as soon as one is learned.
+    raises :class:`UnknownLabel` naming it, and the model is left exactly as it was. Until a
+    negative label has been seen, ``predict_proba_one`` keys the negative probability with
+    ``not positive`` (``False`` for the default ``positive=True``), so the output always has two
+    keys; the negative key becomes the real label as soon as one is learned.
 
     Samples. Feature dicts go through :class:`~imbalance_stream.base.FeatureSpace`: a bad value
     raises a ``ValueError`` naming the feature and nothing changes. An empty dict carries nothing to

@@ -8,8 +8,11 @@ A package lists its old names and where each now lives, and makes the list its m
 >>> with warnings.catch_warnings(record=True) as caught:
 ...     warnings.simplefilter("always")
 ...     old = linear_model.CPAPB
->>> old is linear_model.CPA, str(caught[0].message)
-(True, 'imbalance_stream.linear_model.CPAPB is deprecated and will be removed in 0.3: use imbalance_stream.linear_model.CPA')
+>>> old is linear_model.CPA
+True
+>>> print(caught[0].message)
+imbalance_stream.linear_model.CPAPB is deprecated and will be removed in 0.3:
+use imbalance_stream.linear_model.CPA
 
 """
 

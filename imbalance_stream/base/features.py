@@ -41,13 +41,17 @@ class InvalidFeature(ValueError):
 def as_float(name, value) -> float:
     """Return ``value`` as a finite float or raise :class:`InvalidFeature` naming ``name``."""
     kind = type(value)
-    if kind is float or kind is int or (
-        isinstance(value, (numbers.Real, np.bool_)) and not isinstance(value, (str, bytes))
+    if (
+        kind is float
+        or kind is int
+        or (isinstance(value, (numbers.Real, np.bool_)) and not isinstance(value, (str, bytes)))
     ):
         try:
             number = float(value)
         except OverflowError:  # an int beyond the float range
-            raise InvalidFeature(f"feature {name!r} has value {value!r} beyond float range") from None
+            raise InvalidFeature(
+                f"feature {name!r} has value {value!r} beyond float range"
+            ) from None
     else:
         raise InvalidFeature(
             f"feature {name!r} has value {value!r} of type {kind.__name__}; "

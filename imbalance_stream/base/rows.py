@@ -54,7 +54,8 @@ class ArrayRows:
         return label.item() if isinstance(label, np.generic) else label
 
     def first_positions(self) -> np.ndarray:
-        """For each column, the position in the CSR data of its first nonzero (int64 max if none)."""
+        """For each column, the position in the CSR data of its first nonzero (int64 max if
+        none)."""
         never = np.iinfo(np.int64).max
         first = np.full(self.csr.shape[1], never, dtype=np.int64)
         positions = np.arange(self.csr.indices.shape[0], dtype=np.int64)

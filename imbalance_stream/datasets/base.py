@@ -69,9 +69,7 @@ class MissingDataFile(FileNotFoundError):
     def hint(self) -> str:
         """One line: which file is missing and what to do about it."""
         fetch = (
-            f"run `imbalance-stream data fetch {self.fetch_name}`, or "
-            if self.fetch_name
-            else ""
+            f"run `imbalance-stream data fetch {self.fetch_name}`, or " if self.fetch_name else ""
         )
         return (
             f"data file {self.path!r} is not in the data home {str(get_data_home())!r}: "
@@ -228,7 +226,8 @@ _CACHE_LOCK = threading.Lock()
 
 
 def clear_cache() -> None:
-    """Forget the parsed arrays of every dataset (they are re-read, not re-verified, on next use)."""
+    """Forget the parsed arrays of every dataset (they are re-read, not re-verified, on next
+    use)."""
     with _CACHE_LOCK:
         _CACHE.clear()
 

@@ -138,7 +138,9 @@ class CSVFile(river_base.Dataset):
         try:
             handle = self._open()
         except OSError as error:
-            raise FileNotFoundError(f"cannot read the CSV file {str(self.file)!r}: {error}") from None
+            raise FileNotFoundError(
+                f"cannot read the CSV file {str(self.file)!r}: {error}"
+            ) from None
         with handle:
             reader = csv.reader(handle, delimiter=self.delimiter)
             header = next(reader, [])

@@ -193,9 +193,10 @@ def _mirror(url: str, base_url: str | None) -> str:
 
 def _download(url: str, destination: pathlib.Path, timeout: float) -> None:
     request = urllib.request.Request(url, headers={"User-Agent": "imbalance-stream data fetch"})
-    with urllib.request.urlopen(request, timeout=timeout) as response, open(
-        destination, "wb"
-    ) as out:
+    with (
+        urllib.request.urlopen(request, timeout=timeout) as response,
+        open(destination, "wb") as out,
+    ):
         shutil.copyfileobj(response, out, 1 << 20)
 
 

@@ -165,7 +165,8 @@ class Periodic(Schedule):
 
 
 class Piecewise(Schedule):
-    """A piecewise-constant share: ``values[0]`` before ``at[0]``, ``values[k]`` from ``at[k-1]`` on.
+    """A piecewise-constant share: ``values[0]`` before ``at[0]``, ``values[k]`` from ``at[k-1]``
+    on.
 
     Per-stage class shares, e.g. a stage-wise scheme like those of the DCIL thesis's Fig. 5.2
     (section 5.5), here 10 stages of 108 images with 10, 20, ..., 90, 90 members:
@@ -201,7 +202,8 @@ class _Callable(Schedule):
 
 
 def as_schedule(ratio) -> Schedule:
-    """Turn a float (static share), a :class:`Schedule` or any callable ``t -> p`` into a schedule."""
+    """Turn a float (static share), a :class:`Schedule` or any callable ``t -> p`` into a
+    schedule."""
     if isinstance(ratio, Schedule):
         return ratio
     if isinstance(ratio, numbers.Real) and not isinstance(ratio, bool):
@@ -276,7 +278,8 @@ class ImbalancedStream(river_base.SyntheticDataset):
 
     >>> from river.datasets import synth
     >>> stream = ImbalancedStream(
-    ...     synth.Agrawal(seed=1), ratio=Step(0.5, 0.02, at=2000), positive=1, n_samples=4000, seed=7
+    ...     synth.Agrawal(seed=1), ratio=Step(0.5, 0.02, at=2000), positive=1, n_samples=4000,
+    ...     seed=7,
     ... )
     >>> labels = [y for _, y in stream]
     >>> sum(labels[:2000]), sum(labels[2000:])
@@ -315,7 +318,9 @@ class ImbalancedStream(river_base.SyntheticDataset):
         patience: int | None = 1_000_000,
     ):
         if n_samples is not None and (
-            isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) or n_samples < 0
+            isinstance(n_samples, bool)
+            or not isinstance(n_samples, numbers.Integral)
+            or n_samples < 0
         ):
             raise ValueError(f"n_samples must be a non-negative integer or None, got {n_samples!r}")
         if not (isinstance(buffer_size, numbers.Integral) and buffer_size >= 1):
@@ -355,7 +360,9 @@ class ImbalancedStream(river_base.SyntheticDataset):
         try:
             p = float(p)
         except (TypeError, ValueError):
-            raise TypeError(f"the ratio schedule returned {p!r} at step {t}, not a number") from None
+            raise TypeError(
+                f"the ratio schedule returned {p!r} at step {t}, not a number"
+            ) from None
         if not 0.0 <= p <= 1.0:
             raise ValueError(f"the ratio schedule returned {p!r} at step {t}, outside [0, 1]")
         return p

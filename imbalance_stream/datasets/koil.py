@@ -1,18 +1,18 @@
 """KOIL's benchmark files with their exact cross-validation folds (data home folder ``koil/``).
 
 The KOIL authors (Hu et al., AAAI 2015; repository ``zengjichuan/KOIL``) ship each dataset as a
-TAB-separated LIBSVM-like file (features scaled to [0, 1] except ``logs_12t`` and ``poker``,
-labels ``1`` positive / ``-1``) with two index files: ``<name>_IdxCv`` (N x 4: column r is the fold,
-1..5, of each row in repetition r of 5-fold cross-validation: 4 x 5 = 20 trials) and
-``<name>_IdxAsso`` (the inner 5-fold assignments used for parameter search). :class:`KOILBenchmark` reads
-all three; :func:`koil_cv_folds` reads the folds alone (also for ``w8a`` and ``shuttle``, whose
-data files are not available).
+TAB-separated LIBSVM-like file (features scaled to [0, 1] except ``logs_12t`` and ``poker``, labels
+``1`` positive / ``-1``) with two index files: ``<name>_IdxCv`` (N x 4: column r is the fold, 1..5,
+of each row in repetition r of 5-fold cross-validation: 4 x 5 = 20 trials) and ``<name>_IdxAsso``
+(the inner 5-fold assignments used for parameter search). :class:`KOILBenchmark` reads all three;
+:func:`koil_cv_folds` reads the folds alone (also for ``w8a`` and ``shuttle``, whose data files are
+not available).
 
 Known defects of the upstream files are detected, never silently used:
 
-* ``dna`` has a run of 13,039 NUL bytes that swallowed 20 of its 3,186 rows. ``KOILBenchmark("dna")``
-  refuses it; ``KOILBenchmark("dna", repair=True)`` rebuilds it from LIBSVM ``dna.scale`` + ``dna.scale.t``
-  (see :class:`KOILBenchmark`).
+* ``dna`` has a run of 13,039 NUL bytes that swallowed 20 of its 3,186 rows.
+  ``KOILBenchmark("dna")`` refuses it; ``KOILBenchmark("dna", repair=True)`` rebuilds it from LIBSVM
+  ``dna.scale`` + ``dna.scale.t`` (see :class:`KOILBenchmark`).
 * ``segment``, ``svmguide1_sub``, ``svmguide4``, ``vehicle`` and ``vowel``: the ``_IdxAsso`` file
   holds a NUL run, so their inner folds raise :class:`CorruptedFileError`; their data and outer
   folds are intact. :func:`check_koil_files` lists every such problem.
@@ -47,12 +47,18 @@ _SHA = {
     "australian_IdxAsso": ("d9de6609559cb2399413da1ae4581a182d02a6b6d463156bc9a1aac3f6dc809e", ""),
     "australian_IdxCv": ("78a96096e9462f1f45b8e4a5b5a1d25f40e3195ad9c6d5b4a4abf7c8043b6434", ""),
     "breast_cancer": ("3db6079f75f9f34ee75af835cbdd3bfecae5eccce8eb6952edc57c8e1f6db148", ""),
-    "breast_cancer_IdxAsso": ("760b445be7022235db0eacea750e18ce1e22251a03df07aee9786f94c00272d4", ""),
+    "breast_cancer_IdxAsso": (
+        "760b445be7022235db0eacea750e18ce1e22251a03df07aee9786f94c00272d4",
+        "",
+    ),
     "breast_cancer_IdxCv": ("953bb642a744fe020c2fb200850b5f5b26c6586d1d8d6519ab6d9e5f9efb0241", ""),
     "diabetes": ("ec945adc1b6f239de7b4a658c6714779624f421735e12f6db683f31b705cc923", ""),
     "diabetes_IdxAsso": ("a8873e6e4612bb35adb4af62f320741b08db0e07822906dfd09cfef34f0e6980", ""),
     "diabetes_IdxCv": ("18f61945572dbf7a8bf74523080d79e8cc6b75c88049817ca2d595e741ba118a", ""),
-    "dna.gz": ("820b88b00c8bbc6fb81a18067c6051f4171bd8df9b4839f2a94b376c56db6bb3", "c436e2cfba3242c70c4348f8e0a9458d441e76746331b093a6e8cee12527b8a2"),
+    "dna.gz": (
+        "820b88b00c8bbc6fb81a18067c6051f4171bd8df9b4839f2a94b376c56db6bb3",
+        "c436e2cfba3242c70c4348f8e0a9458d441e76746331b093a6e8cee12527b8a2",
+    ),
     "dna_IdxAsso": ("b6ca858c42a113cd563545e9da0603d7a7150749579b443e079b08d7b3484128", ""),
     "dna_IdxCv": ("0860b719279dfe8f0fbdbcbe3b93f1e1f1b04e4c1275abba02583f4e961b1b16", ""),
     "fourclass": ("0e740bad13eb7c47de15f3213ef8861817d3a7cc59a16241475389f43d410732", ""),
@@ -70,17 +76,32 @@ _SHA = {
     "ionosphere": ("55295db55e270332d4c0983a431a73c3b5608cb12abad748af21bf29bdfdea69", ""),
     "ionosphere_IdxAsso": ("334e81940423afdf8ac1e87353ac21bc42f2c06412ceadf8b14c3f470db0ff40", ""),
     "ionosphere_IdxCv": ("aca90546f2c6b61df19cff9e4007063a1473c0a9a04836d8f5f65afe23fff43e", ""),
-    "letter.gz": ("9f8d7e82648100957a566de2c35eee284d2f0eaed3af22f98861a03b7154f434", "363df4e9e14e2fbbb961fc7d7d5c260868002de370f807a1d0a42359b8604b69"),
+    "letter.gz": (
+        "9f8d7e82648100957a566de2c35eee284d2f0eaed3af22f98861a03b7154f434",
+        "363df4e9e14e2fbbb961fc7d7d5c260868002de370f807a1d0a42359b8604b69",
+    ),
     "letter_IdxAsso": ("bc2e010bcf908840b9d3f2d87777c88b4edb1e394c86a47c5e3ea841dad69799", ""),
     "letter_IdxCv": ("4adc30bba690dab0f5687bf7d7cc7eadb8382663df963ee89d6fe70051c1de59", ""),
     "liver_disorders": ("ba2b05b32319177552e6aa7e731eeceba2f569cb17f0fd232d1c5a03d4655117", ""),
-    "liver_disorders_IdxAsso": ("6210f10cf8c06419486414b20db04bdcb0d13f18d65ff02ba6935eef52d9658c", ""),
-    "liver_disorders_IdxCv": ("998899cbfdcf3fba6ad7320d9c37acf363a27485980c181fdf7b7d9da4c5dc76", ""),
+    "liver_disorders_IdxAsso": (
+        "6210f10cf8c06419486414b20db04bdcb0d13f18d65ff02ba6935eef52d9658c",
+        "",
+    ),
+    "liver_disorders_IdxCv": (
+        "998899cbfdcf3fba6ad7320d9c37acf363a27485980c181fdf7b7d9da4c5dc76",
+        "",
+    ),
     "logs_12t": ("471eca83423aa1ed50aaafc3692ec41eb7f497bdf560a43b1729dca992cb5116", ""),
     "logs_12t_IdxAsso": ("8f332ecc35960fd9afb00ef7b4f8327308f594b4cbee0f970c25eaf6d7709e5b", ""),
     "logs_12t_IdxCv": ("2af16e354eb318ab214615d0eb1fdf3b5fa10b12c04b786cc893864768b5d3c6", ""),
-    "poker.gz": ("afd59b837bd981c0395662f53d523a355b6306740d9d715e987b6cc1b5b8ac8e", "db06219c1199145e7ecc8dcab6e37a43f2534f9100f1dd768cda57fae6843aa9"),
-    "poker_IdxAsso.gz": ("00ee59cbae8fe7e42a7714d2b6a87d400330a1e80873535b47715b78414d6612", "a5fa721b899a9b28d335b98df3848274464feaa4dfcd1772429b6b50d082c760"),
+    "poker.gz": (
+        "afd59b837bd981c0395662f53d523a355b6306740d9d715e987b6cc1b5b8ac8e",
+        "db06219c1199145e7ecc8dcab6e37a43f2534f9100f1dd768cda57fae6843aa9",
+    ),
+    "poker_IdxAsso.gz": (
+        "00ee59cbae8fe7e42a7714d2b6a87d400330a1e80873535b47715b78414d6612",
+        "a5fa721b899a9b28d335b98df3848274464feaa4dfcd1772429b6b50d082c760",
+    ),
     "poker_IdxCv": ("308e847ad3416ce96b663472400a41f042a948d96f1da4c7a8535e4acd3ed4de", ""),
     "s10": ("4fa64ae30e122ade5e2fd1cbb4b70fbcafc4340a4498c3759d3abcfdf6a16914", ""),
     "s100": ("80651a304eea85100cd355cd03cab3b3e2d2a79088ef16f8144a777e3fd12e3c", ""),
@@ -94,19 +115,31 @@ _SHA = {
     "s50": ("c2a61ecbdf949def1ed5e42c6621c9a8e19494ef908b79a7e8f888d7a086ce6d", ""),
     "s50_IdxAsso": ("a569f99e9cb4ee44ed8f7c30e66ff513a5c8d81dcf970345e7a5c25e66241845", ""),
     "s50_IdxCv": ("b0aebe5099b6eb6a79def14644dd095a5e145111acc7f67bc9a0385135012f77", ""),
-    "satimage_sub.gz": ("704f1a8b27c99a09a66cf7974a2579c6ce8988fb1787f16096110b81fb0cb49c", "002d69484bed8e03bf155730a9f74a25fa4eedf1758d400091dce469811ae9fb"),
-    "satimage_sub_IdxAsso": ("8916472f086d54661e7a141e6de7d53be983fd67d038b1c92b4d855578ecf662", ""),
+    "satimage_sub.gz": (
+        "704f1a8b27c99a09a66cf7974a2579c6ce8988fb1787f16096110b81fb0cb49c",
+        "002d69484bed8e03bf155730a9f74a25fa4eedf1758d400091dce469811ae9fb",
+    ),
+    "satimage_sub_IdxAsso": (
+        "8916472f086d54661e7a141e6de7d53be983fd67d038b1c92b4d855578ecf662",
+        "",
+    ),
     "satimage_sub_IdxCv": ("a8b9b8c7c7fb09817ab979ef61a82de7d9d6a8af729986d82c404152cd723754", ""),
     "segment": ("7693e635c5c8d6103618215aebd4abf78b36530c7c9ee64f535dc94ec3662212", ""),
     "segment_IdxAsso": ("726d28fb4094317b4f68b206ea5d49e67dbbb749dd68374fbdb56f2190b609e0", ""),
     "segment_IdxCv": ("944068d1ba37121f44c2a4da8de567222821d36b1aa307f6a8b24d04b76b5d7d", ""),
-    "shuttle_IdxAsso.gz": ("f156ca0aa9d6baa64cfb10ea1ef66206bf19e0b7e883b3549e03911c8446c681", "17f9372611b2684b2a216714aefe24233d95bc81810f3faef4df74002d4b2089"),
+    "shuttle_IdxAsso.gz": (
+        "f156ca0aa9d6baa64cfb10ea1ef66206bf19e0b7e883b3549e03911c8446c681",
+        "17f9372611b2684b2a216714aefe24233d95bc81810f3faef4df74002d4b2089",
+    ),
     "shuttle_IdxCv": ("b9fc852975e3ce6974c534a0191e8d80ec2e45bc9ef798d2205123a66fe13040", ""),
     "sonar": ("dd595001e8b07f0467fbbb1b712467068b8c13154c5f7a35429e12dd1d01944c", ""),
     "sonar_IdxAsso": ("7ce03e1c36ce5f83987e33190cad3b937fe38ab7acbcabed0a7a52f109ca01df", ""),
     "sonar_IdxCv": ("8a8f002ddace87394428efd9a8db1d53834693ed6aad2e9eae201fa29b2b177d", ""),
     "svmguide1_sub": ("977154a5362261f8ab19a5fb364de3966e1ba0b03601d9197c8d5e81549f6636", ""),
-    "svmguide1_sub_IdxAsso": ("95a672a1dddbb74d94aefe3434b19d9c63e4201f155e467c83f2470c34f2b4f7", ""),
+    "svmguide1_sub_IdxAsso": (
+        "95a672a1dddbb74d94aefe3434b19d9c63e4201f155e467c83f2470c34f2b4f7",
+        "",
+    ),
     "svmguide1_sub_IdxCv": ("98d25036f6a523d1f92ba1b182df3f04e5c28bc3e058e2546deb24211b8a0a25", ""),
     "svmguide2": ("1eb95c4fcc7cccebaa2f894cd8b0257e2538e10aa0dff04d1cc5d78f5b57ea71", ""),
     "svmguide2_IdxAsso": ("4969bfbbba5d812c4c1b7de6a595480536a19cbf8a21fd23c1acda7825c9329d", ""),
@@ -123,7 +156,10 @@ _SHA = {
     "vowel": ("855cf8b7b2aa9ffc7e03cf4f110af324d2a3ad2cd8fb4da3a626b4242757a4e9", ""),
     "vowel_IdxAsso": ("e23b7c898fe34040502f006dcce641a064dc7507624e48baecd1a1dc33fb153f", ""),
     "vowel_IdxCv": ("69a71a625588f2f52c3bb10d7d655852b37750ab7c9c1696b26aca25fecfb55c", ""),
-    "w8a_IdxAsso.gz": ("61171a0b1beaf74011c92ff4685f1d0a5797ce7c5fc548f720b58b519ed3f462", "99f50abd3c35b758d2331e415d0b51c45367a99e4c0f17c9782be71d2810dca8"),
+    "w8a_IdxAsso.gz": (
+        "61171a0b1beaf74011c92ff4685f1d0a5797ce7c5fc548f720b58b519ed3f462",
+        "99f50abd3c35b758d2331e415d0b51c45367a99e4c0f17c9782be71d2810dca8",
+    ),
     "w8a_IdxCv": ("3b5451d33d55ae9570f287649cc15f4946d551eb15a319fb96d3a5c885ced48d", ""),
 }
 
@@ -234,7 +270,8 @@ def _check_name(name: str) -> int:
 
 def splits_from_folds(folds: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """The (train rows, test rows) pairs of an N x R fold matrix (values 1..5): trial ``5 r + j``
-    tests on the rows whose column ``r`` is ``j + 1`` and trains on the others, both in row order."""
+    tests on the rows whose column ``r`` is ``j + 1`` and trains on the others, both in row
+    order."""
     splits = []
     for r in range(folds.shape[1]):
         for j in range(1, 6):
@@ -274,7 +311,8 @@ def check_koil_files() -> dict[str, str]:
     Keys are file names relative to ``koil/``, values describe the defect.
 
     >>> sorted(check_koil_files())
-    ['dna.gz', 'segment_IdxAsso', 'svmguide1_sub_IdxAsso', 'svmguide4_IdxAsso', 'vehicle_IdxAsso', 'vowel_IdxAsso']
+    ['dna.gz', 'segment_IdxAsso', 'svmguide1_sub_IdxAsso', 'svmguide4_IdxAsso', 'vehicle_IdxAsso',
+     'vowel_IdxAsso']
 
     """
     problems = {}
@@ -363,7 +401,9 @@ def _repair_dna(koil_path, libsvm_paths) -> tuple[np.ndarray, np.ndarray, range,
     missing = sorted(i for numbers in pool.values() for i in numbers)
     n_missing = len(X_lib) - len(X_koil)
     if len(missing) != n_missing or n_missing < 2:
-        raise CorruptedFileError(f"{os.fspath(koil_path)}: {len(missing)} rows missing, cannot repair")
+        raise CorruptedFileError(
+            f"{os.fspath(koil_path)}: {len(missing)} rows missing, cannot repair"
+        )
 
     text = line.decode("ascii", errors="replace")
     head_text, tail_text = text[: text.index("\x00")], text[text.rindex("\x00") + 1 :]
@@ -376,8 +416,12 @@ def _repair_dna(koil_path, libsvm_paths) -> tuple[np.ndarray, np.ndarray, range,
     def features(i):
         return {j + 1: v for j, v in enumerate(X_lib[i]) if v != 0.0}
 
-    first = [i for i in missing if labels_lib[i] == head_label
-             and {k: v for k, v in features(i).items() if k <= last_head} == head]  # fmt: skip
+    first = [
+        i
+        for i in missing
+        if labels_lib[i] == head_label
+        and {k: v for k, v in features(i).items() if k <= last_head} == head
+    ]
     last = [i for i in missing if {k: v for k, v in features(i).items() if k >= first_tail} == tail]
     if not first or not last:
         raise CorruptedFileError(f"{os.fspath(koil_path)}: cannot identify the damaged rows")
@@ -387,7 +431,12 @@ def _repair_dna(koil_path, libsvm_paths) -> tuple[np.ndarray, np.ndarray, range,
     rebuilt = [first_row] + middle + [last_row]
     X = np.vstack([X_koil[:position], X_lib[rebuilt], X_koil[position:]])
     y = np.concatenate([y_koil[:position], labels_lib[rebuilt], y_koil[position:]])
-    return X, y, range(position, position + n_missing), range(position + 1, position + n_missing - 1)
+    return (
+        X,
+        y,
+        range(position, position + n_missing),
+        range(position + 1, position + n_missing - 1),
+    )
 
 
 class KOILBenchmark(BenchmarkDataset):
@@ -452,18 +501,18 @@ class KOILBenchmark(BenchmarkDataset):
     def __init__(self, name: str, repair: bool = False, positive_class=1):
         if name in FOLDS_ONLY:
             raise ValueError(
-                f"the KOIL {name!r} data file is not available (it could not be obtained); only its "
-                f"fold files are: use koil_cv_folds({name!r})"
+                f"the KOIL {name!r} data file is not available (it could not be obtained); only "
+                f"its fold files are: use koil_cv_folds({name!r})"
                 + (" with W8A() (same 49,749 rows; row order unverified)" if name == "w8a" else "")
             )
         if name not in DATASETS:
             raise ValueError(f"unknown KOIL dataset {name!r}; choose from {sorted(DATASETS)}")
         if name == "dna" and not repair:
             raise CorruptedFileError(
-                "KOIL dna is corrupted upstream: a run of 13,039 NUL bytes at byte 63,925 swallowed "
-                "20 of its 3,186 rows, so it does not match dna_IdxCv. Use KOILBenchmark('dna', repair=True) "
-                "to rebuild it from LIBSVM dna.scale + dna.scale.t, or DNA(split='all') for the "
-                "LIBSVM data in LIBSVM order."
+                "KOIL dna is corrupted upstream: a run of 13,039 NUL bytes at byte 63,925 "
+                "swallowed 20 of its 3,186 rows, so it does not match dna_IdxCv. Use "
+                "KOILBenchmark('dna', repair=True) to rebuild it from LIBSVM dna.scale + "
+                "dna.scale.t, or DNA(split='all') for the LIBSVM data in LIBSVM order."
             )
         self.name = name
         self.repair = bool(repair) and name == "dna"
@@ -509,7 +558,8 @@ class KOILBenchmark(BenchmarkDataset):
         return koil_cv_folds(self.name)
 
     def cv_splits(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The 20 (train rows, test rows) pairs, trial ``5 r + j`` testing fold ``j + 1`` of column ``r``."""
+        """The 20 (train rows, test rows) pairs, trial ``5 r + j`` testing fold ``j + 1`` of
+        column ``r``."""
         return splits_from_folds(self.cv_folds())
 
     def inner_folds(self, repetition: int, fold: int) -> np.ndarray:
@@ -523,7 +573,9 @@ class KOILBenchmark(BenchmarkDataset):
 
         """
         if not (0 <= repetition < 4 and 0 <= fold < 5):
-            raise ValueError(f"need 0 <= repetition < 4 and 0 <= fold < 5, got {repetition}, {fold}")
+            raise ValueError(
+                f"need 0 <= repetition < 4 and 0 <= fold < 5, got {repetition}, {fold}"
+            )
         outer = self.cv_folds()[:, repetition]
         inner = koil_inner_folds(self.name)[:, repetition]
         sizes = [int((outer != j).sum()) for j in range(1, 6)]

@@ -1,11 +1,12 @@
 """Loaders for the LIBSVM benchmark sets (binary and multi-class), and cod-rna.
 
-All read the files of the data home's ``libsvm/`` folder (see :mod:`imbalance_stream.datasets.base`).
-Feature names are the LIBSVM indices as ``int`` (1-based). Labels are ``True`` for the positive
-class and ``False`` otherwise; ``positive_class=None`` keeps the raw labels (``-1``/``1``,
-``1..k``), which :meth:`~imbalance_stream.datasets.base.BenchmarkDataset.raw_labels` always gives.
-The default positive classes are those of the papers the project reproduces (ACOG, KOIL, LASVM),
-each named in the class docstring.
+All read the files of the data home's ``libsvm/`` folder (see
+:mod:`imbalance_stream.datasets.base`). Feature names are the LIBSVM indices as ``int`` (1-based).
+Labels are ``True`` for the positive class and ``False`` otherwise; ``positive_class=None`` keeps
+the raw labels (``-1``/``1``, ``1..k``), which
+:meth:`~imbalance_stream.datasets.base.BenchmarkDataset.raw_labels` always gives. The default
+positive classes are those of the papers the project reproduces (ACOG, KOIL, LASVM), each named in
+the class docstring.
 """
 
 from __future__ import annotations
@@ -175,7 +176,8 @@ class _LIBSVMDataset(BenchmarkDataset):
     def __init__(self, split: str, positive_class):
         if split not in self._splits:
             raise ValueError(
-                f"{type(self).__name__}: unknown split {split!r}; choose from {sorted(self._splits)}"
+                f"{type(self).__name__}: unknown split {split!r}; "
+                f"choose from {sorted(self._splits)}"
             )
         self.split = split
         keys, rows = self._splits[split]

@@ -119,8 +119,18 @@ class Magic04(BenchmarkDataset):
 
     """
 
-    FEATURES = ("fLength", "fWidth", "fSize", "fConc", "fConc1", "fAsym", "fM3Long", "fM3Trans",
-                "fAlpha", "fDist")  # fmt: skip
+    FEATURES = (
+        "fLength",
+        "fWidth",
+        "fSize",
+        "fConc",
+        "fConc1",
+        "fAsym",
+        "fM3Long",
+        "fM3Trans",
+        "fAlpha",
+        "fDist",
+    )
 
     def __init__(self, positive_class="h"):
         super().__init__(
@@ -157,12 +167,56 @@ class Spambase(BenchmarkDataset):
 
     """
 
-    WORDS = ("make", "address", "all", "3d", "our", "over", "remove", "internet", "order", "mail",
-             "receive", "will", "people", "report", "addresses", "free", "business", "email",
-             "you", "credit", "your", "font", "000", "money", "hp", "hpl", "george", "650", "lab",
-             "labs", "telnet", "857", "data", "415", "85", "technology", "1999", "parts", "pm",
-             "direct", "cs", "meeting", "original", "project", "re", "edu", "table",
-             "conference")  # fmt: skip
+    WORDS = (
+        "make",
+        "address",
+        "all",
+        "3d",
+        "our",
+        "over",
+        "remove",
+        "internet",
+        "order",
+        "mail",
+        "receive",
+        "will",
+        "people",
+        "report",
+        "addresses",
+        "free",
+        "business",
+        "email",
+        "you",
+        "credit",
+        "your",
+        "font",
+        "000",
+        "money",
+        "hp",
+        "hpl",
+        "george",
+        "650",
+        "lab",
+        "labs",
+        "telnet",
+        "857",
+        "data",
+        "415",
+        "85",
+        "technology",
+        "1999",
+        "parts",
+        "pm",
+        "direct",
+        "cs",
+        "meeting",
+        "original",
+        "project",
+        "re",
+        "edu",
+        "table",
+        "conference",
+    )
     FEATURES = (
         tuple(f"word_freq_{w}" for w in WORDS)
         + tuple(f"char_freq_{c}" for c in ";([!$#")
@@ -209,8 +263,15 @@ class Abalone(BenchmarkDataset):
 
     """
 
-    MEASUREMENTS = ("Length", "Diameter", "Height", "Whole weight", "Shucked weight",
-                    "Viscera weight", "Shell weight")  # fmt: skip
+    MEASUREMENTS = (
+        "Length",
+        "Diameter",
+        "Height",
+        "Whole weight",
+        "Shucked weight",
+        "Viscera weight",
+        "Shell weight",
+    )
     SEX = ("M", "F", "I")
 
     def __init__(self, positive_class=(1, 2, 3, 4), one_hot: bool = False):
@@ -235,7 +296,11 @@ class Abalone(BenchmarkDataset):
             indicators = (sex[:, None] == np.arange(3)[None, :]).astype(np.float64)
             names = tuple(f"Sex_{s}" for s in self.SEX) + self.MEASUREMENTS
             return np.hstack([indicators, measures]), rings, names
-        return np.column_stack([sex.astype(np.float64), measures]), rings, ("Sex",) + self.MEASUREMENTS
+        return (
+            np.column_stack([sex.astype(np.float64), measures]),
+            rings,
+            ("Sex",) + self.MEASUREMENTS,
+        )
 
 
 class BreastCancerWisconsin(BenchmarkDataset):
@@ -260,9 +325,17 @@ class BreastCancerWisconsin(BenchmarkDataset):
 
     """
 
-    FEATURES = ("clump_thickness", "unif_cell_size", "unif_cell_shape", "marg_adhesion",
-                "single_epith_cell_size", "bare_nuclei", "bland_chrom", "norm_nucleoli",
-                "mitoses")  # fmt: skip
+    FEATURES = (
+        "clump_thickness",
+        "unif_cell_size",
+        "unif_cell_shape",
+        "marg_adhesion",
+        "single_epith_cell_size",
+        "bare_nuclei",
+        "bland_chrom",
+        "norm_nucleoli",
+        "mitoses",
+    )
 
     def __init__(self, positive_class=4):
         super().__init__(
@@ -302,7 +375,8 @@ class Car(BenchmarkDataset):
     >>> from imbalance_stream.datasets import Car
     >>> x, y = next(iter(Car()))
     >>> x, y
-    ({'buying': 3.0, 'maint': 3.0, 'doors': 0.0, 'persons': 0.0, 'lug_boot': 0.0, 'safety': 0.0}, False)
+    ({'buying': 3.0, 'maint': 3.0, 'doors': 0.0, 'persons': 0.0, 'lug_boot': 0.0, 'safety': 0.0},
+     False)
     >>> Car(one_hot=True).n_features, int(Car().to_numpy()[1].sum())
     (21, 65)
 
@@ -386,7 +460,9 @@ class PenDigits(BenchmarkDataset):
 
     def __init__(self, split: str = "train", positive_class=6, classes=None):
         if split not in self._SPLITS:
-            raise ValueError(f"PenDigits: unknown split {split!r}; choose from {sorted(self._SPLITS)}")
+            raise ValueError(
+                f"PenDigits: unknown split {split!r}; choose from {sorted(self._SPLITS)}"
+            )
         self.split = split
         self.classes = None if classes is None else tuple(sorted(set(classes)))
         keys, rows = self._SPLITS[split]

@@ -1,17 +1,17 @@
 """Replay a whole labelled array through a model, test-then-train, in one jitted loop.
 
-:func:`replay_array` is the array fast path of the River protocol: for every row of ``X`` it predicts
-with the current model, records the prediction, then learns the row, exactly as
+:func:`replay_array` is the array fast path of the River protocol: for every row of ``X`` it
+predicts with the current model, records the prediction, then learns the row, exactly as
 
 >>> for x, y in stream:                                     # doctest: +SKIP
 ...     predictions.append(model.predict_one(x))
 ...     model.learn_one(x, y)
 
 would with ``x = {name_j: X[t, j] for the nonzero j, in column order}``. For the models that have an
-array path it runs the model's own step kernels over the model's own state arrays, so predictions and
-final state are identical to the dict path (bit for bit: the same arithmetic in the same order), and
-the model stays usable through ``learn_one`` / ``predict_one`` afterwards. Models without an array
-path go through ``predict_one`` / ``learn_one`` (``method="auto"``, the default) or raise
+array path it runs the model's own step kernels over the model's own state arrays, so predictions
+and final state are identical to the dict path (bit for bit: the same arithmetic in the same order),
+and the model stays usable through ``learn_one`` / ``predict_one`` afterwards. Models without an
+array path go through ``predict_one`` / ``learn_one`` (``method="auto"``, the default) or raise
 (``method="array"``).
 
 Input handling follows the dict path: zeros are absent features; NaN or infinite values raise
@@ -109,25 +109,18 @@ def replay_array(
 
     Parameters
     ----------
-    model
-        A River classifier. Models with an array path (see :func:`has_array_path`: ACOG full and
+    model A River classifier. Models with an array path (see :func:`has_array_path`: ACOG full and
         diagonal, SACOG dense and sparse, and the seed-002 baselines Perceptron, ROMMA, PA, CPA,
         PAUM, COG and AROW) run in a jitted loop over their own state (for SACOG, whose sketch
-        depends on when features arrive, the rows that bring a new feature take the dict path);
-        any other goes through ``predict_one`` and ``learn_one``.
-    X
-        A dense array or a scipy sparse matrix, one row per sample.
-    y
-        The labels, one per row (any two labels, e.g. -1/+1 or the model's ``positive`` and another).
-    feature_names
-        Name of each column (default: the column number).
-    method
-        ``"auto"`` (the array path when the model has one, else the dict path), ``"array"`` (raise
-        ``TypeError`` if the model has none) or ``"dict"`` (always the River protocol).
-    positive
-        The label whose rows count as positive in the result's metrics. The package's binary
-        classifiers know theirs (``model.positive``) and this must be ``None`` or agree; for
-        other models it defaults to ``True``.
+        depends on when features arrive, the rows that bring a new feature take the dict path); any
+        other goes through ``predict_one`` and ``learn_one``. X A dense array or a scipy sparse
+        matrix, one row per sample. y The labels, one per row (any two labels, e.g. -1/+1 or the
+        model's ``positive`` and another). feature_names Name of each column (default: the column
+        number). method ``"auto"`` (the array path when the model has one, else the dict path),
+        ``"array"`` (raise ``TypeError`` if the model has none) or ``"dict"`` (always the River
+        protocol). positive The label whose rows count as positive in the result's metrics. The
+        package's binary classifiers know theirs (``model.positive``) and this must be ``None`` or
+        agree; for other models it defaults to ``True``.
 
     Examples
     --------
@@ -144,7 +137,8 @@ def replay_array(
     >>> result = replay_array(model, X, y)
     >>> result.path, len(result.predictions)
     ('array', 1250)
-    >>> print(f"{result.weighted_sum():.3f}, {result.mistakes_positive} + {result.mistakes_negative} mistakes")
+    >>> mistakes = f"{result.mistakes_positive} + {result.mistakes_negative} mistakes"
+    >>> print(f"{result.weighted_sum():.3f}, {mistakes}")
     0.809, 167 + 54 mistakes
     >>> model.predict_one(dict(enumerate(X[0])))  # the model goes on through the dict API
     True
@@ -182,9 +176,13 @@ def replay_array(
     seconds = time.perf_counter() - start
     is_positive = np.asarray(y == model.positive, dtype=bool)
     return _result(
-        predicted > 0, is_positive, seconds, "array", positive=model.positive,
+        predicted > 0,
+        is_positive,
+        seconds,
+        "array",
+        positive=model.positive,
         negative=model.negative,
-    )  # fmt: skip
+    )
 
 
 # ---- helpers -----------------------------------------------------------------------------------

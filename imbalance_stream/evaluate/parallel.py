@@ -2,8 +2,8 @@
 processes, or on a Dask distributed cluster.
 
 A cell is any picklable argument; ``func`` must be a module-level function so that worker processes
-can import it. Results come back in the order of ``cells`` whatever the backend, so a sweep gives the
-same table serially and in parallel.
+can import it. Results come back in the order of ``cells`` whatever the backend, so a sweep gives
+the same table serially and in parallel.
 """
 
 from __future__ import annotations
@@ -84,7 +84,8 @@ def _map_dask(func, cells, n_jobs, scheduler, bar):
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError as error:  # pragma: no cover - depends on the optional extra
         raise ImportError(
-            "running on a Dask cluster needs the optional extra: pip install 'imbalance-stream[distributed]'"
+            "running on a Dask cluster needs the optional extra: "
+            "pip install 'imbalance-stream[distributed]'"
         ) from error
     cluster = None
     if scheduler == "local":

@@ -76,7 +76,8 @@ def _fresh(stream):
 
 def _fresh_metric(metric):
     """A metric with no samples. ``clone()`` would unwrap a ``utils.Rolling`` (it forwards unknown
-    attributes to the metric inside), so a rolling metric gets a fresh metric and an empty window."""
+    attributes to the metric inside), so a rolling metric gets a fresh metric and an empty
+    window."""
     if isinstance(metric, utils.Rolling):
         fresh = copy.copy(metric)
         fresh.obj = metric.obj.clone()
@@ -252,8 +253,11 @@ def plot_curves(result: PrequentialResult, path: str | pathlib.Path | None = Non
     axes = axes.ravel()
     for ax, metric in zip(axes, names, strict=False):
         for model in result.final:
-            points = [(r["step"], r["value"]) for r in result.rows
-                      if r["model"] == model and r["metric"] == metric]  # fmt: skip
+            points = [
+                (r["step"], r["value"])
+                for r in result.rows
+                if r["model"] == model and r["metric"] == metric
+            ]
             if points:
                 steps, values = zip(*points, strict=True)
                 ax.plot(steps, values, label=model)

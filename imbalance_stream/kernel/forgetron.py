@@ -20,9 +20,9 @@ class Forgetron(KernelExpansion):
 
     A kernel perceptron ``f = sum_i sigma_i y_i k(x_i, .)`` with at most ``budget`` stored vectors.
     On a mistake (``y f(x) <= 0``) the sample is added with ``sigma = 1`` (giving ``f'``); if the
-    budget is then exceeded, every coefficient is shrunk by ``phi`` (giving ``f'' = phi f'``) and the
-    oldest vector ``r`` is removed. ``phi`` is the largest value in (0, 1] such that the accumulated
-    damage stays within ``15/32`` of the number of mistakes ``M``:
+    budget is then exceeded, every coefficient is shrunk by ``phi`` (giving ``f'' = phi f'``) and
+    the oldest vector ``r`` is removed. ``phi`` is the largest value in (0, 1] such that the
+    accumulated damage stays within ``15/32`` of the number of mistakes ``M``:
 
     ``Q + Psi(phi sigma_r, mu) <= 15/32 M``,  ``Psi(l, mu) = l^2 + 2 l - 2 l mu``,
     ``mu = y_r f''(x_r) = phi y_r f'(x_r)``,

@@ -291,11 +291,28 @@ class KOIL(BinaryClassifier):
         x = self._features.dense(indices, values, pool.X.shape[1])
         u_accept, u_slot = self._rng.random(2)
         steps.koil_step(
-            pool.X, pool.beta, pool.h, pool.G, pool.members, pool.ints, pool.floats, x, sign,
-            u_accept, u_slot, *self._kernel_args(), float(self.C), float(self.eta),
-            1.0 - self.eta, int(self.k), int(self.budget), self._policy, self.loss == "smooth",
-            self.neighbor_mode == "knn_then_violators", self.similarity == "euclidean",
-        )  # fmt: skip
+            pool.X,
+            pool.beta,
+            pool.h,
+            pool.G,
+            pool.members,
+            pool.ints,
+            pool.floats,
+            x,
+            sign,
+            u_accept,
+            u_slot,
+            *self._kernel_args(),
+            float(self.C),
+            float(self.eta),
+            1.0 - self.eta,
+            int(self.k),
+            int(self.budget),
+            self._policy,
+            self.loss == "smooth",
+            self.neighbor_mode == "knn_then_violators",
+            self.similarity == "euclidean",
+        )
         if self.threshold == "buffer_acc":
             self.threshold_ = self._buffer_threshold()
 
@@ -352,8 +369,20 @@ class KOIL(BinaryClassifier):
     def _unit_test_params(cls):
         yield {"budget": 8, "k": 3, "C": 2.0, "gamma": 0.1, "seed": 42}
         yield {"budget": 6, "k": 2, "policy": "fifo++", "loss": "smooth", "seed": 42}
-        yield {"budget": 5, "k": 2, "policy": "rs", "kernel": "poly", "gamma": 0.01, "seed": 7,
-               "similarity": "euclidean"}  # fmt: skip
+        yield {
+            "budget": 5,
+            "k": 2,
+            "policy": "rs",
+            "kernel": "poly",
+            "gamma": 0.01,
+            "seed": 7,
+            "similarity": "euclidean",
+        }
         yield {"budget": 5, "k": 5, "policy": "fifo", "kernel": "linear", "eta": 0.1}
-        yield {"budget": 4, "policy": "inf", "neighbor_mode": "knn_then_violators", "seed": 1,
-               "threshold": "buffer_acc"}  # fmt: skip
+        yield {
+            "budget": 4,
+            "policy": "inf",
+            "neighbor_mode": "knn_then_violators",
+            "seed": 1,
+            "threshold": "buffer_acc",
+        }

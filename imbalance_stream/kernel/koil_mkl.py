@@ -204,12 +204,31 @@ class KOILMKL(BinaryClassifier):
         selected = self._rng.random(m) < np.exp(self._log_weights - self._log_weights.max())
         uniforms = self._rng.random((m, 2))
         steps.koil_mkl_step(
-            pool.X, pool.beta, pool.h, pool.G, pool.members, pool.ints, pool.floats, x, sign,
-            selected, uniforms, self._kinds, self._gammas, self._degrees, self._coef0s,
-            float(self.C), float(self.eta), int(self.k), int(self.budget), self._policy,
-            self.loss == "smooth", self.neighbor_mode == "knn_then_violators",
-            self.similarity == "euclidean", self._losses,
-        )  # fmt: skip
+            pool.X,
+            pool.beta,
+            pool.h,
+            pool.G,
+            pool.members,
+            pool.ints,
+            pool.floats,
+            x,
+            sign,
+            selected,
+            uniforms,
+            self._kinds,
+            self._gammas,
+            self._degrees,
+            self._coef0s,
+            float(self.C),
+            float(self.eta),
+            int(self.k),
+            int(self.budget),
+            self._policy,
+            self.loss == "smooth",
+            self.neighbor_mode == "knn_then_violators",
+            self.similarity == "euclidean",
+            self._losses,
+        )
         scale = self.C if self.hedge_loss_includes_C else 1.0
         self._log_weights -= self.hedge_rate * scale * self._losses
         self._log_weights -= self._log_weights.max()  # q is unchanged; keeps the logs bounded
@@ -225,9 +244,18 @@ class KOILMKL(BinaryClassifier):
         pool = self._pool
         x = self._features.dense(indices, values, pool.X.shape[-1])
         return steps.koil_mkl_score(
-            pool.X, pool.beta, pool.ints, pool.floats, x, self._kinds, self._gammas,
-            self._degrees, self._coef0s, self._q, self.vote == "sign",
-        )  # fmt: skip
+            pool.X,
+            pool.beta,
+            pool.ints,
+            pool.floats,
+            x,
+            self._kinds,
+            self._gammas,
+            self._degrees,
+            self._coef0s,
+            self._q,
+            self.vote == "sign",
+        )
 
     def _proba(self, indices, values):
         return logistic(self._decision(indices, values))
@@ -244,11 +272,20 @@ class KOILMKL(BinaryClassifier):
         pool = self._pool
         dense = self._features.dense(*self._encode_known(x), pool.X.shape[-1])
         scores = {}
-        for l, name in enumerate(self._names):
+        for learner, name in enumerate(self._names):
             scores[name] = float(
-                steps.koil_score(pool.X[l], pool.beta[l], pool.ints[l], pool.floats[l], dense,
-                                 self._kinds[l], self._gammas[l], self._degrees[l], self._coef0s[l])
-            )  # fmt: skip
+                steps.koil_score(
+                    pool.X[learner],
+                    pool.beta[learner],
+                    pool.ints[learner],
+                    pool.floats[learner],
+                    dense,
+                    self._kinds[learner],
+                    self._gammas[learner],
+                    self._degrees[learner],
+                    self._coef0s[learner],
+                )
+            )
         return scores
 
     def support_vectors(self, kernel: int, positive: bool = True):
@@ -259,7 +296,23 @@ class KOILMKL(BinaryClassifier):
     @classmethod
     def _unit_test_params(cls):
         yield {"budget": 6, "k": 2, "C": 2.0, "degrees": (1, 2), "sigmas": (0.5, 2.0), "seed": 42}
-        yield {"budget": 5, "k": 2, "policy": "fifo++", "loss": "smooth", "degrees": None,
-               "sigmas": (1.0,), "vote": "sign", "seed": 42}  # fmt: skip
-        yield {"budget": 4, "k": 3, "policy": "inf", "degrees": (2,), "sigmas": (1.0, 4.0),
-               "hedge_loss_includes_C": False, "similarity": "euclidean", "seed": 3}  # fmt: skip
+        yield {
+            "budget": 5,
+            "k": 2,
+            "policy": "fifo++",
+            "loss": "smooth",
+            "degrees": None,
+            "sigmas": (1.0,),
+            "vote": "sign",
+            "seed": 42,
+        }
+        yield {
+            "budget": 4,
+            "k": 3,
+            "policy": "inf",
+            "degrees": (2,),
+            "sigmas": (1.0, 4.0),
+            "hedge_loss_includes_C": False,
+            "similarity": "euclidean",
+            "seed": 3,
+        }

@@ -15,9 +15,9 @@ class RBP(KernelExpansion):
     """Randomised Budget Perceptron (RBP).
 
     A kernel perceptron with at most ``budget`` stored vectors. On a mistake (``y f(x) <= 0``) the
-    sample is stored with coefficient ``y``; if the budget is already full, a uniformly chosen stored
-    vector is deleted first (Cavallanti, Cesa-Bianchi and Gentile 2007). Correct predictions change
-    nothing.
+    sample is stored with coefficient ``y``; if the budget is already full, a uniformly chosen
+    stored vector is deleted first (Cavallanti, Cesa-Bianchi and Gentile 2007). Correct predictions
+    change nothing.
 
     KOIL's experiments (the thesis's section 3.5) give RBP "a buffer of 100 for each class"; RBP
     has a single buffer, so ``budget=200``, the same number of stored vectors as KOIL's two

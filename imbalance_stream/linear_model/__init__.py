@@ -42,8 +42,14 @@ __getattr__ = deprecated_aliases(
         **{
             name: f"imbalance_stream.svm:{name}"
             for name in (
-                "LPSVM", "WeightedLPSVM", "IncLPSVM", "DCILIncLPSVM", "MulticlassDCILIncLPSVM",
-                "class_weights", "lpsvm_solution", "wlpsvm_solution",
+                "LPSVM",
+                "WeightedLPSVM",
+                "IncLPSVM",
+                "DCILIncLPSVM",
+                "MulticlassDCILIncLPSVM",
+                "class_weights",
+                "lpsvm_solution",
+                "wlpsvm_solution",
             )
         },
     },

@@ -1,4 +1,5 @@
-"""The cost ratio rho shared by the cost-sensitive learners of seed 002 (COG, PAUM, CPA_PB, SACOG)."""
+"""The cost ratio rho shared by the cost-sensitive learners of seed 002 (COG, PAUM, CPA_PB,
+SACOG)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import numpy as np
 from imbalance_stream._numba.cost import hinge_margin_slope, laplace_ratio
 
 __all__ = ["CostRatio"]
+
 
 class CostRatio:
     """Mixin: ``rho`` fixed, or (``rho=None``) the Laplace estimate of Tn/Tp counted online.

@@ -53,11 +53,24 @@ class FirstOrderLinear(BinaryClassifier):
         predictions = stream.empty_predictions(len(signs))
         self.n_updates += int(
             stream.replay_baseline(
-                self._replay_kind, indptr, indices, values, signs, self._weights,
-                stream.NO_MATRIX, self.n_features, rho, laplace, counts, eta, C, tau_negative,
-                1.0, predictions,
+                self._replay_kind,
+                indptr,
+                indices,
+                values,
+                signs,
+                self._weights,
+                stream.NO_MATRIX,
+                self.n_features,
+                rho,
+                laplace,
+                counts,
+                eta,
+                C,
+                tau_negative,
+                1.0,
+                predictions,
             )
-        )  # fmt: skip
+        )
         self._store_cost_state(counts)
         return predictions
 

@@ -129,9 +129,17 @@ class ACOG(CostRatio, BinaryClassifier):
         margin, slope = self._count_margin_slope(sign)
         if self.covariance == "full":
             updated = kernels.acog_full_step(
-                self._mean, self._cov, self._state_size, indices, values,
-                sign, margin, slope, self.eta, self.gamma,
-            )  # fmt: skip
+                self._mean,
+                self._cov,
+                self._state_size,
+                indices,
+                values,
+                sign,
+                margin,
+                slope,
+                self.eta,
+                self.gamma,
+            )
         else:
             updated = kernels.acog_diag_step(
                 self._mean, self._cov, indices, values, sign, margin, slope, self.eta, self.gamma
@@ -145,12 +153,24 @@ class ACOG(CostRatio, BinaryClassifier):
         predictions = stream.empty_predictions(len(signs))
         self.n_updates += int(
             stream.replay_acog(
-                indptr, indices, values, signs, self._mean, full,
-                self._cov if full else stream.NO_MATRIX, stream.NO_VECTOR if full else self._cov,
-                self.n_features, self.loss == "I", rho, laplace, counts, float(self.eta),
-                float(self.gamma), predictions,
+                indptr,
+                indices,
+                values,
+                signs,
+                self._mean,
+                full,
+                self._cov if full else stream.NO_MATRIX,
+                stream.NO_VECTOR if full else self._cov,
+                self.n_features,
+                self.loss == "I",
+                rho,
+                laplace,
+                counts,
+                float(self.eta),
+                float(self.gamma),
+                predictions,
             )
-        )  # fmt: skip
+        )
         self._store_cost_state(counts)
         return predictions
 

@@ -93,11 +93,24 @@ class AROW(BinaryClassifier):
         predictions = stream.empty_predictions(len(signs))
         self.n_updates += int(
             stream.replay_baseline(
-                stream.AROW, indptr, indices, values, signs, self._mean, self._cov,
-                self.n_features, 1.0, False, np.zeros(2, dtype=np.int64), 1.0, math.inf, 1.0,
-                float(self.r), predictions,
+                stream.AROW,
+                indptr,
+                indices,
+                values,
+                signs,
+                self._mean,
+                self._cov,
+                self.n_features,
+                1.0,
+                False,
+                np.zeros(2, dtype=np.int64),
+                1.0,
+                math.inf,
+                1.0,
+                float(self.r),
+                predictions,
             )
-        )  # fmt: skip
+        )
         return predictions
 
     def _decision(self, indices, values):

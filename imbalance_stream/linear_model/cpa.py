@@ -89,9 +89,13 @@ class CPA(CostRatio, FirstOrderLinear):
     def _learn(self, indices, values, sign):
         rho = self._count_label(sign)
         updated = kernels.cost_sensitive_pa_step(
-            self._weights, indices, values, sign, rho if sign > 0 else 1.0,
+            self._weights,
+            indices,
+            values,
+            sign,
+            rho if sign > 0 else 1.0,
             self.rule == "max-loss",
-        )  # fmt: skip
+        )
         self.n_updates += bool(updated)
 
     @classmethod

@@ -257,17 +257,42 @@ class SACOG(CostRatio, BinaryClassifier):
         margin, slope = self._count_margin_slope(sign)
         if self.sparse:
             updated = kernels.sparse_sacog_step(
-                self._mean, self._offsets, self._basis, self._transform, self._gram,
-                self._eigen, self._rounds, self._n_columns, indices, values, sign, margin,
-                slope, self.eta, self.gamma, float(self.oja_step), self.sketch_on_loss_only,
+                self._mean,
+                self._offsets,
+                self._basis,
+                self._transform,
+                self._gram,
+                self._eigen,
+                self._rounds,
+                self._n_columns,
+                indices,
+                values,
+                sign,
+                margin,
+                slope,
+                self.eta,
+                self.gamma,
+                float(self.oja_step),
+                self.sketch_on_loss_only,
                 REBASE_THRESHOLD,
-            )  # fmt: skip
+            )
         else:
             updated = kernels.sacog_step(
-                self._mean, self._basis, self._eigen, self._rounds, self._n_columns, indices,
-                values, sign, margin, slope, self.eta, self.gamma, float(self.oja_step),
+                self._mean,
+                self._basis,
+                self._eigen,
+                self._rounds,
+                self._n_columns,
+                indices,
+                values,
+                sign,
+                margin,
+                slope,
+                self.eta,
+                self.gamma,
+                float(self.oja_step),
                 self.sketch_on_loss_only,
-            )  # fmt: skip
+            )
         self.n_updates += bool(updated)
 
     def _learn_rows(self, rows, signs, learns):
@@ -286,7 +311,11 @@ class SACOG(CostRatio, BinaryClassifier):
         for stop in [*sorted(special), len(rows)]:
             if stop > previous:  # the jitted loop over rows previous .. stop-1
                 self._replay_run(
-                    np.arange(previous, stop, dtype=np.int64), indptr, indices, values, signs,
+                    np.arange(previous, stop, dtype=np.int64),
+                    indptr,
+                    indices,
+                    values,
+                    signs,
                     predictions,
                 )
             if stop < len(rows):  # a row with a new feature: the dict path, exactly
@@ -300,13 +329,32 @@ class SACOG(CostRatio, BinaryClassifier):
         rho, laplace, counts = self._cost_state()
         self.n_updates += int(
             stream.replay_sacog(
-                run, indptr, indices, values, signs, bool(self.sparse), self._mean,
-                self._offsets, self._basis, self._transform, self._gram, self._eigen,
-                self._rounds, self._n_columns, self.loss == "I", rho, laplace, counts,
-                float(self.eta), float(self.gamma), float(self.oja_step),
-                bool(self.sketch_on_loss_only), REBASE_THRESHOLD, predictions,
+                run,
+                indptr,
+                indices,
+                values,
+                signs,
+                bool(self.sparse),
+                self._mean,
+                self._offsets,
+                self._basis,
+                self._transform,
+                self._gram,
+                self._eigen,
+                self._rounds,
+                self._n_columns,
+                self.loss == "I",
+                rho,
+                laplace,
+                counts,
+                float(self.eta),
+                float(self.gamma),
+                float(self.oja_step),
+                bool(self.sketch_on_loss_only),
+                REBASE_THRESHOLD,
+                predictions,
             )
-        )  # fmt: skip
+        )
         self._store_cost_state(counts)
 
     # ---- inference ----------------------------------------------------------------------------

@@ -9,7 +9,8 @@ Each is a River metric (``update``, ``revert``, ``get``, ``works_with``) and wor
 * :class:`Sensitivity`, :class:`Specificity`: the two rates, correct for any ``pos_val``.
 
 :mod:`imbalance_stream.metrics.batch` computes the same quantities on whole arrays
-(:func:`~imbalance_stream.metrics.batch.roc_auc`, :func:`~imbalance_stream.metrics.batch.binary_rates`).
+(:func:`~imbalance_stream.metrics.batch.roc_auc`,
+:func:`~imbalance_stream.metrics.batch.binary_rates`).
 """
 
 from . import batch

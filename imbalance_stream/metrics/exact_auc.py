@@ -15,10 +15,10 @@ class ExactROCAUC(metrics.base.BinaryMetric):
 
     River's `metrics.ROCAUC` discretises the ROC curve over a few thresholds in [0, 1]: a fine
     approximation for calibrated probabilities, but not the number a paper reports, and useless for
-    raw decision scores. This metric keeps the scores of each class in a sorted list and maintains the
-    Mann-Whitney count of correctly ordered (positive, negative) pairs, ties counting one half, so
-    that `get` is exactly ``sklearn.metrics.roc_auc_score`` on the scores seen. Memory grows with the
-    stream (one float per sample); for a bounded window use River's `metrics.RollingROCAUC`.
+    raw decision scores. This metric keeps the scores of each class in a sorted list and maintains
+    the Mann-Whitney count of correctly ordered (positive, negative) pairs, ties counting one half,
+    so that `get` is exactly ``sklearn.metrics.roc_auc_score`` on the scores seen. Memory grows with
+    the stream (one float per sample); for a bounded window use River's `metrics.RollingROCAUC`.
 
     The score of a sample is the probability of `pos_val` when the model gives a dict (as
     `predict_proba_one` does) or the number itself (e.g. a `decision_one` margin or an anomaly

@@ -53,8 +53,15 @@ import shutil
 from .config import ReplayError, ReplayScenario, load, parse
 from .engine import partition_of, run_cell
 
-__all__ = ["ReplayError", "ReplayResult", "ReplayScenario", "load", "parse", "partition_of",
-           "replay"]  # fmt: skip
+__all__ = [
+    "ReplayError",
+    "ReplayResult",
+    "ReplayScenario",
+    "load",
+    "parse",
+    "partition_of",
+    "replay",
+]
 
 WORK = ".replay"
 
@@ -130,13 +137,25 @@ def replay(
     if not isinstance(scenario, ReplayScenario):
         scenario = load(scenario)
     options = scenario.options
-    max_rejects = check_int("max_rejects", max_rejects if max_rejects is not None
-                            else options.get("max_rejects"), low=0, optional=True)  # fmt: skip
-    every = check_int("checkpoint_every", checkpoint_every if checkpoint_every is not None
-                      else options.get("checkpoint_every"), low=1, optional=True)  # fmt: skip
-    seconds = check_real("checkpoint_seconds", checkpoint_seconds if checkpoint_seconds is not None
-                         else options.get("checkpoint_seconds"), low=0, low_open=True,
-                         optional=True)  # fmt: skip
+    max_rejects = check_int(
+        "max_rejects",
+        max_rejects if max_rejects is not None else options.get("max_rejects"),
+        low=0,
+        optional=True,
+    )
+    every = check_int(
+        "checkpoint_every",
+        checkpoint_every if checkpoint_every is not None else options.get("checkpoint_every"),
+        low=1,
+        optional=True,
+    )
+    seconds = check_real(
+        "checkpoint_seconds",
+        checkpoint_seconds if checkpoint_seconds is not None else options.get("checkpoint_seconds"),
+        low=0,
+        low_open=True,
+        optional=True,
+    )
     if every is None and seconds is None:
         every = 100_000
     n_jobs = check_int("n_jobs", n_jobs, low=-1, optional=True)
@@ -160,40 +179,72 @@ def replay(
     else:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
-        manifest_path.write_text(json.dumps({"fingerprint": fingerprint,
-                                             "partitions": partitions}))  # fmt: skip
+        manifest_path.write_text(json.dumps({"fingerprint": fingerprint, "partitions": partitions}))
     if not scenario.per_entity:
         partitions = 1
     slots = scenario.slots()
     entity_slots = [i for i, (_, _, mode) in enumerate(slots) if mode == "entity"]
     global_slots = [i for i, (_, _, mode) in enumerate(slots) if mode == "global"]
-    common = {"scenario": scenario, "fingerprint": fingerprint, "work": str(work),
-              "partitions": partitions, "resume": resume, "max_rejects": max_rejects,
-              "checkpoint_every": every, "checkpoint_seconds": seconds}  # fmt: skip
+    common = {
+        "scenario": scenario,
+        "fingerprint": fingerprint,
+        "work": str(work),
+        "partitions": partitions,
+        "resume": resume,
+        "max_rejects": max_rejects,
+        "checkpoint_every": every,
+        "checkpoint_seconds": seconds,
+    }
     cells = []
     if entity_slots:
         for p in range(partitions):
-            cells.append({**common, "index": len(cells), "kind": "entity", "partition": p,
-                          "slots": entity_slots})  # fmt: skip
+            cells.append(
+                {
+                    **common,
+                    "index": len(cells),
+                    "kind": "entity",
+                    "partition": p,
+                    "slots": entity_slots,
+                }
+            )
     if global_slots:
-        cells.append({**common, "index": len(cells), "kind": "global", "partition": None,
-                      "slots": global_slots})  # fmt: skip
+        cells.append(
+            {
+                **common,
+                "index": len(cells),
+                "kind": "global",
+                "partition": None,
+                "slots": global_slots,
+            }
+        )
     for cell in cells:
         cell["reporter"] = cell["index"] == 0
         cell["progress"] = progress and not parallel
-        what = f"entities {cell['partition'] + 1}/{partitions}" if cell["kind"] == "entity" else (
-            "global models"
-        )  # fmt: skip
+        what = (
+            f"entities {cell['partition'] + 1}/{partitions}"
+            if cell["kind"] == "entity"
+            else ("global models")
+        )
         cell["description"] = f"{scenario.name}: {what}"
-    map_cells(run_cell, cells, n_jobs=n_jobs if parallel else None, scheduler=scheduler,
-              progress=progress and parallel, description="partitions")  # fmt: skip
+    map_cells(
+        run_cell,
+        cells,
+        n_jobs=n_jobs if parallel else None,
+        scheduler=scheduler,
+        progress=progress and parallel,
+        description="partitions",
+    )
 
     def metrics_for():
         return scenario.make_metrics()
 
     table, models, rejected = merge(
-        scenario, str(work), cells, str(out), metrics_for,
+        scenario,
+        str(work),
+        cells,
+        str(out),
+        metrics_for,
         predictions_format=options.get("predictions", "csv"),
-    )  # fmt: skip
+    )
     shutil.rmtree(work, ignore_errors=True)
     return ReplayResult(table=table, out_dir=out, models=models, rejected=rejected)

@@ -68,21 +68,50 @@ __all__ = ["Event", "LogSpec", "Reject", "ReplayError", "ReplayScenario", "load"
 
 FORMATS = ("csv", "jsonl", "parquet", "sqlite", "duckdb", "dataset")
 _SUFFIX = {
-    ".csv": "csv", ".tsv": "csv", ".gz": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",
-    ".parquet": "parquet", ".pq": "parquet", ".sqlite": "sqlite", ".sqlite3": "sqlite",
-    ".db": "sqlite", ".duckdb": "duckdb",
-}  # fmt: skip
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".gz": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".sqlite": "sqlite",
+    ".sqlite3": "sqlite",
+    ".db": "sqlite",
+    ".duckdb": "duckdb",
+}
 _TOP_KEYS = {"name", "description", "kind", "log", "models", "metrics", "replay"}
 _LOG_KEYS = {
-    "path", "format", "query", "delimiter", "dataset", "events", "time", "id", "entity", "label",
-    "positive", "labels", "label_time", "label_delay", "out_of_order", "missing", "features",
-}  # fmt: skip
+    "path",
+    "format",
+    "query",
+    "delimiter",
+    "dataset",
+    "events",
+    "time",
+    "id",
+    "entity",
+    "label",
+    "positive",
+    "labels",
+    "label_time",
+    "label_delay",
+    "out_of_order",
+    "missing",
+    "features",
+}
 _FEATURE_KEYS = {"include", "exclude", "types"}
 _TYPES = ("float", "int", "str", "bool")
 _REPLAY_KEYS = {
-    "per_entity", "global_model", "step", "window", "checkpoint_every", "checkpoint_seconds",
-    "predictions", "max_rejects",
-}  # fmt: skip
+    "per_entity",
+    "global_model",
+    "step",
+    "window",
+    "checkpoint_every",
+    "checkpoint_seconds",
+    "predictions",
+    "max_rejects",
+}
 _UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0}
 MICRO = 1_000_000
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
@@ -122,8 +151,19 @@ class Event:
     ``time`` and ``label_time`` integer microseconds (``label_time`` None: never labelled),
     ``pos`` the reader position just after it."""
 
-    __slots__ = ("seq", "row", "pos", "id", "time", "time_text", "entity", "x", "label",
-                 "label_time", "label_time_text")  # fmt: skip
+    __slots__ = (
+        "seq",
+        "row",
+        "pos",
+        "id",
+        "time",
+        "time_text",
+        "entity",
+        "x",
+        "label",
+        "label_time",
+        "label_time_text",
+    )
 
     def __init__(self, row, id, time, time_text, entity, x, label, label_time, label_time_text):
         self.seq = -1
@@ -151,13 +191,14 @@ def parse_duration(value, where: str) -> int:
     integer microseconds."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         seconds = float(value)
-    elif isinstance(value, str) and (match := re.fullmatch(r"\s*([0-9.]+)\s*(us|ms|s|m|h|d|w)\s*",
-                                                            value)):  # fmt: skip
+    elif isinstance(value, str) and (
+        match := re.fullmatch(r"\s*([0-9.]+)\s*(us|ms|s|m|h|d|w)\s*", value)
+    ):
         seconds = float(match.group(1)) * _UNITS[match.group(2)]
     else:
         raise ReplayError(
-            f"{where}: expected a duration such as 3600, \"90s\", \"15m\", \"2h\", \"3d\" or "
-            f"\"1w\", got {value!r}"
+            f'{where}: expected a duration such as 3600, "90s", "15m", "2h", "3d" or '
+            f'"1w", got {value!r}'
         )
     if not math.isfinite(seconds) or seconds < 0:
         raise ReplayError(f"{where}: a duration must be finite and >= 0, got {value!r}")
@@ -248,8 +289,12 @@ def _to_bool(name, value) -> bool:
     raise Reject(f"column {name!r}: cannot read {value!r} as true or false")
 
 
-_CONVERT = {"float": _to_float, "int": _to_int, "str": lambda name, value: str(value),
-            "bool": _to_bool}  # fmt: skip
+_CONVERT = {
+    "float": _to_float,
+    "int": _to_int,
+    "str": lambda name, value: str(value),
+    "bool": _to_bool,
+}
 
 
 def _guess_label(value):
@@ -368,9 +413,11 @@ class LogSpec:
                 label_time = time + (self.label_delay or 0)
                 label_time_text = _format_time(label_time, raw_time)
 
-        columns = self.include if self.include is not None else (
-            [c for c in record if c not in self._reserved]
-        )  # fmt: skip
+        columns = (
+            self.include
+            if self.include is not None
+            else ([c for c in record if c not in self._reserved])
+        )
         x = {}
         types = self.types
         drop = self.missing == "drop"
@@ -386,8 +433,9 @@ class LogSpec:
             x[column] = _to_float(column, value) if kind is None else _CONVERT[kind](column, value)
         if label is None:
             label_time = None
-        return Event(row, event_id, time, _text(raw_time), entity, x, label, label_time,
-                     label_time_text)  # fmt: skip
+        return Event(
+            row, event_id, time, _text(raw_time), entity, x, label, label_time, label_time_text
+        )
 
 
 _MISSING = object()
@@ -395,9 +443,7 @@ _MISSING = object()
 
 def _format_time(micros: int, like) -> str:
     """``micros`` written the way the event time ``like`` was (ISO 8601 or a number)."""
-    if isinstance(like, (dt.datetime, dt.date)) or (
-        isinstance(like, str) and not _is_number(like)
-    ):
+    if isinstance(like, (dt.datetime, dt.date)) or (isinstance(like, str) and not _is_number(like)):
         moment = _EPOCH + dt.timedelta(microseconds=micros)
         return moment.isoformat()
     seconds = micros / MICRO
@@ -483,8 +529,9 @@ def _check_keys(table, allowed, where):
         raise ReplayError(f"{where}: expected a table, got {table!r}")
     for key in table:
         if key not in allowed:
-            raise ReplayError(f"{where}: unknown key {key!r}; allowed keys: "
-                              + ", ".join(sorted(allowed)))  # fmt: skip
+            raise ReplayError(
+                f"{where}: unknown key {key!r}; allowed keys: " + ", ".join(sorted(allowed))
+            )
 
 
 def _column(log, key, where, required=False):
@@ -555,8 +602,9 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
                     f"say format = one of {', '.join(FORMATS[:-1])}"
                 )
         if fmt in ("sqlite", "duckdb") and not isinstance(log.get("query"), str):
-            raise ReplayError(f'log.query: format = "{fmt}" needs query = "SELECT ... ORDER BY '
-                              '<time column>"')  # fmt: skip
+            raise ReplayError(
+                f'log.query: format = "{fmt}" needs query = "SELECT ... ORDER BY <time column>"'
+            )
     for path in paths:
         if not os.path.exists(path):
             raise ReplayError(f"log.path: no such file {path!r}")
@@ -569,8 +617,9 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
     choice = {"out_of_order": ("error", "sort"), "missing": ("reject", "drop")}
     for key, allowed in choice.items():
         if key in log and log[key] not in allowed:
-            raise ReplayError(f"log.{key}: expected {' or '.join(map(repr, allowed))}, "
-                              f"got {log[key]!r}")  # fmt: skip
+            raise ReplayError(
+                f"log.{key}: expected {' or '.join(map(repr, allowed))}, got {log[key]!r}"
+            )
     labels = log.get("labels")
     if labels is not None and (not isinstance(labels, list) or len(labels) < 1):
         raise ReplayError("log.labels: expected a list of the labels, e.g. [0, 1]")
@@ -579,16 +628,18 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
     include = features.get("include")
     exclude = features.get("exclude", [])
     for key, value in (("include", include), ("exclude", exclude)):
-        if value is not None and (not isinstance(value, list)
-                                  or not all(isinstance(c, str) for c in value)):  # fmt: skip
+        if value is not None and (
+            not isinstance(value, list) or not all(isinstance(c, str) for c in value)
+        ):
             raise ReplayError(f"log.features.{key}: expected a list of column names")
     types = features.get("types", {})
     if not isinstance(types, Mapping):
         raise ReplayError("log.features.types: expected a table column = type")
     for column, kind in types.items():
         if kind not in _TYPES:
-            raise ReplayError(f"log.features.types.{column}: expected one of "
-                              f"{', '.join(_TYPES)}, got {kind!r}")  # fmt: skip
+            raise ReplayError(
+                f"log.features.types.{column}: expected one of {', '.join(_TYPES)}, got {kind!r}"
+            )
     positive = log.get("positive", True)
     if labels is not None and positive not in labels:
         raise ReplayError(f"log.positive: {positive!r} is not one of log.labels {labels!r}")
@@ -615,8 +666,12 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
     )
 
 
-def parse(text: str, name: str = "replay", source: str = "<string>",
-          base: str | pathlib.Path | None = None) -> ReplayScenario:  # fmt: skip
+def parse(
+    text: str,
+    name: str = "replay",
+    source: str = "<string>",
+    base: str | pathlib.Path | None = None,
+) -> ReplayScenario:
     """Validate a replay scenario's TOML ``text``; relative log paths are read from ``base``
     (default: the current directory)."""
     try:
@@ -631,9 +686,11 @@ def parse(text: str, name: str = "replay", source: str = "<string>",
 
 def _validate(config, name, source, base) -> ReplayScenario:
     if config.get("kind") != "replay":
-        raise ReplayError('kind: a replay scenario says kind = "replay" (imbalance-stream run '
-                          "runs the other kinds)")  # fmt: skip
-    _check_keys(config, _TOP_KEYS, "top level (kind = \"replay\")")
+        raise ReplayError(
+            'kind: a replay scenario says kind = "replay" (imbalance-stream run '
+            "runs the other kinds)"
+        )
+    _check_keys(config, _TOP_KEYS, 'top level (kind = "replay")')
     name = config.get("name", name)
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
         raise ReplayError(f"name: expected letters, digits, '_', '-' or '.', got {name!r}")
@@ -658,7 +715,7 @@ def _validate(config, name, source, base) -> ReplayScenario:
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or value <= 0:
             raise ReplayError(f"replay.checkpoint_seconds: expected a number > 0, got {value!r}")
     if options.get("predictions", "csv") not in ("csv", "parquet"):
-        raise ReplayError("replay.predictions: expected \"csv\" or \"parquet\"")
+        raise ReplayError('replay.predictions: expected "csv" or "parquet"')
     if "window" in options:
         parse_duration(options["window"], "replay.window")
     scenario = ReplayScenario(name=name, config=config, log=log, source=source)
@@ -667,8 +724,10 @@ def _validate(config, name, source, base) -> ReplayScenario:
     for model_name, model in models.items():
         for metric_name, metric in metrics.items():
             if not metric.works_with(model):
-                raise ReplayError(f"metrics.{metric_name}: {type(metric).__name__} does not work "
-                                  f"with model {model_name!r}")  # fmt: skip
+                raise ReplayError(
+                    f"metrics.{metric_name}: {type(metric).__name__} does not work "
+                    f"with model {model_name!r}"
+                )
     return scenario
 
 

@@ -117,8 +117,12 @@ def _fresh_state(cell, slots, n_models):
         "pending": [],
         "skip": [set() for _ in slots],
         "entities": [{} for _ in slots],
-        "counts": {"events": [0] * n_models, "labelled": [0] * n_models,
-                   "never": [0] * n_models, "rejected": [0] * n_models},  # fmt: skip
+        "counts": {
+            "events": [0] * n_models,
+            "labelled": [0] * n_models,
+            "never": [0] * n_models,
+            "rejected": [0] * n_models,
+        },
         "read_rejects": 0,
         "sizes": {"pred": 0, "ans": 0, "rej": 0},
         "done": False,
@@ -187,8 +191,7 @@ def run_cell(cell: dict) -> dict:
 
 
 def _summary(state):
-    return {"counts": state["counts"], "read_rejects": state["read_rejects"],
-            "cell": state["cell"]}  # fmt: skip
+    return {"counts": state["counts"], "read_rejects": state["read_rejects"], "cell": state["cell"]}
 
 
 class _Text:
@@ -238,8 +241,13 @@ def _replay(cell, scenario, slots, owned, kinds, templates, state, files, paths,
         from tqdm.auto import tqdm
 
         every_bar = 0.1 if sys.stderr.isatty() else 5.0
-        bar = tqdm(desc=cell["description"], unit=" rows", initial=state["position"],
-                   mininterval=every_bar, leave=False)  # fmt: skip
+        bar = tqdm(
+            desc=cell["description"],
+            unit=" rows",
+            initial=state["position"],
+            mininterval=every_bar,
+            leave=False,
+        )
 
     def reject(row, midx, model, reason):
         rej.row([row, midx, model, reason])
@@ -351,21 +359,30 @@ def _replay(cell, scenario, slots, owned, kinds, templates, state, files, paths,
                     labelled = ev.label_time is not None
                     if not labelled:
                         counts["never"][midx] += 1
-                    pred.row([
-                        ev.seq, midx, ev.row, ev.id, ev.time_text,
-                        "" if ev.entity is None else ev.entity, slot_names[j],
-                        _text(prediction) if prediction is not None else "",
-                        repr(float(score)) if score != "" else "",
-                        _text(ev.label) if labelled else "", ev.label_time_text,
-                    ])  # fmt: skip
+                    pred.row(
+                        [
+                            ev.seq,
+                            midx,
+                            ev.row,
+                            ev.id,
+                            ev.time_text,
+                            "" if ev.entity is None else ev.entity,
+                            slot_names[j],
+                            _text(prediction) if prediction is not None else "",
+                            repr(float(score)) if score != "" else "",
+                            _text(ev.label) if labelled else "",
+                            ev.label_time_text,
+                        ]
+                    )
                     preds.append(taken)
                 pending[ev.seq] = (ev, preds)
                 state["position"] = ev.pos
                 since += 1
                 if (every is not None and since >= every) or (
-                    seconds is not None and since % 256 == 0
+                    seconds is not None
+                    and since % 256 == 0
                     and time.monotonic() - last_save >= seconds
-                ):  # fmt: skip
+                ):
                     save()
                 continue
             # an answer: the label arrives
@@ -473,8 +490,9 @@ def _sorted_events(log, cell, state, bar, resumed, reject_row):
                         return
 
         merged = heapq.merge(*(read(p) for p in runs), key=lambda ev: (ev.time, ev.row))
-        for k, ev in enumerate(itertools.islice(merged, state["position"], None),
-                               state["position"]):  # fmt: skip
+        for k, ev in enumerate(
+            itertools.islice(merged, state["position"], None), state["position"]
+        ):
             if bar is not None and resumed:
                 bar.update()
             ev.pos = k + 1

@@ -29,8 +29,17 @@ from .engine import load_checkpoint, read_answers
 
 __all__ = ["merge"]
 
-PREDICTION_COLUMNS = ["row", "event_id", "time", "entity", "model", "prediction", "score",
-                      "label", "label_time"]  # fmt: skip
+PREDICTION_COLUMNS = [
+    "row",
+    "event_id",
+    "time",
+    "entity",
+    "model",
+    "prediction",
+    "score",
+    "label",
+    "label_time",
+]
 
 
 @contextlib.contextmanager
@@ -116,15 +125,16 @@ def merge(scenario, work, cells, out, metrics_for, predictions_format="csv"):
             seen[midx] += 1
             last[midx] = label_time
             if seen[midx] % step == 0:
-                _write_metrics(writer, labels[midx], "cumulative", when(label_time),
-                               seen[midx], metrics[midx])  # fmt: skip
+                _write_metrics(
+                    writer, labels[midx], "cumulative", when(label_time), seen[midx], metrics[midx]
+                )
         for midx, n in enumerate(seen):
             if n % step and last[midx] is not None:
-                _write_metrics(writer, labels[midx], "cumulative", when(last[midx]), n,
-                               metrics[midx])  # fmt: skip
+                _write_metrics(
+                    writer, labels[midx], "cumulative", when(last[midx]), n, metrics[midx]
+                )
         for (midx, index), (window_metrics, n) in sorted(windows.items()):
-            _write_metrics(writer, labels[midx], "window", when(index * window), n,
-                           window_metrics)  # fmt: skip
+            _write_metrics(writer, labels[midx], "window", when(index * window), n, window_metrics)
 
     # entities, and the final models
     models: dict = {label: {} if mode == "entity" else None for label, _, mode in slots}
@@ -174,8 +184,13 @@ def merge(scenario, work, cells, out, metrics_for, predictions_format="csv"):
 
 
 def _counts(work, cells, n):
-    total = {"events": [0] * n, "labelled": [0] * n, "never": [0] * n, "rejected": [0] * n,
-             "read_rejects": 0}  # fmt: skip
+    total = {
+        "events": [0] * n,
+        "labelled": [0] * n,
+        "never": [0] * n,
+        "rejected": [0] * n,
+        "read_rejects": 0,
+    }
     for k, cell in enumerate(cells):
         state = load_checkpoint(os.path.join(work, f"cell{cell['index']}.ckpt"))
         for key in ("events", "labelled", "never", "rejected"):
@@ -207,15 +222,17 @@ def _to_parquet(csv_path, parquet_path):
     except ImportError:
         from .config import ReplayError
 
-        raise ReplayError('predictions = "parquet" needs pyarrow: '
-                          "pip install 'imbalance-stream[parquet]'") from None  # fmt: skip
+        raise ReplayError(
+            "predictions = \"parquet\" needs pyarrow: pip install 'imbalance-stream[parquet]'"
+        ) from None
     types = {name: pa.string() for name in PREDICTION_COLUMNS}
     types["row"] = pa.int64()
     types["score"] = pa.float64()
     reader = pv.open_csv(
         csv_path,
-        convert_options=pv.ConvertOptions(column_types=types, strings_can_be_null=False,
-                                          quoted_strings_can_be_null=False),  # fmt: skip
+        convert_options=pv.ConvertOptions(
+            column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False
+        ),
     )
     with _atomic(parquet_path, "wb") as handle:
         writer = pq.ParquetWriter(handle, reader.schema)
@@ -230,8 +247,9 @@ def plot(out, title=""):
     try:
         import matplotlib
     except ImportError:
-        return ("matplotlib is not installed: curves.png skipped "
-                "(pip install 'imbalance-stream[plot]')")
+        return (
+            "matplotlib is not installed: curves.png skipped (pip install 'imbalance-stream[plot]')"
+        )
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

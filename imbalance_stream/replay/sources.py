@@ -48,8 +48,10 @@ def _csv(path, delimiter):
             elif not fields:
                 yield Reject("empty line")
             elif len(fields) < width:
-                yield Reject(f"{len(fields)} fields, the header has {width}: missing column "
-                             f"{header[len(fields)]!r}")  # fmt: skip
+                yield Reject(
+                    f"{len(fields)} fields, the header has {width}: missing column "
+                    f"{header[len(fields)]!r}"
+                )
             else:
                 yield Reject(f"{len(fields)} fields, the header has {width}")
 
@@ -77,8 +79,9 @@ def _parquet(path, start):
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise ReplayError("reading Parquet needs pyarrow: pip install 'imbalance-stream[parquet]'"
-                          ) from None  # fmt: skip
+        raise ReplayError(
+            "reading Parquet needs pyarrow: pip install 'imbalance-stream[parquet]'"
+        ) from None
     skipped = 0
     with pq.ParquetFile(path) as handle:
         for batch in handle.iter_batches(batch_size=BATCH):
@@ -100,8 +103,9 @@ def _sql(spec, path):
         try:
             import duckdb
         except ImportError:
-            raise ReplayError("reading DuckDB needs duckdb: pip install 'imbalance-stream[sql]'"
-                              ) from None  # fmt: skip
+            raise ReplayError(
+                "reading DuckDB needs duckdb: pip install 'imbalance-stream[sql]'"
+            ) from None
         connection = duckdb.connect(path, read_only=True)
         cursor = connection
     try:

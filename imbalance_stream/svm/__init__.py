@@ -33,7 +33,13 @@ __getattr__ = deprecated_aliases(
         **{
             name: f"imbalance_stream.kernel:{name}"
             for name in (
-                "KOIL", "KOILMKL", "NORMA", "RBP", "Forgetron", "Projectron", "ProjectronPlusPlus"
+                "KOIL",
+                "KOILMKL",
+                "NORMA",
+                "RBP",
+                "Forgetron",
+                "Projectron",
+                "ProjectronPlusPlus",
             )
         },
     },

@@ -1,4 +1,5 @@
-"""DCIL-IncLPSVM: incremental weighted proximal SVM under dynamic class imbalance (seed 001, Alg. 4)."""
+"""DCIL-IncLPSVM: incremental weighted proximal SVM under dynamic class imbalance (seed 001, Alg.
+4)."""
 
 from __future__ import annotations
 
@@ -20,18 +21,18 @@ class DCILIncLPSVM(IncLPSVM):
         ``O = (I/C + sigma+ M+ + sigma- M-)^{-1} (sigma+ v+ - sigma- v-)``,
         ``sigma+ = kappa l- / (l+ + l-)``, ``sigma- = kappa l+ / (l+ + l-)``,
 
-    with ``M_c = E_c'E_c``, ``v_c = E_c'e`` and ``l_c`` the statistics and count of class c. Learning
-    or retiring a sample is a rank-one change of ``M_y`` (O(d^2)); the weights are two scalars
-    recomputed from the counts, so after any sequence of additions and retirements the model equals
-    the batch wLPSVM (:func:`~imbalance_stream.svm.wlpsvm_solution`) on the samples held,
+    with ``M_c = E_c'E_c``, ``v_c = E_c'e`` and ``l_c`` the statistics and count of class c.
+    Learning or retiring a sample is a rank-one change of ``M_y`` (O(d^2)); the weights are two
+    scalars recomputed from the counts, so after any sequence of additions and retirements the model
+    equals the batch wLPSVM (:func:`~imbalance_stream.svm.wlpsvm_solution`) on the samples held,
     whatever their order. One added sample re-weights both classes, so no rank-one inverse update
     exists (the weights of (4.7) change with the counts: a full-rank change of the matrix of
-    (4.14)); the (d+1)^3 solve runs lazily, when a prediction first needs it after
-    a change, and is cached.
+    (4.14)); the (d+1)^3 solve runs lazily, when a prediction first needs it after a change, and is
+    cached.
 
     ``kappa`` scales both weights (D-DCIL-1). The printed weights (2.27) sum to 1 (``kappa=1``), so
-    that on balanced data the model is LPSVM with ``C/2``; the thesis's §5.4 says the weights are 1 on
-    balanced data, which is ``kappa=2``. ``kappa`` is exactly a factor on ``C``.
+    that on balanced data the model is LPSVM with ``C/2``; the thesis's §5.4 says the weights are 1
+    on balanced data, which is ``kappa=2``. ``kappa`` is exactly a factor on ``C``.
 
     Everything else (window, ``forget_one``, the one-class fallback, the tie rule, the probability
     mapping ``1 / (1 + exp(-2 f))``, the thesis's ``[x', -1] O`` decision value) is as in
@@ -40,9 +41,9 @@ class DCILIncLPSVM(IncLPSVM):
     ``O = 0``: no solve is run, the decision value is 0 and the model predicts the class held, with
     probability 1 (D-DCIL-2, through the tie rule D-DCIL-3).
 
-    Inputs are not scaled: the weighted ridge grows as the minority shrinks and regularises the bias,
-    so put a fixed or slowly adapting scaler in front. With a window, the window holds the scaled
-    vectors, so retirement stays exact even if the scaler adapts.
+    Inputs are not scaled: the weighted ridge grows as the minority shrinks and regularises the
+    bias, so put a fixed or slowly adapting scaler in front. With a window, the window holds the
+    scaled vectors, so retirement stays exact even if the scaler adapts.
 
     Parameters
     ----------

@@ -216,9 +216,13 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
         # A = I/C + sigma+ M+ + sigma- M-; r = sigma+ v+ - sigma- v-, where v_c = E_c'e is column 0
         # of M_c because z[0] = 1 for every sample.
         return kernels.assemble_system(
-            self._stats[_POSITIVE], self._stats[_NEGATIVE], len(self._features),
-            float(sigma_pos), float(sigma_neg), 1.0 / self.C,
-        )  # fmt: skip
+            self._stats[_POSITIVE],
+            self._stats[_NEGATIVE],
+            len(self._features),
+            float(sigma_pos),
+            float(sigma_neg),
+            1.0 / self.C,
+        )
 
     def _solvable(self) -> bool:
         """Whether the system has a solution worth solving for: LPSVM needs a sample held."""

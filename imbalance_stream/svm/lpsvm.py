@@ -38,7 +38,8 @@ def _signs(y, n: int) -> np.ndarray:
 
 
 def class_weights(n_positive: int, n_negative: int, kappa: float = 1.0) -> tuple[float, float]:
-    """Weights (2.27) scaled by ``kappa``: ``sigma+ = kappa l-/(l+ + l-)``, ``sigma- = kappa l+/(l+ + l-)``.
+    """Weights (2.27) scaled by ``kappa``: ``sigma+ = kappa l-/(l+ + l-)``, ``sigma- = kappa l+/(l+
+    + l-)``.
 
     The minority class gets the larger weight; with ``kappa = 1`` they sum to 1 (the printed
     equations), with ``kappa = 2`` both are 1 on balanced data (the thesis's §5.4 reading; see

@@ -1,4 +1,5 @@
-"""Multi-class DCIL-IncLPSVM: one-vs-rest weighted incremental LPSVMs (seed 001, §2.7, Algorithm 5)."""
+"""Multi-class DCIL-IncLPSVM: one-vs-rest weighted incremental LPSVMs (seed 001, §2.7, Algorithm
+5)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ class MulticlassDCILIncLPSVM(MulticlassIncLPSVM):
     (4.19)-(4.22). The model shares the global statistic ``M = E'E`` (no ``I/C`` in it) and keeps
     ``M_cj`` per class, so that, with ``sigma+ = kappa (l - l_cj)/l`` and ``sigma- = kappa l_cj/l``,
 
-        ``A_j = I/C + sigma+ M_cj + sigma- (M - M_cj)``,  ``O_j = A_j^{-1} kappa (v_cj - (l_cj/l) v)``,
+        ``A_j = I/C + sigma+ M_cj + sigma- (M - M_cj)``,  ``O_j = A_j^{-1} kappa (v_cj - (l_cj/l)
+        v)``,
 
     which is (4.23). ``A_j`` is assembled in this form, where both coefficients are non-negative,
     rather than with the printed ``(l - 2 l_cj)/l`` coefficient, which goes negative for a majority
@@ -83,9 +85,13 @@ class MulticlassDCILIncLPSVM(MulticlassIncLPSVM):
             share = self._counts[slot] / total
             # A_j = I/C + sigma+ M_cj + sigma- (M - M_cj), r_j = sigma+ v_cj - sigma- (v - v_cj)
             A, r = kernels.assemble_one_vs_rest(
-                self._stats[slot], self._total, n,
-                self.kappa * (1.0 - share), self.kappa * share, 1.0 / self.C,
-            )  # fmt: skip
+                self._stats[slot],
+                self._total,
+                n,
+                self.kappa * (1.0 - share),
+                self.kappa * share,
+                1.0 / self.C,
+            )
             rows.append(solve_spd(A, r))
         return np.array(rows)
 

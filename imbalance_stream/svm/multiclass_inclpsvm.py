@@ -1,4 +1,5 @@
-"""Multi-class one-vs-rest incremental LPSVM without class weights, MulticlassIncLPSVM (seed 001, §2.8)."""
+"""Multi-class one-vs-rest incremental LPSVM without class weights, MulticlassIncLPSVM (seed 001,
+§2.8)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,9 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
 
     ``predict_one`` is the argmax of the raw decision values ``f_j(x) = [x', -1] O_j`` over the
     classes held (D-DCIL-13; ties go to the class with more samples, then to the first seen);
-    ``predict_proba_one`` is their softmax, an uncalibrated score. A class whose samples have all been
-    retired gets probability 0 and is never predicted. ``window`` (with its periodic rebuild) and
-    ``forget_one`` work as in :class:`~imbalance_stream.svm.IncLPSVM`.
+    ``predict_proba_one`` is their softmax, an uncalibrated score. A class whose samples have all
+    been retired gets probability 0 and is never predicted. ``window`` (with its periodic rebuild)
+    and ``forget_one`` work as in :class:`~imbalance_stream.svm.IncLPSVM`.
 
     Parameters
     ----------
@@ -126,7 +127,8 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
         self._solutions = None
 
     def forget_one(self, x: dict, y) -> None:
-        """Retire the sample ``(x, y)``; a sample the model cannot hold raises and changes nothing."""
+        """Retire the sample ``(x, y)``; a sample the model cannot hold raises and changes
+        nothing."""
         slot = self._slots.get(y) if y is not None else None
         if slot is None or self._counts[slot] == 0:
             raise UnknownLabel(f"cannot forget a sample of label {y!r}: the model holds none")
@@ -162,9 +164,7 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
     @property
     def solutions(self) -> dict:
         """``O_j = [w; b]`` per label, thesis layout (weights in :attr:`feature_names` order)."""
-        return {
-            label: np.append(u[1:], -u[0]) for label, u in zip(self._labels, self._current())
-        }
+        return {label: np.append(u[1:], -u[0]) for label, u in zip(self._labels, self._current())}
 
     @property
     def feature_names(self) -> list:

@@ -163,7 +163,14 @@ LEARNERS = {
     "CPA-ML": ACOGLearner(_LM + "CPA", {"rule": "max-loss"}, tuned=None, paper_row="CPAPB"),
     "AROW": ACOGLearner(_LM + "AROW", {"r": 1.0}, tuned=None, rho=None),
     # r as LIBOL's CV_algorithm picks AROW's "C": 2^-4 .. 2^4, fewest online mistakes
-    "AROW-cv": ACOGLearner(_LM + "AROW", {}, tuned="r", rho=None, grid=LIBOL_GRID, select_by="mistakes", paper_row="AROW"
+    "AROW-cv": ACOGLearner(
+        _LM + "AROW",
+        {},
+        tuned="r",
+        rho=None,
+        grid=LIBOL_GRID,
+        select_by="mistakes",
+        paper_row="AROW",
     ),
     "COG-I": ACOGLearner(_LM + "COG", {"loss": "I"}, tuned="eta"),
     "COG-II": ACOGLearner(_LM + "COG", {"loss": "II"}, tuned="eta"),
@@ -172,9 +179,13 @@ LEARNERS = {
     "ACOG-Idiag": ACOGLearner(_ACOG, {"loss": "I", "covariance": "diag"}, tuned="eta"),
     "ACOG-IIdiag": ACOGLearner(_ACOG, {"loss": "II", "covariance": "diag"}, tuned="eta"),
     "SACOG-I": ACOGLearner(_SACOG, {"loss": "I", "m": 5, "sparse": False, "seed": 0}, tuned="eta"),
-    "SACOG-II": ACOGLearner(_SACOG, {"loss": "II", "m": 5, "sparse": False, "seed": 0}, tuned="eta"),
+    "SACOG-II": ACOGLearner(
+        _SACOG, {"loss": "II", "m": 5, "sparse": False, "seed": 0}, tuned="eta"
+    ),
     "SSACOG-I": ACOGLearner(_SACOG, {"loss": "I", "m": 5, "sparse": True, "seed": 0}, tuned="eta"),
-    "SSACOG-II": ACOGLearner(_SACOG, {"loss": "II", "m": 5, "sparse": True, "seed": 0}, tuned="eta"),
+    "SSACOG-II": ACOGLearner(
+        _SACOG, {"loss": "II", "m": 5, "sparse": True, "seed": 0}, tuned="eta"
+    ),
 }
 
 
@@ -236,7 +247,7 @@ def make_learner(name: str, metric: str, y: np.ndarray, value: float | None):
     return learner.build_for(metric_rho(rho_metric, y), value)
 
 
-# ---- one cell: an algorithm, a metric, a grid value, a set of orders ------------------------------
+# ---- one cell: an algorithm, a metric, a grid value, a set of orders -----------------------------
 
 
 def _run_cell(cell: dict) -> list[dict]:
@@ -306,8 +317,16 @@ def _best(by_value: dict, metric: str, select_by: str = "metric"):
 # ---- the protocol --------------------------------------------------------------------------------
 
 
-def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False,
-                      paper=None, cost_unit: float = 1.0) -> list[dict]:  # fmt: skip
+def run_acog_protocol(
+    params: dict,
+    *,
+    out_dir=None,
+    n_jobs=None,
+    scheduler=None,
+    progress=False,
+    paper=None,
+    cost_unit: float = 1.0,
+) -> list[dict]:
     """Run the protocol of the module docstring; return one row per (dataset, algorithm).
 
     ``paper`` maps ``dataset -> algorithm -> dict`` of the paper's numbers (keys ``sum``,
@@ -340,9 +359,17 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
         raise ImportError(f"algorithms not implemented in this installation: {missing}")
 
     def cell(dataset, algorithm, metric, phase, value, runs):
-        return {"dataset": dataset, "algorithm": algorithm, "metric": metric, "phase": phase,
-                "value": value, "runs": tuple(runs), "seed": seed, "max_samples": max_samples,
-                "scaling": scaling}  # fmt: skip
+        return {
+            "dataset": dataset,
+            "algorithm": algorithm,
+            "metric": metric,
+            "phase": phase,
+            "value": value,
+            "runs": tuple(runs),
+            "seed": seed,
+            "max_samples": max_samples,
+            "scaling": scaling,
+        }
 
     def values_of(dataset, algorithm, metric):
         chosen = fixed.get(dataset, {}).get(algorithm, {}).get(metric)
@@ -362,16 +389,28 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
                 values, chosen = values_of(d, a, m)
                 if chosen is None and len(values) > 1:
                     stage1 += [cell(d, a, m, "select", v, range(n_select)) for v in values]
-    runs_log = [row for rows in map_cells(_run_cell, stage1, n_jobs, scheduler, progress, "selection")
-                for row in rows]  # fmt: skip
+    runs_log = [
+        row
+        for rows in map_cells(_run_cell, stage1, n_jobs, scheduler, progress, "selection")
+        for row in rows
+    ]
     selected = {}
     for d in datasets:
         for a in algorithms:
             for m in metrics:
                 values, chosen = values_of(d, a, m)
                 if chosen is None and len(values) > 1:
-                    by_value = {v: _scores([r for r in runs_log if (r["dataset"], r["algorithm"],
-                                r["metric"], r["value"]) == (d, a, m, v)]) for v in values}  # fmt: skip
+                    by_value = {
+                        v: _scores(
+                            [
+                                r
+                                for r in runs_log
+                                if (r["dataset"], r["algorithm"], r["metric"], r["value"])
+                                == (d, a, m, v)
+                            ]
+                        )
+                        for v in values
+                    }
                     chosen = _best(by_value, m, LEARNERS[a].select_by)
                 selected[d, a, m] = chosen
 
@@ -381,8 +420,11 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
         values, _ = values_of(d, a, m)
         todo = values if a in oracle_for and chosen is not None and len(values) > 1 else [chosen]
         stage2 += [cell(d, a, m, "eval", v, range(n_runs)) for v in todo]
-    eval_log = [row for rows in map_cells(_run_cell, stage2, n_jobs, scheduler, progress, "evaluation")
-                for row in rows]  # fmt: skip
+    eval_log = [
+        row
+        for rows in map_cells(_run_cell, stage2, n_jobs, scheduler, progress, "evaluation")
+        for row in rows
+    ]
     runs_log += eval_log
 
     rows, record = [], {}
@@ -413,16 +455,32 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
                 if m == "sum":
                     row.update({"value": chosen, "sum": s["sum"], "sum_std": s["sum_std"]})
                 else:
-                    row.update({"cost_value": chosen, "cost": s["cost"] / cost_unit,
-                                "cost_std": s["cost_std"] / cost_unit})  # fmt: skip
-                row.update({prefix + "sens": s["sens"], prefix + "sens_std": s["sens_std"],
-                            prefix + "spec": s["spec"], prefix + "spec_std": s["spec_std"],
-                            prefix + "time": s["time"], prefix + "oracle_value": best})  # fmt: skip
+                    row.update(
+                        {
+                            "cost_value": chosen,
+                            "cost": s["cost"] / cost_unit,
+                            "cost_std": s["cost_std"] / cost_unit,
+                        }
+                    )
+                row.update(
+                    {
+                        prefix + "sens": s["sens"],
+                        prefix + "sens_std": s["sens_std"],
+                        prefix + "spec": s["spec"],
+                        prefix + "spec_std": s["spec_std"],
+                        prefix + "time": s["time"],
+                        prefix + "oracle_value": best,
+                    }
+                )
                 if m == "sum":
                     row.update({"oracle_sum": o["sum"], "oracle_sum_std": o["sum_std"]})
                 else:
-                    row.update({"oracle_cost": o["cost"] / cost_unit,
-                                "oracle_cost_std": o["cost_std"] / cost_unit})  # fmt: skip
+                    row.update(
+                        {
+                            "oracle_cost": o["cost"] / cost_unit,
+                            "oracle_cost_std": o["cost_std"] / cost_unit,
+                        }
+                    )
             theirs = (paper or {}).get(d, {}).get(a, {})
             for m in metrics:
                 keys = (
@@ -438,10 +496,19 @@ def run_acog_protocol(params: dict, *, out_dir=None, n_jobs=None, scheduler=None
         out = pathlib.Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         write_rows(out / "runs.csv", runs_log)
-        (out / "selected.json").write_text(json.dumps(
-            {"seed": seed, "runs": n_runs, "selection_runs": n_select, "max_samples": max_samples,
-             "scaling": scaling,
-             "hyperparameters": record}, indent=2))  # fmt: skip
+        (out / "selected.json").write_text(
+            json.dumps(
+                {
+                    "seed": seed,
+                    "runs": n_runs,
+                    "selection_runs": n_select,
+                    "max_samples": max_samples,
+                    "scaling": scaling,
+                    "hyperparameters": record,
+                },
+                indent=2,
+            )
+        )
     return rows
 
 
@@ -479,8 +546,16 @@ def markdown_tables(rows: list[dict]) -> str:
     for dataset in dict.fromkeys(row["dataset"] for row in rows):
         mine = [row for row in rows if row["dataset"] == dataset]
         has_cost = "cost" in mine[0]
-        head = ["algorithm", "sum (selected)", "sum (oracle)", "paper sum", "gap/σ", "sens / spec",
-                "paper sens / spec", "value (sel / oracle)"]  # fmt: skip
+        head = [
+            "algorithm",
+            "sum (selected)",
+            "sum (oracle)",
+            "paper sum",
+            "gap/σ",
+            "sens / spec",
+            "paper sens / spec",
+            "value (sel / oracle)",
+        ]
         if has_cost:
             head += [
                 "cost (selected)",
@@ -525,8 +600,10 @@ def ordering_check(rows: list[dict]) -> str:
     (ACOG variant, first-order baseline) pair where the baseline's sum is at least the variant's,
     in our numbers (selected values) or in the paper's. A pair only in the paper's list is one the
     paper itself shows the other way."""
-    lines = ["| dataset | pairs checked | baseline >= ACOG variant, ours | the same, paper |",
-             "|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "| dataset | pairs checked | baseline >= ACOG variant, ours | the same, paper |",
+        "|---|---|---|---|",
+    ]
     for dataset in dict.fromkeys(row["dataset"] for row in rows):
         mine = {row["algorithm"]: row for row in rows if row["dataset"] == dataset}
         variants = [name for name in mine if name.startswith("ACOG")]
@@ -548,10 +625,10 @@ def ordering_check(rows: list[dict]) -> str:
 
 def grid_lines(runs_path, quantity: str = "metric") -> str:
     """Per grid value, the mean sum (%) or raw cost (not x 10^2) of every (dataset, algorithm,
-    metric) of a ``runs.csv``: on the evaluation orders where the oracle evaluated the whole grid, else on the
-    selection orders (marked ``select``). Shows which values the paper's numbers correspond to.
-    ``quantity="mistakes"`` gives the mean number of online mistakes ``Mp + Mn`` instead, the
-    criterion of LIBOL's ``CV_algorithm``."""
+    metric) of a ``runs.csv``: on the evaluation orders where the oracle evaluated the whole
+    grid, else on the selection orders (marked ``select``). Shows which values the paper's
+    numbers correspond to. ``quantity="mistakes"`` gives the mean number of online mistakes ``Mp
+    + Mn`` instead, the criterion of LIBOL's ``CV_algorithm``."""
     if quantity not in ("metric", "mistakes"):
         raise ValueError(f"quantity must be 'metric' or 'mistakes', got {quantity!r}")
     with open(runs_path, newline="") as handle:
@@ -571,11 +648,17 @@ def grid_lines(runs_path, quantity: str = "metric") -> str:
         if phase == "eval" and len(by_value) == 1:
             continue
         key, digits, what = (
-            (metric, 3, metric) if quantity == "metric" else ("mistakes", 1, f"{metric} run, mistakes")
+            (metric, 3, metric)
+            if quantity == "metric"
+            else ("mistakes", 1, f"{metric} run, mistakes")
         )
-        cells = [f"{value:g}: {_scores(by_value[value])[key]:.{digits}f}" for value in sorted(by_value)]
-        lines.append(f"{dataset} {algorithm} {what} ({phase}, {len(next(iter(by_value.values())))} "
-                     f"runs): " + ", ".join(cells))  # fmt: skip
+        cells = [
+            f"{value:g}: {_scores(by_value[value])[key]:.{digits}f}" for value in sorted(by_value)
+        ]
+        lines.append(
+            f"{dataset} {algorithm} {what} ({phase}, {len(next(iter(by_value.values())))} "
+            f"runs): " + ", ".join(cells)
+        )
     return "\n".join(lines)
 
 
@@ -628,23 +711,43 @@ def _with_aliases(paper: dict) -> dict:
 def table2(params, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Table II: sum and cost runs on german, a9a, ijcnn1 (covtype is missing); cost x 10^2."""
     params = {"datasets": ["german", "a9a", "ijcnn1"], "metrics": ["sum", "cost"], **params}
-    return run_acog_protocol(params, out_dir=out_dir, n_jobs=n_jobs, scheduler=scheduler,
-                             progress=progress, paper=_with_aliases(_paper("II")), cost_unit=100.0)  # fmt: skip
+    return run_acog_protocol(
+        params,
+        out_dir=out_dir,
+        n_jobs=n_jobs,
+        scheduler=scheduler,
+        progress=progress,
+        paper=_with_aliases(_paper("II")),
+        cost_unit=100.0,
+    )
 
 
 def table5_6(params, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Tables V and VI: COG, ACOG, SACOG and sparse SACOG on mushrooms (usps, protein and
     Sensorless are missing); raw costs. SACOG rows take the paper's numbers from Table VI."""
     params = {"datasets": ["mushrooms"], "metrics": ["sum", "cost"], **params}
-    return run_acog_protocol(params, out_dir=out_dir, n_jobs=n_jobs, scheduler=scheduler,
-                             progress=progress, paper=_paper("V", "VI"), cost_unit=1.0)  # fmt: skip
+    return run_acog_protocol(
+        params,
+        out_dir=out_dir,
+        n_jobs=n_jobs,
+        scheduler=scheduler,
+        progress=progress,
+        paper=_paper("V", "VI"),
+        cost_unit=1.0,
+    )
 
 
 def table8(params, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Table VIII: balanced accuracy (sum) on australian, magic04, dna (KDDCUP08 is missing)."""
     params = {"datasets": ["australian", "magic04", "dna"], "metrics": ["sum"], **params}
-    return run_acog_protocol(params, out_dir=out_dir, n_jobs=n_jobs, scheduler=scheduler,
-                             progress=progress, paper=_with_aliases(_paper("VIII")))  # fmt: skip
+    return run_acog_protocol(
+        params,
+        out_dir=out_dir,
+        n_jobs=n_jobs,
+        scheduler=scheduler,
+        progress=progress,
+        paper=_with_aliases(_paper("VIII")),
+    )
 
 
 #: The paper's tables from ``published.csv``, mean +- std over 20 runs as printed:

@@ -38,8 +38,10 @@ def test_rho_of_each_metric_and_paum_keeps_the_sum_rho():
 
 
 def test_scores_are_means_and_sample_stds_of_the_cumulative_mistakes():
-    runs = [{"Mp": 10, "Mn": 40, "Tp": 100, "Tn": 400, "seconds": 1.0},
-            {"Mp": 20, "Mn": 20, "Tp": 100, "Tn": 400, "seconds": 3.0}]  # fmt: skip
+    runs = [
+        {"Mp": 10, "Mn": 40, "Tp": 100, "Tn": 400, "seconds": 1.0},
+        {"Mp": 20, "Mn": 20, "Tp": 100, "Tn": 400, "seconds": 3.0},
+    ]
     s = proto._scores(runs)
     sums = [50 * (0.9 + 0.9), 50 * (0.8 + 0.95)]
     assert s["sum"] == pytest.approx(np.mean(sums))
@@ -47,12 +49,18 @@ def test_scores_are_means_and_sample_stds_of_the_cumulative_mistakes():
     assert s["sens"] == pytest.approx(85.0) and s["spec"] == pytest.approx(92.5)
     assert s["cost"] == pytest.approx(np.mean([0.9 * 10 + 0.1 * 40, 0.9 * 20 + 0.1 * 20]))
     assert s["time"] == pytest.approx(2.0)
-    by_value = {0.1: {"sum": 70.0, "cost": 5.0}, 1.0: {"sum": 80.0, "cost": 9.0},
-                10.0: {"sum": 80.0, "cost": 5.0}}  # fmt: skip
+    by_value = {
+        0.1: {"sum": 70.0, "cost": 5.0},
+        1.0: {"sum": 80.0, "cost": 9.0},
+        10.0: {"sum": 80.0, "cost": 5.0},
+    }
     assert proto._best(by_value, "sum") == 1.0  # ties go to the smaller value
     assert proto._best(by_value, "cost") == 0.1
-    by_value = {0.5: {"sum": 90.0, "mistakes": 12.0}, 1.0: {"sum": 70.0, "mistakes": 10.0},
-                2.0: {"sum": 60.0, "mistakes": 10.0}}  # fmt: skip
+    by_value = {
+        0.5: {"sum": 90.0, "mistakes": 12.0},
+        1.0: {"sum": 70.0, "mistakes": 10.0},
+        2.0: {"sum": 60.0, "mistakes": 10.0},
+    }
     assert proto._best(by_value, "sum", "mistakes") == 1.0  # fewest mistakes, ties smaller
     assert proto._best(by_value, "sum") == 0.5
     with pytest.raises(ValueError, match="select_by"):
@@ -117,8 +125,14 @@ SMOKE = {"runs": 2, "selection_runs": 1, "grid": [0.1, 10.0], "max_samples": 250
 @pytest.mark.parametrize(
     "protocol,params",
     [
-        ("reproduce.acog.protocol:table2", {"datasets": ["german"], "algorithms": ["ACOG-I", "ACOG-IIdiag"]}),
-        ("reproduce.acog.protocol:table5_6", {"datasets": ["mushrooms"], "algorithms": ["ACOG-II", "ACOG-Idiag"]}),
+        (
+            "reproduce.acog.protocol:table2",
+            {"datasets": ["german"], "algorithms": ["ACOG-I", "ACOG-IIdiag"]},
+        ),
+        (
+            "reproduce.acog.protocol:table5_6",
+            {"datasets": ["mushrooms"], "algorithms": ["ACOG-II", "ACOG-Idiag"]},
+        ),
         (
             "reproduce.acog.protocol:table8",
             {"datasets": ["australian", "dna"], "algorithms": ["ACOG-I", "ACOG-IIdiag"]},
@@ -126,8 +140,9 @@ SMOKE = {"runs": 2, "selection_runs": 1, "grid": [0.1, 10.0], "max_samples": 250
     ],
 )
 def test_smoke_run_of_each_protocol(protocol, params, tmp_path):
-    rows = get_protocol(protocol)({**params, **SMOKE}, out_dir=tmp_path, n_jobs=None,
-                                  scheduler=None, progress=False)  # fmt: skip
+    rows = get_protocol(protocol)(
+        {**params, **SMOKE}, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
+    )
     assert len(rows) == len(params["datasets"]) * len(params["algorithms"])
     assert len({tuple(row) for row in rows}) == 1  # the same columns in every row
     for row in rows:
@@ -140,18 +155,42 @@ def test_smoke_run_of_each_protocol(protocol, params, tmp_path):
     selected = json.loads((tmp_path / "selected.json").read_text())["hyperparameters"]
 
     # re-running with the recorded values and no search gives the same evaluation numbers
-    again = get_protocol(protocol)({**params, **SMOKE, "hyperparameters": selected, "oracle": False},
-                                   out_dir=None, n_jobs=None, scheduler=None, progress=False)  # fmt: skip
+    again = get_protocol(protocol)(
+        {**params, **SMOKE, "hyperparameters": selected, "oracle": False},
+        out_dir=None,
+        n_jobs=None,
+        scheduler=None,
+        progress=False,
+    )
     for first, second in zip(rows, again):
         assert first["sum"] == second["sum"] and first["sum_std"] == second["sum_std"]
 
 
 def test_markdown_tables_put_ours_beside_the_paper_and_flag_large_gaps(tmp_path):
-    rows = [{"dataset": "german", "algorithm": "ACOG-II", "runs": 20, "tuned": "eta", "value": 10.0,
-             "sum": 66.0, "sum_std": 0.8, "sens": 67.0, "sens_std": 1.0, "spec": 65.0,
-             "spec_std": 1.0, "time": 0.003, "oracle_value": 10.0, "oracle_sum": 66.0,
-             "oracle_sum_std": 0.8, "paper_sum": 62.511, "paper_sum_std": 1.19, "paper_sens": 63.0,
-             "paper_spec": 62.021, "paper_time": 0.008}]  # fmt: skip
+    rows = [
+        {
+            "dataset": "german",
+            "algorithm": "ACOG-II",
+            "runs": 20,
+            "tuned": "eta",
+            "value": 10.0,
+            "sum": 66.0,
+            "sum_std": 0.8,
+            "sens": 67.0,
+            "sens_std": 1.0,
+            "spec": 65.0,
+            "spec_std": 1.0,
+            "time": 0.003,
+            "oracle_value": 10.0,
+            "oracle_sum": 66.0,
+            "oracle_sum_std": 0.8,
+            "paper_sum": 62.511,
+            "paper_sum_std": 1.19,
+            "paper_sens": 63.0,
+            "paper_spec": 62.021,
+            "paper_time": 0.008,
+        }
+    ]
     text = proto.markdown_tables(rows)
     assert "| ACOG-II | 66.000 ± 0.800 | 66.000 | 62.511 ± 1.190 | **+2.9** |" in text
     path = tmp_path / "table.csv"
@@ -175,8 +214,11 @@ def test_grid_lines_report_every_value_of_a_run(tmp_path):
     import csv
 
     with open(tmp_path / "runs.csv", newline="") as handle:
-        runs = [r for r in csv.DictReader(handle)
-                if (r["metric"], r["phase"], r["value"]) == ("sum", "eval", "0.1")]  # fmt: skip
+        runs = [
+            r
+            for r in csv.DictReader(handle)
+            if (r["metric"], r["phase"], r["value"]) == ("sum", "eval", "0.1")
+        ]
     expected = np.mean([int(r["Mp"]) + int(r["Mn"]) for r in runs])
     assert line.split(": ")[2].split(",")[0] == f"{expected:.1f}"
     with pytest.raises(ValueError, match="quantity"):
@@ -187,8 +229,13 @@ def test_ordering_check_lists_the_baselines_that_match_an_acog_variant_in_each_s
     def row(algorithm, ours, paper):
         return {"dataset": "a9a", "algorithm": algorithm, "sum": ours, "paper_sum": paper}
 
-    rows = [row("ACOG-I", 79.8, 79.9), row("ACOG-Idiag", 79.7, 79.8), row("COG-II", 81.0, 79.1),
-            row("PAUM", 78.2, 80.0), row("AROW", 90.0, 90.0)]  # fmt: skip
+    rows = [
+        row("ACOG-I", 79.8, 79.9),
+        row("ACOG-Idiag", 79.7, 79.8),
+        row("COG-II", 81.0, 79.1),
+        row("PAUM", 78.2, 80.0),
+        row("AROW", 90.0, 90.0),
+    ]
     text = proto.ordering_check(rows)
     line = next(line for line in text.splitlines() if line.startswith("| a9a"))
     assert "| 4 |" in line  # 2 variants x 2 first-order baselines; AROW is second-order
@@ -198,8 +245,14 @@ def test_ordering_check_lists_the_baselines_that_match_an_acog_variant_in_each_s
 
 
 def test_arow_cv_selects_r_as_libol_does_and_sits_beside_the_papers_arow(tmp_path):
-    params = {"datasets": ["german"], "algorithms": ["AROW-cv"], "metrics": ["sum"],
-              "runs": 2, "selection_runs": 2, "max_samples": 200}  # fmt: skip
+    params = {
+        "datasets": ["german"],
+        "algorithms": ["AROW-cv"],
+        "metrics": ["sum"],
+        "runs": 2,
+        "selection_runs": 2,
+        "max_samples": 200,
+    }
     (row,) = proto.table2(params, out_dir=tmp_path)
     assert row["tuned"] == "r" and row["value"] in proto.LIBOL_GRID
     assert row["paper_sum"] == proto.PAPER["II"]["german"]["AROW"]["sum"]

@@ -1,15 +1,15 @@
 """The evaluation protocols of seed 001 (DCIL-IncLPSVM): Tables 5.1 and 5.3 as reusable code.
 
 **Table 5.1, equality to batch learning** (:func:`table5_1`, thesis §5.3). DCIL-IncLPSVM learns a
-dataset one sample at a time in a seeded random order (the thesis's 10% + 9 chunks; for a model
-that learns sample by sample the chunk boundaries change nothing, Lemma 2), and its ``O = [w; b]``
-is compared with batch wLPSVM (2.28) on the same data: Euclidean distance, its square (the thesis's
-values look squared, digest §6.1), the relative error, and the angle in degrees both robustly
-(``2 atan2(|a^ - b^|, |a^ + b^|)``) and as the thesis most likely computed it (``arccos`` of the
-cosine, which floors at 1.2e-6 degrees). The thesis never retires samples; each task is also run
-with the first 10% chunk retired afterwards (``retired`` > 0), compared with batch wLPSVM on the rest
-(digest A19). Tasks: Breast Wisconsin (malignant positive) and Iris one-vs-rest (scikit-learn's
-bundled copy, imported only here; the tasks are skipped with a note when scikit-learn is absent).
+dataset one sample at a time in a seeded random order (the thesis's 10% + 9 chunks; for a model that
+learns sample by sample the chunk boundaries change nothing, Lemma 2), and its ``O = [w; b]`` is
+compared with batch wLPSVM (2.28) on the same data: Euclidean distance, its square (the thesis's
+values look squared, digest §6.1), the relative error, and the angle in degrees both robustly (``2
+atan2(|a^ - b^|, |a^ + b^|)``) and as the thesis most likely computed it (``arccos`` of the cosine,
+which floors at 1.2e-6 degrees). The thesis never retires samples; each task is also run with the
+first 10% chunk retired afterwards (``retired`` > 0), compared with batch wLPSVM on the rest (digest
+A19). Tasks: Breast Wisconsin (malignant positive) and Iris one-vs-rest (scikit-learn's bundled
+copy, imported only here; the tasks are skipped with a note when scikit-learn is absent).
 
 **Table 5.3, static class imbalance** (:func:`table5_3`, thesis §5.4). Per dataset and imbalance
 ratio IR, 50 runs: draw 20 minority + 20 IR majority training samples and 40 + 40 test samples
@@ -90,8 +90,12 @@ PAPER_TABLE5_3 = {
     }
     for (dataset, experiment), rows in _PUBLISHED["5.3"].items()
 }
-_PAPER_NAME = {"SVM": "SVM", "LPSVM": "IncLPSVM", "IncLPSVM": "IncLPSVM",
-               "DCIL-IncLPSVM": "DCIL-IncLPSVM"}  # fmt: skip
+_PAPER_NAME = {
+    "SVM": "SVM",
+    "LPSVM": "IncLPSVM",
+    "IncLPSVM": "IncLPSVM",
+    "DCIL-IncLPSVM": "DCIL-IncLPSVM",
+}
 
 
 # ---- data -----------------------------------------------------------------------------------
@@ -111,7 +115,9 @@ def load_binary(name: str, scaling: str = "none") -> tuple[np.ndarray, np.ndarra
         try:
             from sklearn.datasets import load_iris
         except ImportError as error:  # pragma: no cover - scikit-learn is a test dependency
-            raise ImportError("the Iris tasks need scikit-learn (pip install scikit-learn)") from error
+            raise ImportError(
+                "the Iris tasks need scikit-learn (pip install scikit-learn)"
+            ) from error
         iris = load_iris()
         X, y = iris.data.astype(np.float64), iris.target == int(name[5]) - 1
     else:
@@ -208,12 +214,18 @@ def table5_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
             tasks = [task for task in tasks if not task.startswith("iris_")]
             notes.append("iris tasks skipped: scikit-learn is not installed")
     cells = [
-        {"task": task, "index": index, "retire_first_chunk": retire,
-         "C": float(params.get("C", 1.0)), "kappa": float(params.get("kappa", 1.0)),
-         "seed": int(params.get("seed", 2012)), "scaling": params.get("scaling", "none")}
+        {
+            "task": task,
+            "index": index,
+            "retire_first_chunk": retire,
+            "C": float(params.get("C", 1.0)),
+            "kappa": float(params.get("kappa", 1.0)),
+            "seed": int(params.get("seed", 2012)),
+            "scaling": params.get("scaling", "none"),
+        }
         for index, task in enumerate(tasks)
         for retire in ((False, True) if params.get("retire", True) else (False,))
-    ]  # fmt: skip
+    ]
     rows = map_cells(_equality_cell, cells, n_jobs, scheduler, progress, "table 5.1")
     if out_dir is not None and notes:
         pathlib.Path(out_dir).mkdir(parents=True, exist_ok=True)
@@ -238,8 +250,8 @@ def _split(y: np.ndarray, ratio: int, rng, n_train: int, n_test: int):
     need_pos, need_neg = n_train + n_test, ratio * n_train + n_test
     if need_pos > len(positive) or need_neg > len(negative):
         raise ValueError(
-            f"IR {ratio} needs {need_pos} positive and {need_neg} negative samples; the dataset has "
-            f"{len(positive)} and {len(negative)}"
+            f"IR {ratio} needs {need_pos} positive and {need_neg} negative samples; the dataset "
+            f"has {len(positive)} and {len(negative)}"
         )
     pos = rng.choice(positive, need_pos, replace=False)
     neg = rng.choice(negative, need_neg, replace=False)
@@ -273,14 +285,24 @@ def _fit_predict(model_name: str, X_train, y_train, X_test, C: float, kappa: flo
 
 def _static_cell(cell: dict) -> list[dict]:
     X, y = load_binary(cell["dataset"], cell["scaling"])
-    rng = np.random.default_rng([cell["seed"], cell["dataset_index"], cell["experiment"], cell["run"]])
+    rng = np.random.default_rng(
+        [cell["seed"], cell["dataset_index"], cell["experiment"], cell["run"]]
+    )
     train, test = _split(y, cell["ratio"], rng, cell["n_train"], cell["n_test"])
     rows = []
     for name in cell["models"]:
         predicted = _fit_predict(name, X[train], y[train], X[test], cell["C"], cell["kappa"])
         scores = binary_scores(y[test], predicted, cell["f_undefined"])
-        rows.append({"dataset": cell["dataset"], "experiment": cell["experiment"],
-                     "ir": cell["ratio"], "run": cell["run"], "model": name, **scores})  # fmt: skip
+        rows.append(
+            {
+                "dataset": cell["dataset"],
+                "experiment": cell["experiment"],
+                "ir": cell["ratio"],
+                "run": cell["run"],
+                "model": name,
+                **scores,
+            }
+        )
     return rows
 
 
@@ -305,10 +327,16 @@ def table5_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
         raise ValueError(f"f_undefined must be 'nan' or 'zero', got {f_undefined!r}")
     experiments = list(params.get("experiments", (1, 2, 3, 4)))
     runs = int(params.get("runs", 50))
-    common = {"models": models, "C": float(params.get("C", 1.0)),
-              "kappa": float(params.get("kappa", 2.0)), "seed": int(params.get("seed", 2012)),
-              "n_train": int(params.get("n_train", 20)), "n_test": int(params.get("n_test", 40)),
-              "scaling": params.get("scaling", "none"), "f_undefined": f_undefined}  # fmt: skip
+    common = {
+        "models": models,
+        "C": float(params.get("C", 1.0)),
+        "kappa": float(params.get("kappa", 2.0)),
+        "seed": int(params.get("seed", 2012)),
+        "n_train": int(params.get("n_train", 20)),
+        "n_test": int(params.get("n_test", 40)),
+        "scaling": params.get("scaling", "none"),
+        "f_undefined": f_undefined,
+    }
     cells = []
     for index, name in enumerate(names):
         if name not in IMBALANCE_RATIOS:
@@ -316,10 +344,21 @@ def table5_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
         for experiment in experiments:
             ratio = IMBALANCE_RATIOS[name][experiment - 1]
             for run in range(runs):
-                cells.append({**common, "dataset": name, "dataset_index": index,
-                              "experiment": experiment, "ratio": ratio, "run": run})  # fmt: skip
-    log = [row for rows in map_cells(_static_cell, cells, n_jobs, scheduler, progress, "table 5.3")
-           for row in rows]  # fmt: skip
+                cells.append(
+                    {
+                        **common,
+                        "dataset": name,
+                        "dataset_index": index,
+                        "experiment": experiment,
+                        "ratio": ratio,
+                        "run": run,
+                    }
+                )
+    log = [
+        row
+        for rows in map_cells(_static_cell, cells, n_jobs, scheduler, progress, "table 5.3")
+        for row in rows
+    ]
     if out_dir is not None:
         out = pathlib.Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -328,10 +367,19 @@ def table5_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
     for name in names:
         for experiment in experiments:
             for model in models:
-                runs_of = [r for r in log if r["dataset"] == name
-                           and r["experiment"] == experiment and r["model"] == model]  # fmt: skip
-                row = {"dataset": name, "experiment": experiment,
-                       "ir": IMBALANCE_RATIOS[name][experiment - 1], "model": model}  # fmt: skip
+                runs_of = [
+                    r
+                    for r in log
+                    if r["dataset"] == name
+                    and r["experiment"] == experiment
+                    and r["model"] == model
+                ]
+                row = {
+                    "dataset": name,
+                    "experiment": experiment,
+                    "ir": IMBALANCE_RATIOS[name][experiment - 1],
+                    "model": model,
+                }
                 paper = PAPER_TABLE5_3[(name, experiment)].get(_PAPER_NAME[model])
                 for position, metric in enumerate(METRICS):
                     mean, std = _mean_std([r[metric] for r in runs_of])

@@ -45,8 +45,13 @@ def test_angle_is_robust_near_zero():
 
 
 def test_table5_1_smoke_is_equal_to_batch():
-    rows = get_protocol("reproduce.dcil.protocol:table5_1")({"tasks": ["breast_wisconsin", "iris_2_vs_13"]},
-                                         out_dir=None, n_jobs=None, scheduler=None, progress=False)
+    rows = get_protocol("reproduce.dcil.protocol:table5_1")(
+        {"tasks": ["breast_wisconsin", "iris_2_vs_13"]},
+        out_dir=None,
+        n_jobs=None,
+        scheduler=None,
+        progress=False,
+    )
     assert len(rows) == 4
     for row in rows:
         assert row["relative_error"] < 1e-10 and row["angle_deg"] < 1e-8
@@ -55,8 +60,9 @@ def test_table5_1_smoke_is_equal_to_batch():
 
 def test_table5_3_smoke(tmp_path):
     params = {"datasets": ["breast_wisconsin", "car"], "experiments": [1, 4], "runs": 2}
-    rows = get_protocol("reproduce.dcil.protocol:table5_3")(params, out_dir=tmp_path, n_jobs=None, scheduler=None,
-                                         progress=False)  # fmt: skip
+    rows = get_protocol("reproduce.dcil.protocol:table5_3")(
+        params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
+    )
     assert len(rows) == 2 * 2 * 4
     assert (tmp_path / "runs.csv").exists()
     by = {(r["dataset"], r["experiment"], r["model"]): r for r in rows}
@@ -65,7 +71,9 @@ def test_table5_3_smoke(tmp_path):
         assert by[(*key, "LPSVM")]["g_mean"] == by[(*key, "IncLPSVM")]["g_mean"]
     # balanced training with kappa = 2: DCIL is IncLPSVM (the thesis's Exp 1 identity)
     assert by[("car", 1, "DCIL-IncLPSVM")]["g_mean"] == by[("car", 1, "IncLPSVM")]["g_mean"]
-    assert by[("car", 4, "DCIL-IncLPSVM")]["sensitivity"] > by[("car", 4, "IncLPSVM")]["sensitivity"]
+    assert (
+        by[("car", 4, "DCIL-IncLPSVM")]["sensitivity"] > by[("car", 4, "IncLPSVM")]["sensitivity"]
+    )
     assert by[("car", 4, "DCIL-IncLPSVM")]["paper_g_mean"] == 91.06
 
 

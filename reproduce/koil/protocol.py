@@ -2,8 +2,8 @@
 
 Protocol. Each dataset comes with the authors' fold files (:class:`imbalance_stream.datasets.KOIL`):
 4 repetitions x 5 folds = 20 trials. In each trial a fresh model makes **one pass** over the
-training rows in file order (the authors' files are pre-shuffled), then scores the test rows with its
-real-valued decision function; the trial's number is the **exact** test AUC of that final model
+training rows in file order (the authors' files are pre-shuffled), then scores the test rows with
+its real-valued decision function; the trial's number is the **exact** test AUC of that final model
 (Mann-Whitney, ties count 1/2; the tie-as-0 form of the authors' code is kept too, as
 ``auc_strict``). A table cell is the mean and sample std (ddof = 1) over the 20 trials, and KOIL is
 compared with each other column by a paired two-sided t-test over the 20 trials at 5%
@@ -126,11 +126,14 @@ ALGORITHMS: dict[str, Algorithm] = {
     "NORMA": Algorithm("imbalance_stream.kernel:NORMA", {}, ("lam", "nu", "sigma"), step=True),
     "RBP": Algorithm("imbalance_stream.kernel:RBP", {}, ("sigma",), "total", seeded=True),
     "Forgetron": Algorithm("imbalance_stream.kernel:Forgetron", {}, ("sigma",), "total"),
-    # the budget the thesis states ("100 for each class") read literally for one buffer (digest 7.21)
+    # the budget the thesis states ("100 for each class") read literally for one buffer (digest
+    # 7.21)
     "RBP_B100": Algorithm("imbalance_stream.kernel:RBP", {}, ("sigma",), "per_class", seeded=True),
     "Forgetron_B100": Algorithm("imbalance_stream.kernel:Forgetron", {}, ("sigma",), "per_class"),
     "Projectron": Algorithm("imbalance_stream.kernel:Projectron", {}, ("proj_eta", "sigma")),
-    "Projectron++": Algorithm("imbalance_stream.kernel:ProjectronPlusPlus", {}, ("proj_eta", "sigma")),
+    "Projectron++": Algorithm(
+        "imbalance_stream.kernel:ProjectronPlusPlus", {}, ("proj_eta", "sigma")
+    ),
 }
 
 #: Table 4.1 compares each multiple-kernel column with the single-kernel KOIL of the same policy
@@ -350,9 +353,9 @@ def search(
 ):
     """Select each column's hyper-parameters on each dataset by inner 5-fold CV (mean AUC).
 
-    Returns ``{dataset: {name: {"values": {...}, "params": {...}, "cv_auc": float, "source": str}}}``.
-    ``fixed`` (same nesting, ``{"values": {...}}`` or plain values) skips the search for the
-    entries it holds.
+    Returns ``{dataset: {name: {"values": {...}, "params": {...}, "cv_auc": float, "source":
+    str}}}``. ``fixed`` (same nesting, ``{"values": {...}}`` or plain values) skips the search for
+    the entries it holds.
     """
     fixed = fixed or {}
     selected: dict = {}
@@ -709,9 +712,10 @@ _FIG3_1 = {
 def fig3_1(params, *, out_dir, n_jobs=None, scheduler=None, progress=False):
     """Fig. 3.1: test AUC against training samples seen, for the budget policies RS++, FIFO++, RS,
     FIFO and an unbounded budget, averaged over the trials, at ``checkpoints`` evenly spaced
-    positions of the training pass (the authors' code evaluates every ``round(n / 15)`` samples). All policies share the hyper-parameters selected for ``tune``
-    (KOIL_RS++) so that the curves differ only by the policy. Rows: one per dataset, policy and
-    checkpoint; ``fig3_1.png`` is drawn when matplotlib is installed."""
+    positions of the training pass (the authors' code evaluates every ``round(n / 15)`` samples).
+    All policies share the hyper-parameters selected for ``tune`` (KOIL_RS++) so that the curves
+    differ only by the policy. Rows: one per dataset, policy and checkpoint; ``fig3_1.png`` is
+    drawn when matplotlib is installed."""
     extra = {k: params[k] for k in ("checkpoints", "tune") if k in params}
     rest = {k: v for k, v in params.items() if k not in extra}
     settings = _settings(rest, {k: v for k, v in _FIG3_1.items() if k != "tune"})

@@ -68,13 +68,25 @@ def wtl(table, column):
 def test_transcribed_tables_reproduce_the_printed_win_tie_loss_rows():
     t32, t33 = kp.PAPER["3.2"], kp.PAPER["3.3"]
     assert len(t32) == 4 and len(t33) == 14 and len(kp.PAPER["4.1"]) == 14
-    printed_32 = {"Perceptron": (4, 0, 0), "Forgetron": (3, 1, 0), "Projectron": (2, 2, 0),
-                  "Projectron++": (3, 1, 0), "NORMA": (4, 0, 0)}  # fmt: skip
+    printed_32 = {
+        "Perceptron": (4, 0, 0),
+        "Forgetron": (3, 1, 0),
+        "Projectron": (2, 2, 0),
+        "Projectron++": (3, 1, 0),
+        "NORMA": (4, 0, 0),
+    }
     for column, expected in printed_32.items():
         assert wtl(t32, column) == expected
-    printed_33 = {"Perceptron": (14, 0, 0), "OAM_seq": (9, 4, 1), "OPAUC": (12, 1, 1),
-                  "NORMA": (13, 1, 0), "RBP": (12, 2, 0), "Forgetron": (14, 0, 0),
-                  "Projectron": (11, 3, 0), "Projectron++": (10, 4, 0)}  # fmt: skip
+    printed_33 = {
+        "Perceptron": (14, 0, 0),
+        "OAM_seq": (9, 4, 1),
+        "OPAUC": (12, 1, 1),
+        "NORMA": (13, 1, 0),
+        "RBP": (12, 2, 0),
+        "Forgetron": (14, 0, 0),
+        "Projectron": (11, 3, 0),
+        "Projectron++": (10, 4, 0),
+    }
     for column, expected in printed_33.items():
         assert wtl(t33, column) == expected
     assert t33["vowel"]["KOIL_RS++"] == (1.0, 0.0, "")
@@ -126,8 +138,16 @@ def test_shuttle_comes_from_river_odds_while_the_koil_file_is_absent(monkeypatch
 def test_model_params_map_the_grid_onto_each_estimator():
     settings = kp._settings({"datasets": [], "algorithms": []}, {})
     koil = kp._model_params("KOIL_FIFO++", {"C": 4.0, "sigma": 0.5}, settings)
-    assert koil == {"policy": "fifo++", "loss": "hinge", "eta": 0.01, "C": 4.0, "gamma": 2.0,
-                    "budget": 100, "k": 10, "seed": 0}  # fmt: skip
+    assert koil == {
+        "policy": "fifo++",
+        "loss": "hinge",
+        "eta": 0.01,
+        "C": 4.0,
+        "gamma": 2.0,
+        "budget": 100,
+        "k": 10,
+        "seed": 0,
+    }
     assert kp._model_params("RBP", {"sigma": 1.0}, settings)["budget"] == 200
     assert kp._model_params("OAM_seq", {"C": 1.0}, settings)["budget"] == 100
     assert kp._model_params("Projectron", {"proj_eta": 0.25, "sigma": 1.0}, settings)["eta"] == 0.25
@@ -173,16 +193,23 @@ def test_table3_3_smoke(tmp_path):
     # the selection file, passed back, skips the search and gives the same numbers
     again = get_protocol("reproduce.koil.protocol:table3_3")(
         dict(params, selected_file=str(tmp_path / "selected.json")),
-        out_dir=tmp_path / "again", n_jobs=None, scheduler=None, progress=False,
-    )  # fmt: skip
+        out_dir=tmp_path / "again",
+        n_jobs=None,
+        scheduler=None,
+        progress=False,
+    )
     assert [r["auc_mean"] for r in again] == [r["auc_mean"] for r in rows]
     reused = json.loads((tmp_path / "again" / "selected.json").read_text())
     assert reused["glass"]["KOIL_RS++"]["source"] == "fixed by the scenario"
 
 
 def test_table3_3_on_the_shuttle_substitute_is_never_set_beside_the_thesis(tmp_path):
-    params = {"datasets": ["shuttle"], "algorithms": ["Perceptron", "OPAUC"], "trials": [0],
-              "fixed": {"shuttle": {"OPAUC": {"lam": 0.0625}}}}  # fmt: skip
+    params = {
+        "datasets": ["shuttle"],
+        "algorithms": ["Perceptron", "OPAUC"],
+        "trials": [0],
+        "fixed": {"shuttle": {"OPAUC": {"lam": 0.0625}}},
+    }
     rows = get_protocol("reproduce.koil.protocol:table3_3")(
         params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
     )
@@ -204,8 +231,13 @@ def test_table3_2_smoke_with_fixed_hyper_parameters(tmp_path):
             "NORMA": {"lam": 0.01, "nu": 0.5, "sigma": 0.125},
         }
     }
-    params = {"datasets": ["s4"], "algorithms": ["KOIL_RS++", "OPAUC", "NORMA"], "trials": [0, 1],
-              "fixed": fixed, "grid": {"lam": [-4]}}  # fmt: skip
+    params = {
+        "datasets": ["s4"],
+        "algorithms": ["KOIL_RS++", "OPAUC", "NORMA"],
+        "trials": [0, 1],
+        "fixed": fixed,
+        "grid": {"lam": [-4]},
+    }
     rows = get_protocol("reproduce.koil.protocol:table3_2")(
         params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
     )
@@ -218,8 +250,12 @@ def test_table3_2_smoke_with_fixed_hyper_parameters(tmp_path):
 
 
 def test_table4_1_smoke(tmp_path):
-    params = {"datasets": ["heart"], "algorithms": ["KOIL_RS++", "KOIL^MKL_RS++"], "trials": [0, 1],
-              "fixed": {"heart": {"KOIL_RS++": {"C": 4.0, "sigma": 1.0}, "KOIL^MKL_RS++": {"C": 4.0}}}}  # fmt: skip
+    params = {
+        "datasets": ["heart"],
+        "algorithms": ["KOIL_RS++", "KOIL^MKL_RS++"],
+        "trials": [0, 1],
+        "fixed": {"heart": {"KOIL_RS++": {"C": 4.0, "sigma": 1.0}, "KOIL^MKL_RS++": {"C": 4.0}}},
+    }
     rows = get_protocol("reproduce.koil.protocol:table4_1")(
         params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
     )
@@ -229,8 +265,13 @@ def test_table4_1_smoke(tmp_path):
 
 
 def test_fig3_1_smoke(tmp_path):
-    params = {"datasets": ["glass"], "algorithms": ["KOIL_RS++", "KOIL_FIFO", "KOIL_inf"],
-              "trials": [0, 1], "checkpoints": 4, "fixed": {"glass": {"KOIL_RS++": {"C": 16.0, "sigma": 0.5}}}}  # fmt: skip
+    params = {
+        "datasets": ["glass"],
+        "algorithms": ["KOIL_RS++", "KOIL_FIFO", "KOIL_inf"],
+        "trials": [0, 1],
+        "checkpoints": 4,
+        "fixed": {"glass": {"KOIL_RS++": {"C": 16.0, "sigma": 0.5}}},
+    }
     rows = get_protocol("reproduce.koil.protocol:fig3_1")(
         params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
     )
@@ -249,11 +290,21 @@ def test_thesis_budgets_follow_the_authors_rule():
     assert thesis_budgets(214) == [4, 25, 46, 67, 88, 109, 130, 151]  # glass: floor(171 / 8) = 21
 
 
-@pytest.mark.parametrize("protocol, key", [("reproduce.koil.protocol:fig3_2", "budget"), ("reproduce.koil.protocol:fig3_3", "k")])
+@pytest.mark.parametrize(
+    "protocol, key",
+    [("reproduce.koil.protocol:fig3_2", "budget"), ("reproduce.koil.protocol:fig3_3", "k")],
+)
 def test_budget_and_k_sweeps_smoke(protocol, key, tmp_path):
-    params = {"datasets": ["glass"], "algorithms": ["KOIL_RS++"], "trials": [0, 1],
-              "values": [2, 10], "fixed": {"glass": {"KOIL_RS++": {"C": 16.0, "sigma": 0.5}}}}  # fmt: skip
-    rows = get_protocol(protocol)(params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False)
+    params = {
+        "datasets": ["glass"],
+        "algorithms": ["KOIL_RS++"],
+        "trials": [0, 1],
+        "values": [2, 10],
+        "fixed": {"glass": {"KOIL_RS++": {"C": 16.0, "sigma": 0.5}}},
+    }
+    rows = get_protocol(protocol)(
+        params, out_dir=tmp_path, n_jobs=None, scheduler=None, progress=False
+    )
     assert [r[key] for r in rows] == [2, 10]
     if key == "budget":
         assert [r["k"] for r in rows] == [1, 1]  # k = ceil(budget / 10)
