@@ -163,9 +163,9 @@ def _data(args) -> int:
     if args.action == "list":
         states = fetch.check(home=home)
         print(f"Data sets (data home {home}):")
-        for name, paths in fetch.NAMES.items():
-            have = sum(states[p] == "ok" for p in paths)
-            print(f"  {name:<28} {have}/{len(paths)} file(s) present")
+        for name, files in fetch.NAMES.items():
+            have = sum(states[p] == "ok" for p in files)
+            print(f"  {name:<28} {have}/{len(files)} file(s) present")
         return 0
     try:
         states = fetch.check(args.names or None, home=home)
@@ -183,7 +183,7 @@ def _list() -> int:
 
     groups: dict[str, list[str]] = {}
     for short, full in sorted(aliases().items(), key=lambda item: item[1]):
-        groups.setdefault(kind_of(resolve(full)), []).append(f"  {short:<28} {full}")
+        groups.setdefault(kind_of(resolve(full)) or "other", []).append(f"  {short:<28} {full}")
     for kind, title in (
         ("estimator", "Estimators"),
         ("metric", "Metrics"),

@@ -121,7 +121,8 @@ def _with_seed(spec, seed: int | None):
         cls = resolve(table["class"], "dataset")
     except SpecError:
         return spec  # build() will say so, with the location
-    params = dict(table.get("params", {})) if isinstance(table.get("params", {}), Mapping) else {}
+    given = table.get("params", {})
+    params = dict(given) if isinstance(given, Mapping) else {}
     if "seed" in inspect.signature(cls).parameters and "seed" not in params:
         params["seed"] = seed
         table["params"] = params
@@ -497,6 +498,7 @@ def run(
 
         out = pathlib.Path(out_dir) if out_dir is not None else pathlib.Path("out") / scenario.name
         out.mkdir(parents=True, exist_ok=True)
+        assert scenario.protocol is not None  # validated on loading
         rows = get_protocol(scenario.protocol, near=_near(scenario.source))(
             scenario.params, out_dir=out, n_jobs=n_jobs, scheduler=scheduler, progress=progress
         )

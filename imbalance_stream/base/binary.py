@@ -99,7 +99,7 @@ class BinaryClassifier(base.Classifier, abc.ABC):
             self._state_size = n_columns
         self._learn(indices, values, sign)
 
-    def _encode_known(self, x: dict):
+    def _encode_known(self, x: dict) -> tuple[np.ndarray, np.ndarray]:
         """Arrays of ``x`` over the columns the state covers; unknown names are ignored."""
         indices, values, _ = self._features.encode(x, grow=False)
         if not self._state_size:  # nothing learned yet: only the intercept column can be there

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+from typing import Any
 
 import numpy as np
 
@@ -26,8 +27,9 @@ __all__ = ["FeatureSpace", "InvalidFeature", "as_float"]
 
 _EMPTY_IDX = np.empty(0, dtype=np.int64)
 _EMPTY_VAL = np.empty(0, dtype=np.float64)
+_compiled: Any
 try:  # the compiled fast path of FeatureSpace.encode (optional, see setup.py)
-    from . import _encode as _compiled
+    from . import _encode as _compiled  # type: ignore[attr-defined,no-redef]  # built by setup.py
 except ImportError:  # pragma: no cover - depends on the build
     _compiled = None
 
@@ -99,7 +101,8 @@ class FeatureSpace:
         if intercept:
             self.index[self.INTERCEPT] = 0
             self.names.append(self.INTERCEPT)
-        self._last = None  # the latest encoding, see ``_recall``
+        # the latest encoding, see ``_recall``: (sample, names then, complete, indices, values)
+        self._last: tuple[dict, int, bool, np.ndarray, np.ndarray] | None = None
 
     def __getstate__(self):
         # The one-sample cache is a speed-up, not state: a pickled model does not carry it.
@@ -149,7 +152,7 @@ class FeatureSpace:
     def _encode_plain_python(self, x: dict):
         """:meth:`_encode_known_floats` without the compiled module."""
         n_values = len(x)
-        values = x.values()
+        values: Any = x.values()  # then a chain with the intercept
         try:
             # sum() propagates NaN and infinities; an overflow to inf of large finite values
             # merely sends the sample to the checked path.
@@ -160,7 +163,7 @@ class FeatureSpace:
                 or not math.isfinite(sum(values))
             ):
                 return None
-            columns = map(self.index.__getitem__, x)  # KeyError: a name not seen before
+            columns: Any = map(self.index.__getitem__, x)  # KeyError: a name not seen before
             if self.intercept:
                 columns = itertools.chain(columns, (0,))
                 values = itertools.chain(values, (1.0,))
@@ -219,6 +222,7 @@ class FeatureSpace:
         number) is a miss, which runs the full validation. The arrays are shared, so kernels must
         treat them as read-only, which they do.
         """
+        assert self._last is not None  # the caller checked
         sample, n_names, complete, indices, array = self._last
         if n_names != len(self.names) or (grow and not complete):
             return None

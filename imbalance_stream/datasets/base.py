@@ -105,6 +105,7 @@ def open_text(path: os.PathLike | str):
 def _sha256(path: pathlib.Path, decompress: bool = False) -> str:
     digest = hashlib.sha256()
     name = str(path)
+    handle: typing.Any  # a gzip, bz2 or plain binary file
     if decompress and name.endswith(".gz"):
         handle = gzip.open(name, "rb")
     elif decompress and name.endswith(".bz2"):

@@ -133,8 +133,8 @@ class CSVFile(river_base.Dataset):
 
     def _scan(self) -> tuple[list[str], int]:
         if self.file.suffix == ".zip":
-            rows = list(stream.iter_csv(str(self.file), delimiter=self.delimiter))
-            return (list(rows[0][0]) if rows else []), len(rows)
+            samples = list(stream.iter_csv(str(self.file), delimiter=self.delimiter))
+            return ([str(name) for name in samples[0][0]] if samples else []), len(samples)
         try:
             handle = self._open()
         except OSError as error:

@@ -18,6 +18,10 @@ __all__ = ["KOILMKL"]
 _VOTES = ("score", "sign")
 
 
+#: The Gaussian widths of the default pool, 2^-6 .. 2^6 (the thesis's grid).
+DEFAULT_SIGMAS = tuple(2.0**p for p in range(-6, 7))
+
+
 class KOILMKL(BinaryClassifier):
     """KOIL with online multiple-kernel learning (KOIL-MKL).
 
@@ -142,7 +146,7 @@ class KOILMKL(BinaryClassifier):
         eta: float = 0.01,
         hedge_rate: float = 0.01,
         degrees: tuple | None = (1, 2, 3),
-        sigmas: tuple | None = tuple(2.0**p for p in range(-6, 7)),
+        sigmas: tuple | None = DEFAULT_SIGMAS,
         vote: str = "score",
         hedge_loss_includes_C: bool = True,
         positive=True,

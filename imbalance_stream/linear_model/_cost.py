@@ -23,6 +23,8 @@ class CostRatio:
 
     _n_positive = 0
     _n_negative = 0
+    rho: float | None
+    loss: str
 
     def current_rho(self, sign: float = 0.0) -> float:
         """The cost ratio in force; with ``rho=None``, the Laplace estimate after counting a

@@ -108,10 +108,8 @@ class ACOG(CostRatio, BinaryClassifier):
         self.gamma = gamma
 
         self._mean = np.zeros(0)
-        if covariance == "full":
-            self._cov = np.zeros((0, 0))
-        else:
-            self._cov = np.zeros(0)
+        # the d x d covariance, or its diagonal
+        self._cov: np.ndarray = np.zeros((0, 0)) if covariance == "full" else np.zeros(0)
         self._n_positive = 0
         self._n_negative = 0
         self.n_updates = 0

@@ -195,7 +195,7 @@ def replay(
         "checkpoint_every": every,
         "checkpoint_seconds": seconds,
     }
-    cells = []
+    cells: list[dict] = []
     if entity_slots:
         for p in range(partitions):
             cells.append(

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import collections
 import math
+from collections.abc import Callable
 
 import numpy as np
 import scipy.linalg
 import scipy.linalg.lapack
 
 from imbalance_stream._numba import proximal as kernels
-from imbalance_stream.base import BinaryClassifier, UnknownLabel, capacity_for
+from imbalance_stream.base import BinaryClassifier, FeatureSpace, UnknownLabel, capacity_for
 from imbalance_stream.base.validation import check_int, check_real
 
 __all__ = ["IncLPSVM"]
@@ -40,10 +41,17 @@ class HeldSamples:
     ``(indices, values, slot)`` when windowed, else ``None``) and ``_window_retired``.
     """
 
+    window: int | None
+    _buffer: collections.deque | None
+    _window_retired: int
+    _features: FeatureSpace
+    _update: Callable[[np.ndarray, np.ndarray, int, float], None]
+    _rebuild: Callable[[], None]
+
     def _hold(self, indices, values, slot: int) -> None:
         """Add a sample; with a full window, retire the oldest in the same step."""
         self._update(indices, values, slot, 1.0)
-        if self._buffer is not None:
+        if self._buffer is not None and self.window is not None:
             self._buffer.append((indices, values, slot))
             if len(self._buffer) > self.window:
                 old_indices, old_values, old_slot = self._buffer.popleft()
@@ -160,7 +168,8 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
         self._counts = [0, 0]
         self._buffer = collections.deque() if window is not None else None
         self._window_retired = 0  # window retirements since the statistics were last rebuilt
-        self._solution = None  # cached u for the current statistics, None when stale
+        # cached u for the current statistics, None when stale
+        self._solution: np.ndarray | None = None
 
     # ---- class weights: the only difference between IncLPSVM and DCIL-IncLPSVM ----------------
 

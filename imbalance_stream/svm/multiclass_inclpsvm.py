@@ -81,7 +81,7 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
         self._counts: list[int] = []
         self._buffer = collections.deque() if window is not None else None
         self._window_retired = 0
-        self._solutions = None  # cached (k, n) array of u_j, None when stale
+        self._solutions: np.ndarray | None = None  # cached (k, n) array of u_j, None when stale
 
     @property
     def _multiclass(self):
