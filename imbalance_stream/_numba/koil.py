@@ -144,6 +144,173 @@ def _store(X, beta, h, G, cached, n, n_rows, slot, x, new_beta, krow, self_value
 
 
 @njit(cache=True)
+def _score_and_similarity(X, beta, n, scale, x, kind, gamma, degree, coef0, euclidean):
+    """Step 1: ``f_t(x_t)`` with the weights before this step's decay, the kernel row of ``x_t``
+    over the ``n`` slots in use (one spare entry), and the similarity used to pick neighbours."""
+    krow = np.empty(n + 1)
+    kernel_row(kind, X, n, x, gamma, degree, coef0, krow)
+    total = 0.0
+    for i in range(n):
+        total += beta[i] * krow[i]
+    if euclidean:
+        similarity = np.empty(n + 1)
+        sq_distance_row(X, n, x, similarity)
+        for i in range(n):
+            similarity[i] = -similarity[i]
+    else:
+        similarity = krow  # read before krow is modified by the storage step
+    return scale * total, krow, similarity
+
+
+@njit(cache=True)
+def _select_pairs(h, opposite, n_opp, scale, y, f_t, similarity, k, knn_first):
+    """Step 2: the pairwise hinge values with every opposite vector, and the selected set V
+    (positions into ``opposite``); returns ``(losses, selected, n_selected, n_violators)``."""
+    losses = np.empty(max(n_opp, 1))
+    n_violators = 0
+    for p in range(n_opp):
+        value = 1.0 - y * (f_t - scale * h[opposite[p]])
+        losses[p] = value
+        if value > 0.0:
+            n_violators += 1
+    taken = np.empty(max(n_opp, 1), dtype=np.bool_)
+    picked = np.empty(max(n_opp, 1), dtype=np.int64)
+    selected = np.empty(max(n_opp, 1), dtype=np.int64)
+    n_selected = 0
+    if knn_first:
+        m = _nearest(similarity, opposite, n_opp, k, taken, picked)
+        for t in range(m):
+            if losses[picked[t]] > 0.0:
+                selected[n_selected] = picked[t]
+                n_selected += 1
+    else:
+        violator_slots = np.empty(max(n_violators, 1), dtype=np.int64)
+        violator_positions = np.empty(max(n_violators, 1), dtype=np.int64)
+        q = 0
+        for p in range(n_opp):
+            if losses[p] > 0.0:
+                violator_slots[q] = opposite[p]
+                violator_positions[q] = p
+                q += 1
+        m = _nearest(similarity, violator_slots, n_violators, k, taken, picked)
+        for t in range(m):
+            selected[t] = violator_positions[picked[t]]
+        n_selected = m
+    return losses, selected, n_selected, n_violators
+
+
+@njit(cache=True)
+def _update_selected(
+    X,
+    beta,
+    h,
+    G,
+    cached,
+    n,
+    opposite,
+    losses,
+    selected,
+    n_selected,
+    step,
+    scale,
+    smooth,
+    kind,
+    gamma,
+    degree,
+    coef0,
+    scratch,
+):
+    """Step 4 (after a normal round): the selected opposite vectors move by ``step`` (or twice the
+    hinge value times it, when ``smooth``); returns ``(alpha_t, loss)``."""
+    alpha_t = 0.0
+    loss = 0.0
+    for t in range(n_selected):
+        value = losses[selected[t]]
+        slot = opposite[selected[t]]
+        change = 2.0 * step * value if smooth else step
+        loss += value * value if smooth else value
+        alpha_t += change
+        beta[slot] -= change / scale
+        row = _gram_row(G, cached, kind, X, n, slot, gamma, degree, coef0, scratch)
+        _add_row(h, n, -change / scale, row)
+    return alpha_t, loss
+
+
+@njit(cache=True)
+def _place(
+    X,
+    beta,
+    h,
+    G,
+    members,
+    ints,
+    cached,
+    n,
+    cls,
+    x,
+    new_beta,
+    krow,
+    similarity,
+    seen,
+    u_accept,
+    u_slot,
+    kind,
+    gamma,
+    degree,
+    coef0,
+    budget,
+    policy,
+    euclidean,
+    scratch,
+):
+    """Step 5: ``x`` (weight ``new_beta``) enters the buffer of its class by ``policy``: into a
+    fresh slot, over a stored vector, or not at all; RS++ and FIFO++ move the removed vector's
+    weight onto the most similar one left (Algorithm 3)."""
+    same = members[cls]
+    n_same = ints[COUNT + cls]
+    head = ints[HEAD + cls]
+    position = B.place(policy, n_same, head, budget, seen, u_accept, u_slot)
+    self_value = kernel(kind, x, x, gamma, degree, coef0)
+    if position == n_same:  # append into a fresh slot
+        slot = n
+        same[position] = slot
+        ints[COUNT + cls] = n_same + 1
+        ints[USED] = n + 1
+        _store(X, beta, h, G, cached, n, n + 1, slot, x, new_beta, krow, self_value)
+    elif position == B.DROP:  # x itself is the removed vector
+        if B.compensates(policy):
+            c = same[argmax_over(similarity, same, n_same)]
+            beta[c] += new_beta
+            row = _gram_row(G, cached, kind, X, n, c, gamma, degree, coef0, scratch)
+            _add_row(h, n, new_beta, row)
+    else:  # x overwrites the vector at ``position``
+        slot = same[position]
+        removed_beta = beta[slot]
+        removed_row = np.empty(n)  # k(x_removed, .) before the overwrite
+        row = _gram_row(G, cached, kind, X, n, slot, gamma, degree, coef0, scratch)
+        for j in range(n):
+            removed_row[j] = row[j]
+        _add_row(h, n, -removed_beta, removed_row)
+        removed_row[slot] = krow[slot]  # the slot now holds x: k(x_removed, x)
+        if euclidean:
+            removed_similarity = np.empty(n)
+            sq_distance_row(X, n, X[slot], removed_similarity)
+            for j in range(n):
+                removed_similarity[j] = -removed_similarity[j]
+            removed_similarity[slot] = similarity[slot]  # -||x_removed - x||^2
+        else:
+            removed_similarity = removed_row
+        _store(X, beta, h, G, cached, n, n, slot, x, new_beta, krow, self_value)
+        ints[HEAD + cls] = B.advance_head(policy, position, n_same, head, budget)
+        if B.compensates(policy):
+            # the most similar vector of the buffer after the replacement (it may be x)
+            c = same[argmax_over(removed_similarity, same, n_same)]
+            beta[c] += removed_beta
+            row = _gram_row(G, cached, kind, X, n, c, gamma, degree, coef0, scratch)
+            _add_row(h, n, removed_beta, row)
+
+
+@njit(cache=True)
 def koil_step(
     X,
     beta,
@@ -187,135 +354,79 @@ def koil_step(
     cls = 0 if y > 0 else 1
     opp = 1 - cls
     ints[SEEN + cls] += 1
-    seen = ints[SEEN + cls]
     n = ints[USED]
-    n_same = ints[COUNT + cls]
     n_opp = ints[COUNT + opp]
     cached = G.shape[0] > 0
-    scale = floats[0]
+    scale = floats[SCALE]
 
-    # 1. f_t(x_t) and the kernel row of x_t, with the weights before this step's decay
-    krow = np.empty(n + 1)
-    kernel_row(kind, X, n, x, gamma, degree, coef0, krow)
-    total = 0.0
-    for i in range(n):
-        total += beta[i] * krow[i]
-    f_t = scale * total
-    if euclidean:
-        similarity = np.empty(n + 1)
-        sq_distance_row(X, n, x, similarity)
-        for i in range(n):
-            similarity[i] = -similarity[i]
-    else:
-        similarity = krow  # read before krow is modified below
-
-    # 2. pairwise hinge values with every opposite vector, and the selected set V (positions)
+    f_t, krow, similarity = _score_and_similarity(
+        X, beta, n, scale, x, kind, gamma, degree, coef0, euclidean
+    )
     opposite = members[opp]
-    losses = np.empty(max(n_opp, 1))
-    n_violators = 0
-    for p in range(n_opp):
-        value = 1.0 - y * (f_t - scale * h[opposite[p]])
-        losses[p] = value
-        if value > 0.0:
-            n_violators += 1
-    taken = np.empty(max(n_opp, 1), dtype=np.bool_)
-    picked = np.empty(max(n_opp, 1), dtype=np.int64)
-    selected = np.empty(max(n_opp, 1), dtype=np.int64)
-    n_selected = 0
-    if knn_first:
-        m = _nearest(similarity, opposite, n_opp, k, taken, picked)
-        for t in range(m):
-            if losses[picked[t]] > 0.0:
-                selected[n_selected] = picked[t]
-                n_selected += 1
-    else:
-        violator_slots = np.empty(max(n_violators, 1), dtype=np.int64)
-        violator_positions = np.empty(max(n_violators, 1), dtype=np.int64)
-        q = 0
-        for p in range(n_opp):
-            if losses[p] > 0.0:
-                violator_slots[q] = opposite[p]
-                violator_positions[q] = p
-                q += 1
-        m = _nearest(similarity, violator_slots, n_violators, k, taken, picked)
-        for t in range(m):
-            selected[t] = violator_positions[picked[t]]
-        n_selected = m
+    losses, selected, n_selected, n_violators = _select_pairs(
+        h, opposite, n_opp, scale, y, f_t, similarity, k, knn_first
+    )
 
     # 3. decay of every weight (and so of every score): lazy, through the scale
     scale *= decay
-    floats[0] = scale
+    floats[SCALE] = scale
 
-    # 4. the new weight and the updates of the selected opposite vectors
     step = eta * C * y
-    loss = 0.0
     scratch = np.empty(n + 1)
-    if n_opp == 0 or (n_same == 0 and n_violators == 0):
-        alpha_t = step  # bootstrap (D-KOIL-2): eq. 3.10 would give 0 and nothing would start
+    if n_opp == 0 or (ints[COUNT + cls] == 0 and n_violators == 0):
+        # bootstrap (D-KOIL-2): eq. 3.10 would give 0 and nothing would start
+        alpha_t, loss = step, 0.0
     else:
-        alpha_t = 0.0
-        for t in range(n_selected):
-            value = losses[selected[t]]
-            slot = opposite[selected[t]]
-            change = 2.0 * step * value if smooth else step
-            loss += value * value if smooth else value
-            alpha_t += change
-            beta[slot] -= change / scale
-            row = _gram_row(G, cached, kind, X, n, slot, gamma, degree, coef0, scratch)
-            _add_row(h, n, -change / scale, row)
+        alpha_t, loss = _update_selected(
+            X,
+            beta,
+            h,
+            G,
+            cached,
+            n,
+            opposite,
+            losses,
+            selected,
+            n_selected,
+            step,
+            scale,
+            smooth,
+            kind,
+            gamma,
+            degree,
+            coef0,
+            scratch,
+        )
 
     ints[SINCE] += 1
-    if alpha_t == 0.0:  # D-KOIL-3: a zero weight is not stored, nothing is drawn
-        if ints[SINCE] >= n or scale < _SMALL_SCALE:
-            refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0)
-        return alpha_t, loss
-
-    # 5. the buffer of x's class
-    same = members[cls]
-    head = ints[HEAD + cls]
-    new_beta = alpha_t / scale
-    position = B.place(policy, n_same, head, budget, seen, u_accept, u_slot)
-    self_value = kernel(kind, x, x, gamma, degree, coef0)
-    if position == n_same:  # append into a fresh slot
-        slot = n
-        same[position] = slot
-        ints[COUNT + cls] = n_same + 1
-        ints[USED] = n + 1
-        _store(X, beta, h, G, cached, n, n + 1, slot, x, new_beta, krow, self_value)
-    elif position == B.DROP:  # x itself is the removed vector
-        if B.compensates(policy):
-            c = same[argmax_over(similarity, same, n_same)]
-            beta[c] += new_beta
-            row = _gram_row(G, cached, kind, X, n, c, gamma, degree, coef0, scratch)
-            _add_row(h, n, new_beta, row)
-    else:  # x overwrites the vector at ``position``
-        slot = same[position]
-        removed_beta = beta[slot]
-        removed_row = np.empty(n)  # k(x_removed, .) before the overwrite
-        row = _gram_row(G, cached, kind, X, n, slot, gamma, degree, coef0, scratch)
-        for j in range(n):
-            removed_row[j] = row[j]
-        _add_row(h, n, -removed_beta, removed_row)
-        removed_row[slot] = krow[slot]  # the slot now holds x: k(x_removed, x)
-        if euclidean:
-            removed_similarity = np.empty(n)
-            sq_distance_row(X, n, X[slot], removed_similarity)
-            for j in range(n):
-                removed_similarity[j] = -removed_similarity[j]
-            removed_similarity[slot] = similarity[slot]  # -||x_removed - x||^2
-        else:
-            removed_similarity = removed_row
-        _store(X, beta, h, G, cached, n, n, slot, x, new_beta, krow, self_value)
-        ints[HEAD + cls] = B.advance_head(policy, position, n_same, head, budget)
-        if B.compensates(policy):
-            # the most similar vector of the buffer after the replacement (it may be x)
-            c = same[argmax_over(removed_similarity, same, n_same)]
-            beta[c] += removed_beta
-            row = _gram_row(G, cached, kind, X, n, c, gamma, degree, coef0, scratch)
-            _add_row(h, n, removed_beta, row)
-
-    n = ints[USED]
-    if ints[SINCE] >= n or scale < _SMALL_SCALE:
+    if alpha_t != 0.0:  # D-KOIL-3: a zero weight is not stored, nothing is drawn
+        _place(
+            X,
+            beta,
+            h,
+            G,
+            members,
+            ints,
+            cached,
+            n,
+            cls,
+            x,
+            alpha_t / scale,
+            krow,
+            similarity,
+            ints[SEEN + cls],
+            u_accept,
+            u_slot,
+            kind,
+            gamma,
+            degree,
+            coef0,
+            budget,
+            policy,
+            euclidean,
+            scratch,
+        )
+    if ints[SINCE] >= ints[USED] or scale < _SMALL_SCALE:
         refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0)
     return alpha_t, loss
 
