@@ -3,11 +3,15 @@
 from .arrays import capacity_for, grow_matrix, grow_vector
 from .binary import BinaryClassifier, UnknownLabel
 from .features import FeatureSpace, InvalidFeature, as_float
+from .rows import ArrayRows
+from .validation import InvalidParameter
 
 __all__ = [
+    "ArrayRows",
     "BinaryClassifier",
     "FeatureSpace",
     "InvalidFeature",
+    "InvalidParameter",
     "UnknownLabel",
     "as_float",
     "capacity_for",
