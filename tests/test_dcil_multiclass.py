@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_dcil_inclpsvm import D, as_dict, operations, replay
+from test_dcil_inclpsvm import D, as_dict, assert_solution_close, operations, replay
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 from imbalance_stream.svm import (
@@ -41,8 +41,7 @@ def assert_equals_batch(model, held):
             expected = wlpsvm_solution(X, signs, model.C, model.kappa)
         else:
             expected = lpsvm_solution(X, signs, model.C)
-        got = in_order(model, solutions[label])
-        assert np.linalg.norm(got - expected) <= 1e-9 * np.linalg.norm(expected)
+        assert_solution_close(in_order(model, solutions[label]), expected)
 
 
 @settings(max_examples=50, deadline=None)
