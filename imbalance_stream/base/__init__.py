@@ -1,7 +1,7 @@
 """River-protocol base classes shared by every estimator, and the feature-space helper."""
 
 from .arrays import capacity_for, grow_matrix, grow_vector
-from .binary import BinaryClassifier, UnknownLabel
+from .binary import BinaryClassifier, UnknownLabel, check_label
 from .features import FeatureSpace, InvalidFeature, as_float
 from .rows import ArrayRows
 from .validation import InvalidParameter
@@ -14,6 +14,7 @@ __all__ = [
     "InvalidParameter",
     "UnknownLabel",
     "as_float",
+    "check_label",
     "capacity_for",
     "grow_matrix",
     "grow_vector",

@@ -16,11 +16,38 @@ from .features import FeatureSpace
 from .rows import ArrayRows
 from .validation import check_bool
 
-__all__ = ["BinaryClassifier", "UnknownLabel"]
+__all__ = ["BinaryClassifier", "UnknownLabel", "check_label"]
 
 
 class UnknownLabel(ValueError):
-    """A label that a binary model cannot take (a third label, or None)."""
+    """A label that a model cannot take: a third label of a binary model, or a value that is no
+    class label at all (None, NaN, an array or another unhashable value)."""
+
+
+def check_label(y):
+    """``y`` if it can be a class label, else raise :class:`UnknownLabel` naming it.
+
+    A class label is a hashable scalar that equals itself: ``None``, NaN (which equals nothing,
+    so every NaN would be a new class), arrays, lists and other unhashable values are refused.
+
+    >>> check_label("spam"), check_label(0), check_label(True)
+    ('spam', 0, True)
+    >>> check_label(float("nan"))
+    Traceback (most recent call last):
+    ...
+    imbalance_stream.base.binary.UnknownLabel: label nan is not a class label (NaN equals no label)
+    """
+    if y is None:
+        raise UnknownLabel("label is None; give every sample a class label")
+    try:
+        hash(y)
+    except TypeError:
+        raise UnknownLabel(
+            f"label {y!r} is not a class label ({type(y).__name__} is unhashable; give a scalar)"
+        ) from None
+    if y != y:
+        raise UnknownLabel(f"label {y!r} is not a class label (NaN equals no label)")
+    return y
 
 
 class BinaryClassifier(base.Classifier, abc.ABC):
@@ -60,8 +87,7 @@ class BinaryClassifier(base.Classifier, abc.ABC):
 
     def _sign(self, y) -> float:
         """Map ``y`` to +1/-1 without changing anything, or raise :class:`UnknownLabel`."""
-        if y is None:
-            raise UnknownLabel("label is None; a binary model needs one of two labels")
+        check_label(y)
         if y == self.positive:
             return 1.0
         if self._negative is None or y == self._negative:

@@ -65,6 +65,20 @@ def as_float(name, value) -> float:
     return number
 
 
+class _InterceptName:
+    """The key of the constant feature in a :class:`FeatureSpace`: one instance, equal only to
+    itself (also after pickling), so that no feature name of a sample can alias the bias."""
+
+    def __repr__(self) -> str:
+        return "<intercept>"
+
+    def __reduce__(self):
+        return "INTERCEPT"  # unpickles as the module's one instance
+
+
+INTERCEPT = _InterceptName()
+
+
 class FeatureSpace:
     """Growing map from feature names to contiguous columns.
 
@@ -92,7 +106,9 @@ class FeatureSpace:
 
     """
 
-    INTERCEPT = "__intercept__"
+    #: The name of the constant feature: a value no feature dict can hold as a key by accident
+    #: (a user's feature named ``"__intercept__"`` is an ordinary feature).
+    INTERCEPT = INTERCEPT
 
     def __init__(self, intercept: bool = False):
         self.intercept = intercept

@@ -7,6 +7,8 @@ import math
 from river import base, metrics
 from sortedcontainers import SortedList
 
+from imbalance_stream.base.binary import check_label
+
 __all__ = ["ExactROCAUC"]
 
 
@@ -91,7 +93,7 @@ class ExactROCAUC(metrics.base.BinaryMetric):
         if w != 1.0:
             raise ValueError("ExactROCAUC does not support sample weights")
         score = self._score(y_pred)
-        is_positive = y_true == self.pos_val
+        is_positive = check_label(y_true) == self.pos_val
         self._ordered_pairs += self._pairs(is_positive, score)
         (self._positive_scores if is_positive else self._negative_scores).add(score)
 

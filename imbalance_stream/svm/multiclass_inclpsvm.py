@@ -10,7 +10,7 @@ import numpy as np
 from river import base
 
 from imbalance_stream._numba import proximal as kernels
-from imbalance_stream.base import FeatureSpace, UnknownLabel, grow_matrix
+from imbalance_stream.base import FeatureSpace, UnknownLabel, check_label, grow_matrix
 from imbalance_stream.base.validation import check_int, check_real
 
 from .inclpsvm import HeldSamples, pad_statistics, solve_spd
@@ -102,8 +102,7 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
         self._solutions = None
 
     def learn_one(self, x: dict, y) -> None:
-        if y is None:
-            raise UnknownLabel("label is None")
+        check_label(y)
         indices, values, new = self._features.encode(x, grow=True)
         slot = self._slots.get(y)
         n_features = self._features.commit(new) if new else len(self._features)
@@ -129,7 +128,7 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
     def forget_one(self, x: dict, y) -> None:
         """Retire the sample ``(x, y)``; a sample the model cannot hold raises and changes
         nothing."""
-        slot = self._slots.get(y) if y is not None else None
+        slot = self._slots.get(check_label(y))
         if slot is None or self._counts[slot] == 0:
             raise UnknownLabel(f"cannot forget a sample of label {y!r}: the model holds none")
         self._retire(x, slot)

@@ -1,0 +1,66 @@
+"""Labels that are no class label, and the feature name of the bias: refused or kept apart, for
+every estimator (found by introspection), with the model exactly as before."""
+
+from __future__ import annotations
+
+import inspect
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+from imbalance_stream import kernel, linear_model, svm
+from imbalance_stream.base import BinaryClassifier, UnknownLabel
+from imbalance_stream.metrics import ExactROCAUC
+
+ESTIMATORS = [
+    getattr(package, name)
+    for package in (linear_model, kernel, svm)
+    for name in package.__all__
+    if inspect.isclass(getattr(package, name)) and hasattr(getattr(package, name), "learn_one")
+]
+BAD_LABELS = [None, math.nan, np.float64("nan"), np.array([True]), [1], {"a": 1}]
+
+
+def _warmed(cls):
+    model = cls()
+    positive = model.positive if isinstance(model, BinaryClassifier) else "a"
+    model.learn_one({"x": 1.0, "y": -0.5}, positive)
+    model.learn_one({"x": -1.0, "y": 0.5}, "other" if positive == "a" else (not positive))
+    return model
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("label", BAD_LABELS, ids=repr)
+def test_a_value_that_is_no_label_is_refused_and_changes_nothing(cls, label):
+    for model in (cls(), _warmed(cls)):  # before and after the classes are known
+        before = pickle.dumps(model)
+        with pytest.raises(UnknownLabel, match="not a class label|label is None"):
+            model.learn_one({"x": 1.0}, label)
+        assert pickle.dumps(model) == before
+
+
+def test_a_nan_label_does_not_become_the_negative_class():
+    model = linear_model.ACOG()
+    with pytest.raises(UnknownLabel):
+        model.learn_one({"x": 1.0}, math.nan)
+    model.learn_one({"x": -1.0}, False)  # refused in 0.1, once NaN had taken the negative slot
+    assert model.classes == (True, False)
+
+
+def test_a_feature_named_like_the_intercept_is_an_ordinary_feature():
+    model = linear_model.ACOG(intercept=True)
+    model.learn_one({"__intercept__": 5.0, "x": 1.0}, True)
+    assert set(model.weights) == {"__intercept__", "x"}  # a feature of its own, not the bias
+    restored = pickle.loads(pickle.dumps(model))
+    assert restored.weights == model.weights and restored.intercept_ == model.intercept_
+
+
+@pytest.mark.parametrize("label", [None, math.nan, np.array([1])], ids=repr)
+def test_exact_auc_refuses_what_is_no_label(label):
+    metric = ExactROCAUC()
+    metric.update(True, 0.7)
+    with pytest.raises(UnknownLabel):
+        metric.update(label, 0.2)
+    assert metric.get() == 0.5  # unchanged: one positive, no negative yet
