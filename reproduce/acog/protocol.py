@@ -317,6 +317,206 @@ def _best(by_value: dict, metric: str, select_by: str = "metric"):
 # ---- the protocol --------------------------------------------------------------------------------
 
 
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """The protocol's parameters, read once from a scenario's ``[params]``."""
+
+    datasets: list
+    algorithms: list
+    metrics: list
+    n_runs: int
+    n_select: int
+    seed: int
+    grid: tuple
+    oracle_for: set
+    max_samples: int | None
+    scaling: str
+    fixed: dict
+
+    @classmethod
+    def from_params(cls, params: dict) -> Settings:
+        algorithms = list(params.get("algorithms", LEARNERS))
+        oracle = params.get("oracle", True)
+        max_samples = params.get("max_samples")
+        settings = cls(
+            datasets=list(params["datasets"]),
+            algorithms=algorithms,
+            metrics=list(params.get("metrics", ["sum", "cost"])),
+            n_runs=int(params.get("runs", 20)),
+            n_select=int(params.get("selection_runs", 5)),
+            seed=int(params.get("seed", 2018)),
+            grid=tuple(float(v) for v in params.get("grid", GRID)),
+            oracle_for=set(algorithms) if oracle is True else set(oracle or ()),
+            max_samples=None if max_samples is None else int(max_samples),
+            scaling=str(params.get("scaling", "none")),
+            fixed=params.get("hyperparameters", {}),
+        )
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        for name in self.datasets:
+            if name in MISSING:
+                raise ValueError(f"dataset {name!r} is not available: {MISSING[name]}")
+            if name not in DATASETS:
+                raise KeyError(f"unknown dataset {name!r}; known: {', '.join(sorted(DATASETS))}")
+        unknown = [a for a in self.algorithms if a not in LEARNERS]
+        if unknown:
+            raise KeyError(f"unknown algorithms {unknown}; known: {', '.join(LEARNERS)}")
+        missing = [a for a in self.algorithms if not LEARNERS[a].available()]
+        if missing:
+            raise ImportError(f"algorithms not implemented in this installation: {missing}")
+
+    def combinations(self):
+        """Every (dataset, algorithm, metric), in table order."""
+        for d in self.datasets:
+            for a in self.algorithms:
+                for m in self.metrics:
+                    yield d, a, m
+
+    def cell(self, dataset, algorithm, metric, phase, value, runs) -> dict:
+        return {
+            "dataset": dataset,
+            "algorithm": algorithm,
+            "metric": metric,
+            "phase": phase,
+            "value": value,
+            "runs": tuple(runs),
+            "seed": self.seed,
+            "max_samples": self.max_samples,
+            "scaling": self.scaling,
+        }
+
+    def values_of(self, dataset, algorithm, metric):
+        """``(values to try, value fixed by the scenario or None)`` of one combination."""
+        chosen = self.fixed.get(dataset, {}).get(algorithm, {}).get(metric)
+        if isinstance(chosen, dict):  # an entry of selected.json
+            chosen = chosen.get("selected")
+        if LEARNERS[algorithm].tuned is None:
+            return [None], None
+        if chosen is not None:
+            return [float(chosen)], float(chosen)
+        return list(LEARNERS[algorithm].grid or self.grid), None
+
+
+def _runs(cells, settings_run, label):
+    n_jobs, scheduler, progress = settings_run
+    return [
+        row
+        for rows in map_cells(_run_cell, cells, n_jobs, scheduler, progress, label)
+        for row in rows
+    ]
+
+
+def _select(settings: Settings, execution) -> tuple[dict, list]:
+    """Stage 1: each tuned value on the selection orders; returns the value chosen for every
+    combination (None for untuned learners) and the runs."""
+    cells = []
+    for d, a, m in settings.combinations():
+        values, chosen = settings.values_of(d, a, m)
+        if chosen is None and len(values) > 1:
+            cells += [settings.cell(d, a, m, "select", v, range(settings.n_select)) for v in values]
+    log = _runs(cells, execution, "selection")
+    selected = {}
+    for d, a, m in settings.combinations():
+        values, chosen = settings.values_of(d, a, m)
+        if chosen is None and len(values) > 1:
+            by_value = {
+                v: _scores(
+                    [
+                        r
+                        for r in log
+                        if (r["dataset"], r["algorithm"], r["metric"], r["value"]) == (d, a, m, v)
+                    ]
+                )
+                for v in values
+            }
+            chosen = _best(by_value, m, LEARNERS[a].select_by)
+        selected[d, a, m] = chosen
+    return selected, log
+
+
+def _evaluate(settings: Settings, selected: dict, execution) -> list:
+    """Stage 2: the evaluation orders for the selected value (every value for the oracle)."""
+    cells = []
+    for (d, a, m), chosen in selected.items():
+        values, _ = settings.values_of(d, a, m)
+        searched = a in settings.oracle_for and chosen is not None and len(values) > 1
+        todo = values if searched else [chosen]
+        cells += [settings.cell(d, a, m, "eval", v, range(settings.n_runs)) for v in todo]
+    return _runs(cells, execution, "evaluation")
+
+
+def _metric_columns(m, chosen, best, scores, cost_unit) -> dict:
+    """The columns of one metric (``sum`` or ``cost``) of a table row."""
+    s = scores[chosen]
+    # untuned learners: the oracle is the single run; no oracle search: NaN
+    nan = {"sum": math.nan, "sum_std": math.nan, "cost": math.nan, "cost_std": math.nan}
+    o = scores[best] if best is not None else (s if chosen is None else nan)
+    prefix = "" if m == "sum" else "cost_"
+    if m == "sum":
+        columns = {"value": chosen, "sum": s["sum"], "sum_std": s["sum_std"]}
+    else:
+        columns = {
+            "cost_value": chosen,
+            "cost": s["cost"] / cost_unit,
+            "cost_std": s["cost_std"] / cost_unit,
+        }
+    for key in ("sens", "sens_std", "spec", "spec_std", "time"):
+        columns[prefix + key] = s[key]
+    columns[prefix + "oracle_value"] = best
+    if m == "sum":
+        columns.update({"oracle_sum": o["sum"], "oracle_sum_std": o["sum_std"]})
+    else:
+        columns.update(
+            {"oracle_cost": o["cost"] / cost_unit, "oracle_cost_std": o["cost_std"] / cost_unit}
+        )
+    return columns
+
+
+def _paper_columns(theirs: dict, metrics) -> dict:
+    columns = {}
+    for m in metrics:
+        keys = (
+            ("sum", "sum_std", "sens", "spec", "time")
+            if m == "sum"
+            else ("cost", "cost_std", "cost_sens", "cost_spec", "cost_time")
+        )
+        for key in keys:
+            columns["paper_" + key] = theirs.get(key, float("nan"))
+    return columns
+
+
+def _table(settings: Settings, selected, eval_log, paper, cost_unit) -> tuple[list, dict]:
+    """One row per (dataset, algorithm), and the record of the selected and oracle values."""
+    rows, record = [], {}
+    for d in settings.datasets:
+        for a in settings.algorithms:
+            row = {
+                "dataset": d,
+                "algorithm": a,
+                "runs": settings.n_runs,
+                "tuned": LEARNERS[a].tuned or "",
+            }
+            for m in settings.metrics:
+                by_value: dict = {}
+                for r in eval_log:
+                    if (r["dataset"], r["algorithm"], r["metric"]) == (d, a, m):
+                        by_value.setdefault(r["value"], []).append(r)
+                scores = {v: _scores(rs) for v, rs in by_value.items()}
+                chosen = selected[d, a, m]
+                best = _best(scores, m) if chosen is not None and a in settings.oracle_for else None
+                record.setdefault(d, {}).setdefault(a, {})[m] = {
+                    "parameter": LEARNERS[a].tuned,
+                    "selected": chosen,
+                    "oracle": best,
+                }
+                row.update(_metric_columns(m, chosen, best, scores, cost_unit))
+            row.update(_paper_columns((paper or {}).get(d, {}).get(a, {}), settings.metrics))
+            rows.append(row)
+    return rows, record
+
+
 def run_acog_protocol(
     params: dict,
     *,
@@ -333,182 +533,24 @@ def run_acog_protocol(
     ``sum_std``, ``sens``, ``spec``, ``time`` and the ``cost_*`` ones), shown as ``paper_*``
     columns; costs are divided by ``cost_unit`` (100 for Table II, whose costs are x 10^2).
     """
-    datasets = list(params["datasets"])
-    algorithms = list(params.get("algorithms", LEARNERS))
-    metrics = list(params.get("metrics", ["sum", "cost"]))
-    n_runs = int(params.get("runs", 20))
-    n_select = int(params.get("selection_runs", 5))
-    seed = int(params.get("seed", 2018))
-    grid = tuple(float(v) for v in params.get("grid", GRID))
-    oracle = params.get("oracle", True)
-    oracle_for = set(algorithms) if oracle is True else set(oracle or ())
-    max_samples = params.get("max_samples")
-    max_samples = None if max_samples is None else int(max_samples)
-    scaling = str(params.get("scaling", "none"))
-    fixed = params.get("hyperparameters", {})
-    for name in datasets:
-        if name in MISSING:
-            raise ValueError(f"dataset {name!r} is not available: {MISSING[name]}")
-        if name not in DATASETS:
-            raise KeyError(f"unknown dataset {name!r}; known: {', '.join(sorted(DATASETS))}")
-    unknown = [a for a in algorithms if a not in LEARNERS]
-    if unknown:
-        raise KeyError(f"unknown algorithms {unknown}; known: {', '.join(LEARNERS)}")
-    missing = [a for a in algorithms if not LEARNERS[a].available()]
-    if missing:
-        raise ImportError(f"algorithms not implemented in this installation: {missing}")
-
-    def cell(dataset, algorithm, metric, phase, value, runs):
-        return {
-            "dataset": dataset,
-            "algorithm": algorithm,
-            "metric": metric,
-            "phase": phase,
-            "value": value,
-            "runs": tuple(runs),
-            "seed": seed,
-            "max_samples": max_samples,
-            "scaling": scaling,
-        }
-
-    def values_of(dataset, algorithm, metric):
-        chosen = fixed.get(dataset, {}).get(algorithm, {}).get(metric)
-        if isinstance(chosen, dict):  # an entry of selected.json
-            chosen = chosen.get("selected")
-        if LEARNERS[algorithm].tuned is None:
-            return [None], None
-        if chosen is not None:
-            return [float(chosen)], float(chosen)
-        return list(LEARNERS[algorithm].grid or grid), None
-
-    # stage 1: selection orders (skipped for untuned learners and fixed values)
-    stage1 = []
-    for d in datasets:
-        for a in algorithms:
-            for m in metrics:
-                values, chosen = values_of(d, a, m)
-                if chosen is None and len(values) > 1:
-                    stage1 += [cell(d, a, m, "select", v, range(n_select)) for v in values]
-    runs_log = [
-        row
-        for rows in map_cells(_run_cell, stage1, n_jobs, scheduler, progress, "selection")
-        for row in rows
-    ]
-    selected = {}
-    for d in datasets:
-        for a in algorithms:
-            for m in metrics:
-                values, chosen = values_of(d, a, m)
-                if chosen is None and len(values) > 1:
-                    by_value = {
-                        v: _scores(
-                            [
-                                r
-                                for r in runs_log
-                                if (r["dataset"], r["algorithm"], r["metric"], r["value"])
-                                == (d, a, m, v)
-                            ]
-                        )
-                        for v in values
-                    }
-                    chosen = _best(by_value, m, LEARNERS[a].select_by)
-                selected[d, a, m] = chosen
-
-    # stage 2: evaluation orders, for the selected value (and every value for the oracle)
-    stage2 = []
-    for (d, a, m), chosen in selected.items():
-        values, _ = values_of(d, a, m)
-        todo = values if a in oracle_for and chosen is not None and len(values) > 1 else [chosen]
-        stage2 += [cell(d, a, m, "eval", v, range(n_runs)) for v in todo]
-    eval_log = [
-        row
-        for rows in map_cells(_run_cell, stage2, n_jobs, scheduler, progress, "evaluation")
-        for row in rows
-    ]
-    runs_log += eval_log
-
-    rows, record = [], {}
-    for d in datasets:
-        for a in algorithms:
-            row = {"dataset": d, "algorithm": a, "runs": n_runs, "tuned": LEARNERS[a].tuned or ""}
-            for m in metrics:
-                mine = [
-                    r for r in eval_log if (r["dataset"], r["algorithm"], r["metric"]) == (d, a, m)
-                ]
-                by_value = {}
-                for r in mine:
-                    by_value.setdefault(r["value"], []).append(r)
-                scores = {v: _scores(rs) for v, rs in by_value.items()}
-                chosen = selected[d, a, m]
-                searched = chosen is not None and a in oracle_for
-                best = _best(scores, m) if searched else None
-                record.setdefault(d, {}).setdefault(a, {})[m] = {
-                    "parameter": LEARNERS[a].tuned,
-                    "selected": chosen,
-                    "oracle": best,
-                }
-                s = scores[chosen]
-                # untuned learners: the oracle is the single run; no oracle search: NaN
-                nan = {"sum": math.nan, "sum_std": math.nan, "cost": math.nan, "cost_std": math.nan}
-                o = scores[best] if best is not None else (s if chosen is None else nan)
-                prefix = "" if m == "sum" else "cost_"
-                if m == "sum":
-                    row.update({"value": chosen, "sum": s["sum"], "sum_std": s["sum_std"]})
-                else:
-                    row.update(
-                        {
-                            "cost_value": chosen,
-                            "cost": s["cost"] / cost_unit,
-                            "cost_std": s["cost_std"] / cost_unit,
-                        }
-                    )
-                row.update(
-                    {
-                        prefix + "sens": s["sens"],
-                        prefix + "sens_std": s["sens_std"],
-                        prefix + "spec": s["spec"],
-                        prefix + "spec_std": s["spec_std"],
-                        prefix + "time": s["time"],
-                        prefix + "oracle_value": best,
-                    }
-                )
-                if m == "sum":
-                    row.update({"oracle_sum": o["sum"], "oracle_sum_std": o["sum_std"]})
-                else:
-                    row.update(
-                        {
-                            "oracle_cost": o["cost"] / cost_unit,
-                            "oracle_cost_std": o["cost_std"] / cost_unit,
-                        }
-                    )
-            theirs = (paper or {}).get(d, {}).get(a, {})
-            for m in metrics:
-                keys = (
-                    ["sum", "sum_std", "sens", "spec", "time"]
-                    if m == "sum"
-                    else ["cost", "cost_std", "cost_sens", "cost_spec", "cost_time"]
-                )
-                for key in keys:
-                    row["paper_" + key] = theirs.get(key, float("nan"))
-            rows.append(row)
-
+    settings = Settings.from_params(params)
+    execution = (n_jobs, scheduler, progress)
+    selected, select_log = _select(settings, execution)
+    eval_log = _evaluate(settings, selected, execution)
+    rows, record = _table(settings, selected, eval_log, paper, cost_unit)
     if out_dir is not None:
         out = pathlib.Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        write_rows(out / "runs.csv", runs_log)
-        (out / "selected.json").write_text(
-            json.dumps(
-                {
-                    "seed": seed,
-                    "runs": n_runs,
-                    "selection_runs": n_select,
-                    "max_samples": max_samples,
-                    "scaling": scaling,
-                    "hyperparameters": record,
-                },
-                indent=2,
-            )
-        )
+        write_rows(out / "runs.csv", select_log + eval_log)
+        summary = {
+            "seed": settings.seed,
+            "runs": settings.n_runs,
+            "selection_runs": settings.n_select,
+            "max_samples": settings.max_samples,
+            "scaling": settings.scaling,
+            "hyperparameters": record,
+        }
+        (out / "selected.json").write_text(json.dumps(summary, indent=2))
     return rows
 
 
