@@ -1,6 +1,6 @@
 """The evaluation protocol of seed 002 (ACOG): Tables II, V/VI and VIII as reusable code.
 
-What the paper does (digest sections 5 and 9.9), and what this module does:
+What the paper does (its Section 4), and what this module does:
 
 * every sample is normalised to unit L2 norm, then each dataset is streamed in **20 fixed, seeded
   random orders**, shared by every algorithm; one test-then-train pass per order
@@ -10,16 +10,16 @@ What the paper does (digest sections 5 and 9.9), and what this module does:
   the whole pass; tables give mean and standard deviation (ddof = 1) over the runs, and the wall
   time of one run;
 * the "sum" run uses ``rho = Tn / Tp`` from the stream's true counts, the "cost" run ``rho = 9``;
-  PAUM keeps the sum's rho in the cost run, which is what the paper's identical PAUM rows imply
-  (digest 3.7, E14); ``gamma = 1``; ``m = 5`` for the sketches;
+  PAUM keeps the sum's rho in the cost run, which is what the paper's identical PAUM rows in
+  the two runs imply; ``gamma = 1``; ``m = 5`` for the sketches;
 * eta (ACOG family), C (PA-I) and lambda (COG) come from the grid ``{1e-5, ..., 1e5}``. The paper
-  does not say how. Following the digest's recommendation (5.3, U3) the value is **selected per
+  does not say how. Following D-ACOG-3 the value is **selected per
   (algorithm, dataset, metric) on separate selection orders** (5 by default, seeded apart from the
   evaluation orders) and then evaluated on the 20 evaluation orders. With ``oracle = true`` every
   grid value is also evaluated on the 20 orders and the best mean is reported beside it: that is
   what the paper's tables most likely show.
 * AROW keeps the paper's stated ``r = 1``. ``AROW-cv`` is the same learner with ``r`` chosen as
-  LIBOL's ``CV_algorithm`` chooses it (the group's toolbox; digest 5.3): the grid
+  LIBOL's ``CV_algorithm`` chooses it (the group's toolbox): the grid
   ``2^-4 .. 2^4`` and the fewest online mistakes, here on the selection orders. It is shown
   beside the paper's AROW row, because the paper's AROW rows of Table II match it and not r = 1.
 * ``CPA-ML`` is the max-loss rule of the cost-sensitive PA whose prediction-based rule is the
@@ -49,7 +49,7 @@ Parameters (the ``[params]`` table of a scenario; all optional except ``datasets
     ``"none"`` (default: the files' values, then unit L2 norm) or ``"minmax"``: each feature first
     scaled linearly to [-1, 1] over the dataset, as LIBSVM's ``svm-scale`` makes its ``*_scale``
     files (constant features become 0). The paper does not say which version of german,
-    australian or magic04 it used (digest U11).
+    australian or magic04 it used (D-ACOG-11).
 ``hyperparameters``
     ``{dataset: {algorithm: {metric: value}}}``: skip the search for those cells (the
     ``hyperparameters`` of a ``selected.json``, whose entries hold the value under ``selected``,
@@ -95,7 +95,8 @@ GRID = tuple(10.0**k for k in range(-5, 6))
 #: The grid of LIBOL's ``CV_algorithm`` for a learner's "C" (AROW's r among them).
 LIBOL_GRID = tuple(2.0**k for k in range(-4, 5))
 
-#: name -> (loader "module:Class", keyword arguments). Positive classes as in the digest, section 6.
+# : name -> (loader "module:Class", keyword arguments). Positive classes as in the paper's data
+# description (Section V-A).
 DATASETS = {
     "german": ("imbalance_stream.datasets:German", {}),
     "a9a": ("imbalance_stream.datasets:A9A", {"split": "all"}),
@@ -120,15 +121,15 @@ MISSING = {
 class ACOGLearner(Learner):
     """How the protocol builds one of the paper's algorithms.
 
-    ``target`` is ``"module:Class"``; ``fixed`` its fixed arguments; ``tuned`` the argument
-    searched over the grid (``None``: nothing to tune); ``rho`` the argument that receives the
-    cost ratio (``None``: a cost-insensitive learner); ``sum_rho_in_cost_run`` keeps the sum's
-    rho in the cost run (PAUM, digest 3.7). ``grid`` replaces the protocol's grid for this
-    learner, and ``select_by="mistakes"`` selects the value with the fewest online mistakes
-    (``Mp + Mn``) instead of the best sum or cost: together they reproduce LIBOL's
-    ``CV_algorithm`` (see ``AROW-cv``). The oracle is always the best sum or cost.
-    ``paper_row`` names the paper's row that a variant of ours is set beside (its numbers are
-    shown in the variant's ``paper_*`` columns).
+    ``target`` is ``"module:Class"``; ``fixed`` its fixed arguments; ``tuned`` the argument searched
+    over the grid (``None``: nothing to tune); ``rho`` the argument that receives the cost ratio
+    (``None``: a cost-insensitive learner); ``sum_rho_in_cost_run`` keeps the sum's rho in the cost
+    run (PAUM: the paper's identical PAUM rows in the sum and cost runs). ``grid`` replaces the
+    protocol's grid for this learner, and ``select_by="mistakes"`` selects the value with the fewest
+    online mistakes (``Mp + Mn``) instead of the best sum or cost: together they reproduce LIBOL's
+    ``CV_algorithm`` (see ``AROW-cv``). The oracle is always the best sum or cost. ``paper_row``
+    names the paper's row that a variant of ours is set beside (its numbers are shown in the
+    variant's ``paper_*`` columns).
     """
 
     tuned: str | None = None

@@ -67,7 +67,7 @@ def test_scores_are_means_and_sample_stds_of_the_cumulative_mistakes():
         proto._best(by_value, "sum", "auc")
 
 
-# Tp / Tn that the paper's cost columns imply (digest section 6)
+# Tp / Tn that the paper's cost columns imply (the class counts of its Section 4.1)
 COUNTS = {
     "german": (300, 700),
     "a9a": (11687, 37155),
@@ -78,7 +78,7 @@ COUNTS = {
 
 @pytest.mark.parametrize("dataset", ["german", "a9a", "ijcnn1"])
 def test_the_transcribed_table_2_is_consistent(dataset):
-    """Checklist 9.1: every cost cell follows from its sens/spec and Tp/Tn; sum = (sens+spec)/2."""
+    """Every cost cell follows from its sens/spec and Tp/Tn; sum = (sens+spec)/2."""
     tp, tn = COUNTS[dataset]
     for name, row in proto.PAPER["II"][dataset].items():
         s, sens, spec, cost = row["sum"], row["sens"], row["spec"], row["cost"]

@@ -4,11 +4,11 @@
 dataset one sample at a time in a seeded random order (the thesis's 10% + 9 chunks; for a model that
 learns sample by sample the chunk boundaries change nothing, Lemma 2), and its ``O = [w; b]`` is
 compared with batch wLPSVM (2.28) on the same data: Euclidean distance, its square (the thesis's
-values look squared, digest §6.1), the relative error, and the angle in degrees both robustly (``2
-atan2(|a^ - b^|, |a^ + b^|)``) and as the thesis most likely computed it (``arccos`` of the cosine,
-which floors at 1.2e-6 degrees). The thesis never retires samples; each task is also run with the
-first 10% chunk retired afterwards (``retired`` > 0), compared with batch wLPSVM on the rest (digest
-A19). Tasks: Breast Wisconsin (malignant positive) and Iris one-vs-rest (scikit-learn's bundled
+values look squared, a typo of the thesis), the relative error, and the angle in degrees both
+robustly (``2 atan2(|a^ - b^|, |a^ + b^|)``) and as the thesis most likely computed it (``arccos``
+of the cosine, which floors at 1.2e-6 degrees). The thesis never retires samples; each task is also
+run with the first 10% chunk retired afterwards (``retired`` > 0), compared with batch wLPSVM on the
+rest. Tasks: Breast Wisconsin (malignant positive) and Iris one-vs-rest (scikit-learn's bundled
 copy, imported only here; the tasks are skipped with a note when scikit-learn is absent).
 
 **Table 5.3, static class imbalance** (:func:`table5_3`, thesis §5.4). Per dataset and imbalance
@@ -20,18 +20,18 @@ deviation (ddof = 1) over runs. Models (``models``):
 
 * ``"SVM"``: scikit-learn's ``SVC(kernel="linear")`` (libsvm: unregularised bias, as (2.5)) on the
   whole training set. It stands in for the thesis's IncSVM (exact incremental SVM reaches the batch
-  optimum; the thesis itself labels one block "SVM", digest A8); scikit-learn is optional and
+  optimum; the thesis itself labels one block "SVM", D-DCIL-8); scikit-learn is optional and
   imported only when this model runs;
 * ``"LPSVM"``: batch LPSVM (closed form);
 * ``"IncLPSVM"`` and ``"DCIL-IncLPSVM"``: the streaming models, fed the training set in a seeded
   random order.
 
-Open choices (the thesis reports none of them; digest A1, A5, A16): ``C`` (default 1, the same for
+Open choices (the thesis reports none of them; D-DCIL-1, A5, A16): ``C`` (default 1, the same for
 every model), ``kappa`` (default 2: class weights 1 on balanced data, so that Exp 1's IncLPSVM and
 DCIL rows coincide as in the thesis), features as the loaders give them (``scaling = "none"``, the
-default) or z-scored with the statistics of the whole dataset (``"global"``, the digest's
+default) or z-scored with the statistics of the whole dataset (``"global"``, D-DCIL-16's
 recommendation), Car coded ordinally and Abalone's sex as one variable (the loaders' defaults),
-Breast Wisconsin's incomplete rows dropped (683 rows). The unscaled default is not the digest's
+Breast Wisconsin's incomplete rows dropped (683 rows). The unscaled default is not D-DCIL-16's
 recommendation: it is the choice that reproduces the thesis's numbers (on Abalone in particular,
 including the linear SVM losing the minority at IR 40 and 200), which suggests the thesis did not
 scale; see ``reproduce/dcil/README.md``.
@@ -107,7 +107,7 @@ def load_binary(name: str, scaling: str = "none") -> tuple[np.ndarray, np.ndarra
     ``breast_wisconsin``, ``car``, ``abalone`` (the package's loaders: positive malignant,
     ``vgood``, fewer than 5 rings) and ``iris_1_vs_23``, ``iris_2_vs_13``, ``iris_3_vs_12``
     (scikit-learn's bundled Iris, class j against the other two). ``scaling="global"`` z-scores
-    every column with the statistics of the whole dataset (fixed before streaming; digest A16).
+    every column with the statistics of the whole dataset (fixed before streaming; D-DCIL-16).
     """
     from imbalance_stream import datasets
 

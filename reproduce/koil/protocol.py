@@ -1,4 +1,4 @@
-"""The KOIL thesis's evaluation protocol (seed 000, digest section 4) and its tables.
+"""The KOIL thesis's evaluation protocol (seed 000, thesis Section 3.5) and its tables.
 
 Protocol. Each dataset comes with the authors' fold files (:class:`imbalance_stream.datasets.KOIL`):
 4 repetitions x 5 folds = 20 trials. In each trial a fresh model makes **one pass** over the
@@ -9,12 +9,12 @@ its real-valued decision function; the trial's number is the **exact** test AUC 
 compared with each other column by a paired two-sided t-test over the 20 trials at 5%
 (``scipy.stats.ttest_rel``).
 
-Hyper-parameters are selected once per dataset and algorithm, as the digest recommends (section 7,
-item 13): a joint grid, scored by the mean AUC of a 5-fold inner cross-validation on the training
-rows of the first trial, using the authors' inner assignment (``_IdxAsso``); where that file is
-damaged (segment, vowel, ...) a seeded random 5-fold assignment of the same rows is used instead,
-and the selection file says so. The selected values are reused for all 20 trials and written to
-``selected.json``; a scenario can pass them back (``fixed``) to skip the search.
+Hyper-parameters are selected once per dataset and algorithm, as D-KOIL-13 says: a joint grid,
+scored by the mean AUC of a 5-fold inner cross-validation on the training rows of the first trial,
+using the authors' inner assignment (``_IdxAsso``); where that file is damaged (segment, vowel, ...)
+a seeded random 5-fold assignment of the same rows is used instead, and the selection file says so.
+The selected values are reused for all 20 trials and written to ``selected.json``; a scenario can
+pass them back (``fixed``) to skip the search.
 
 Where the authors' data file is missing (only shuttle's fold files exist), :data:`SUBSTITUTES`
 names the data used instead: River's bundled ODDS Shuttle
@@ -90,7 +90,7 @@ class Algorithm(Learner):
     searched ones (``"C"``, ``"sigma"``, ...: see :data:`GRIDS`); ``budget`` says which budget
     parameter the protocol's ``budget`` / ``baseline_budget`` sets: ``"koil"`` (``budget`` and
     ``k`` of KOIL), ``"per_class"`` (the baseline budget) or ``"total"`` (twice the baseline
-    budget, for single-buffer learners, digest section 7, item 21); ``step`` whether it takes the
+    budget, for single-buffer learners, D-KOIL-21); ``step`` whether it takes the
     protocol's step size ``eta``; ``seeded`` whether it takes ``seed``.
     """
 
@@ -117,7 +117,7 @@ ALGORITHMS: dict[str, Algorithm] = {
     "KOIL_RS": _koil(_KOIL, "rs", "hinge"),
     "KOIL_FIFO": _koil(_KOIL, "fifo", "hinge"),
     "KOIL_inf": _koil(_KOIL, "inf", "hinge"),
-    # the thesis's Perceptron is linear (its synthetic AUCs are ~0.5, digest 2.12) and has no bias
+    # the thesis's Perceptron is linear (its synthetic AUCs are ~0.5) and has no bias
     "Perceptron": Algorithm("reproduce.koil.protocol:rosenblatt_perceptron"),
     "OAM_seq": Algorithm(
         "imbalance_stream.linear_model:OAMSeq", {}, ("C",), "per_class", seeded=True
@@ -126,8 +126,8 @@ ALGORITHMS: dict[str, Algorithm] = {
     "NORMA": Algorithm("imbalance_stream.kernel:NORMA", {}, ("lam", "nu", "sigma"), step=True),
     "RBP": Algorithm("imbalance_stream.kernel:RBP", {}, ("sigma",), "total", seeded=True),
     "Forgetron": Algorithm("imbalance_stream.kernel:Forgetron", {}, ("sigma",), "total"),
-    # the budget the thesis states ("100 for each class") read literally for one buffer (digest
-    # 7.21)
+    # the budget the thesis states ("100 for each class") read literally for one buffer
+    # (D-KOIL-21)
     "RBP_B100": Algorithm("imbalance_stream.kernel:RBP", {}, ("sigma",), "per_class", seeded=True),
     "Forgetron_B100": Algorithm("imbalance_stream.kernel:Forgetron", {}, ("sigma",), "per_class"),
     "Projectron": Algorithm("imbalance_stream.kernel:Projectron", {}, ("proj_eta", "sigma")),
@@ -146,7 +146,7 @@ MKL_PAIRS = {
 }
 
 #: Variants of the multiple-kernel columns, by the suffix of their names: the authors' C++ code
-#: leaves C out of the Hedge loss (digest 7.17); the diagnosis of the failed trials (KOILMKL's
+#: leaves C out of the Hedge loss (D-KOIL-17); the diagnosis of the failed trials (KOILMKL's
 #: docstring) scores with the thesis's eq. 4.1 vote, which the scale of the polynomial learners
 #: cannot dominate, or drops the polynomial kernels from the pool.
 MKL_VARIANTS = {
@@ -164,7 +164,7 @@ for _mkl, _single in list(MKL_PAIRS.items()):
         ALGORITHMS[_mkl + _suffix].fixed.update(_setting)
         MKL_PAIRS[_mkl + _suffix] = _single
 
-#: The thesis's grids: exponents of 2 (digest 2.11). ``nu`` stops at 2^0 = 1, its upper bound.
+#: The thesis's grids: exponents of 2 (the authors' rule). ``nu`` stops at 2^0 = 1, its upper bound.
 GRIDS = {
     "C": list(range(-10, 11)),
     "sigma": list(range(-10, 11)),
@@ -182,9 +182,7 @@ def _model_params(name: str, values: dict, settings: dict) -> dict:
         params["eta"] = settings["eta"]  # 0.01 wherever a step size applies
     for key, value in values.items():
         if key == "sigma":
-            params["gamma"] = 1.0 / (
-                2.0 * value * value
-            )  # exp(-|a-b|^2 / (2 sigma^2)), digest 7.10
+            params["gamma"] = 1.0 / (2.0 * value * value)  # exp(-|a-b|^2 / (2 sigma^2)), D-KOIL-10
         elif key == "proj_eta":
             params["eta"] = value  # the Projectron's projection threshold
         else:
@@ -203,7 +201,7 @@ def _model_params(name: str, values: dict, settings: dict) -> dict:
 
 def rosenblatt_perceptron():
     """The thesis's Perceptron [37]: ``w <- w + y x`` on a mistake (``y w.x <= 0``), score ``w.x``,
-    **no bias** (digest 2.12). River's ``linear_model.Perceptron`` also learns an intercept (at
+    **no bias**. River's ``linear_model.Perceptron`` also learns an intercept (at
     rate 1), which changes which samples are mistakes: on diabetes its AUC is 0.83 against the
     thesis's 0.73, which this bias-free form matches. Built from River's own pieces."""
     from river import linear_model, optim
@@ -799,7 +797,7 @@ _SWEEP = {
 
 
 def thesis_budgets(n_rows: int) -> list[int]:
-    """Fig. 3.2's budgets per class for a dataset of ``n_rows`` rows (digest 2.11, from the
+    """Fig. 3.2's budgets per class for a dataset of ``n_rows`` rows (the authors' rule, from the
     authors' MATLAB): ``N_i = 4 + (i - 1) floor(0.8 n / 8)``, i = 1..8."""
     step = int(0.8 * n_rows) // 8
     return [4 + i * step for i in range(8)]
