@@ -95,8 +95,8 @@ GRID = tuple(10.0**k for k in range(-5, 6))
 #: The grid of LIBOL's ``CV_algorithm`` for a learner's "C" (AROW's r among them).
 LIBOL_GRID = tuple(2.0**k for k in range(-4, 5))
 
-# : name -> (loader "module:Class", keyword arguments). Positive classes as in the paper's data
-# description (Section V-A).
+#: name -> (loader "module:Class", keyword arguments). Positive classes as in the paper's
+#: experimental testbed (Section 4.1).
 DATASETS = {
     "german": ("imbalance_stream.datasets:German", {}),
     "a9a": ("imbalance_stream.datasets:A9A", {"split": "all"}),
