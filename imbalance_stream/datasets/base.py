@@ -103,7 +103,7 @@ def open_text(path: os.PathLike | str):
 
 
 def _sha256(path: pathlib.Path, decompress: bool = False) -> str:
-    digest = hashlib.sha256()
+    hasher = hashlib.sha256()
     name = str(path)
     handle: typing.Any  # a gzip, bz2 or plain binary file
     if decompress and name.endswith(".gz"):
@@ -114,8 +114,8 @@ def _sha256(path: pathlib.Path, decompress: bool = False) -> str:
         handle = open(name, "rb")
     with handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+            hasher.update(block)
+    return hasher.hexdigest()
 
 
 # Resolved paths whose checksum was verified in this process, with the checksum verified.
