@@ -10,6 +10,9 @@ them. Two rules keep a clone without the data green, with every skip naming the 
 * a doctest that reaches a missing file (the loaders raise
   :class:`~imbalance_stream.datasets.MissingDataFile`) is reported as skipped, naming the file,
   instead of failed. Everything else in the examples runs on data River or scikit-learn bundle.
+
+With ``IMBALANCE_STREAM_REQUIRE_DATA=1`` (set by ``.ci/run``, which has the data) neither rule
+skips: a missing file fails, so a run with the data cannot skip a test by mistake.
 """
 
 import doctest
@@ -58,6 +61,8 @@ def _skip_reason(paths) -> str:
 
 
 def pytest_collection_modifyitems(config, items):
+    if os.environ.get("IMBALANCE_STREAM_REQUIRE_DATA"):
+        return  # CI has the data: a missing file must fail, not skip
     for item in items:
         missing = [p for m in item.iter_markers("requires_data") for p in missing_data(*m.args)]
         if missing:
@@ -67,7 +72,11 @@ def pytest_collection_modifyitems(config, items):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
-    if call.when != "call" or call.excinfo is None:
+    if (
+        call.when != "call"
+        or call.excinfo is None
+        or os.environ.get("IMBALANCE_STREAM_REQUIRE_DATA")
+    ):
         return
     if not isinstance(item, pytest.DoctestItem):
         return

@@ -11,6 +11,11 @@ import pytest
 from imbalance_stream.evaluate.protocols import get_protocol
 from reproduce.acog import protocol as proto
 
+# the protocols read the papers' benchmark files
+pytestmark = pytest.mark.requires_data(
+    "german", "a9a", "australian", "dna", "ijcnn1", "mushrooms", "magic04"
+)
+
 
 def test_orders_are_seeded_shared_and_phase_separated():
     a = proto.permutation(1000, 2018, "eval", 3)

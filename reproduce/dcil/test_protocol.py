@@ -10,6 +10,9 @@ from imbalance_stream.evaluate.protocols import get_protocol
 from imbalance_stream.scenario import load
 from reproduce.dcil import protocol
 
+# the protocols read the papers' benchmark files
+pytestmark = pytest.mark.requires_data("breast-cancer-wisconsin", "car", "abalone")
+
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 

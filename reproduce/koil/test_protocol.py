@@ -13,6 +13,11 @@ from hypothesis import strategies as st
 from imbalance_stream.evaluate.protocols import get_protocol
 from reproduce.koil import protocol as kp
 
+# the protocols read the papers' benchmark files
+pytestmark = pytest.mark.requires_data(
+    "koil-glass", "koil-heart", "koil-s4", "koil-vowel", "koil-sonar", "koil-german"
+)
+
 # ---- exact AUC ----------------------------------------------------------------------------------
 
 
