@@ -15,12 +15,19 @@ With ``IMBALANCE_STREAM_REQUIRE_DATA=1`` (set by ``.ci/run``, which has the data
 skips: a missing file fails, so a run with the data cannot skip a test by mistake.
 """
 
-import doctest
 import os
-import pathlib
 
-import pytest
-from hypothesis import settings
+# One BLAS thread per test process: pytest -n 2 on two cores already uses both, and OpenBLAS's
+# threads on small matrices then wait on each other (a 100 x 100 inverse went from 1 ms to 60 ms).
+# Set before numpy is imported; an explicit setting in the environment wins.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+import doctest  # noqa: E402
+import pathlib  # noqa: E402
+
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
 
 # CI draws the same examples on every run (a property test cannot turn a submission red by the luck
 # of the draw); locally each run draws new ones and keeps finding what CI would not.

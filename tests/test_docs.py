@@ -6,7 +6,7 @@ import pathlib
 import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DECISION = re.compile(r"\bD-(?:KOIL|DCIL|ACOG)-\d+\b")
+DECISION = re.compile(r"\bD-(?:KOIL|DCIL|ACOG|DR|LASVM)-\d+\b")
 OUTSIDE = re.compile(
     r"\bdigest\b(?!\.)|\.\./shared|\bspec (?:section|§|[0-9]|[A-Z][0-9])|\bspec U\d+"
 )

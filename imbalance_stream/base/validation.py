@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -66,6 +66,34 @@ def _in_bounds(value, low, high, low_open: bool, high_open: bool) -> bool:
     return not (high is not None and (value >= high if high_open else value > high))
 
 
+@overload
+def check_real(
+    name: str,
+    value,
+    *,
+    low: float | None = ...,
+    high: float | None = ...,
+    low_open: bool = ...,
+    high_open: bool = ...,
+    finite: bool = ...,
+    optional: Literal[False] = ...,
+) -> float: ...
+
+
+@overload
+def check_real(
+    name: str,
+    value,
+    *,
+    low: float | None = ...,
+    high: float | None = ...,
+    low_open: bool = ...,
+    high_open: bool = ...,
+    finite: bool = ...,
+    optional: bool,
+) -> float | None: ...
+
+
 def check_real(
     name: str,
     value,
@@ -94,6 +122,23 @@ def check_real(
     if not _in_bounds(real, low, high, low_open, high_open):
         raise InvalidParameter(f"{name} must be {what}, got {value!r}")
     return real
+
+
+@overload
+def check_int(
+    name: str,
+    value,
+    *,
+    low: int | None = ...,
+    high: int | None = ...,
+    optional: Literal[False] = ...,
+) -> int: ...
+
+
+@overload
+def check_int(
+    name: str, value, *, low: int | None = ..., high: int | None = ..., optional: bool
+) -> int | None: ...
 
 
 def check_int(

@@ -1,0 +1,193 @@
+"""Base class of the density-ratio novelty detectors: the windows, the two modes and the refresh.
+
+A subclass implements two array-level methods, ``_solve(reference, test)`` (the exact batch
+method of the thesis on the current windows) and ``_inlier(vector)`` (its value at one new point,
+larger meaning more normal); this class owns the River protocol around them.
+"""
+
+from __future__ import annotations
+
+import abc
+import collections
+
+import numpy as np
+from river.base import AnomalyDetector
+
+from imbalance_stream.base.features import FeatureSpace
+from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int
+
+__all__ = ["DensityRatioNovelty"]
+
+MODES = ("two-sample", "stream")
+
+#: Fewest points each window must hold before a refresh can estimate anything.
+MIN_WINDOW = 2
+
+
+class DensityRatioNovelty(AnomalyDetector, abc.ABC):
+    """Novelty detection by the ratio of a reference density to a test density (Chapter 5).
+
+    Two windows of samples are kept: the reference window ``R`` (normal behaviour) and the test
+    window ``T`` (the data to screen). A refresh solves the detector's batch method on them; a
+    point's inlier value is large where the reference is dense compared with the test data, so a
+    novelty (dense in ``T``, rare in ``R``) gets a small value, and ``score_one`` returns minus it:
+    higher means more anomalous, as River expects.
+
+    Modes. In ``"two-sample"`` mode (the thesis's setting), ``learn_one(x)`` adds verified-normal
+    data to ``R`` and ``observe_one(x)`` adds unlabelled arrivals to ``T``; after a refresh,
+    ``score_one`` of an observed point returns the value the batch method solved for it, so the
+    thesis's transductive numbers come out of the River API unchanged. In ``"stream"`` mode (the
+    usual River loop, ``score_one`` then ``learn_one`` on one stream), ``learn_one`` pushes into
+    ``T``, the most recent ``n_test`` points, and the point that leaves ``T`` moves into ``R``, the
+    ``n_reference`` points before them: the recent past is the reference for the present.
+
+    Refreshes. The batch method runs every ``refresh_every`` samples taken in (learned or
+    observed), or when :meth:`refresh` is called; ``None`` leaves it to :meth:`refresh`. Before
+    the first refresh every score is 0.0. Scores are relative to the windows of the last refresh
+    and are not calibrated across refreshes: threshold them with River's quantile filters.
+
+    Samples. Feature dicts are mapped to dense vectors over the names seen (a missing name is 0);
+    a bad value raises a ``ValueError`` naming the feature and nothing changes. ``score_one``
+    ignores names it has not learned and never changes the state.
+    """
+
+    def __init__(
+        self,
+        mode: str = "two-sample",
+        n_reference: int | None = None,
+        n_test: int | None = None,
+        refresh_every: int | None = None,
+        seed: int | None = None,
+    ):
+        self.mode = check_choice("mode", mode, MODES)
+        self.n_reference = check_int("n_reference", n_reference, low=MIN_WINDOW, optional=True)
+        self.n_test = check_int("n_test", n_test, low=MIN_WINDOW, optional=True)
+        self.refresh_every = check_int("refresh_every", refresh_every, low=1, optional=True)
+        if mode == "stream" and n_test is None:
+            raise InvalidParameter(
+                "mode='stream' needs a bounded test window: give n_test (the recent samples that "
+                "are compared with the n_reference before them)"
+            )
+        self.seed = seed
+        self._features = FeatureSpace()
+        self._reference: collections.deque = collections.deque(maxlen=n_reference)
+        self._test: collections.deque = collections.deque(maxlen=n_test)
+        self._since_refresh = 0
+        self._n_columns = 0  # features covered by the last refresh
+        self._solved: dict[bytes, float] = {}  # observed test point -> its solved inlier value
+        self._fitted = False
+
+    # ---- taking samples in --------------------------------------------------------------------
+
+    def _vector(self, x: dict) -> np.ndarray:
+        """``x`` as a dense vector over every name seen, new names committed; validates first."""
+        indices, values, new = self._features.encode(x, grow=True)
+        if new:
+            self._features.commit(new)
+        return self._features.dense(indices, values)
+
+    def learn_one(self, x: dict) -> None:
+        """Two-sample mode: add ``x`` to the reference window. Stream mode: add ``x`` to the test
+        window and move the point it pushes out into the reference window."""
+        vector = self._vector(x)
+        if self.mode == "two-sample":
+            self._reference.append(vector)
+        else:
+            if len(self._test) == self._test.maxlen:
+                self._reference.append(self._test[0])
+            self._test.append(vector)
+        self._count_sample()
+
+    def observe_one(self, x: dict) -> None:
+        """Add an unlabelled arrival to the test window (two-sample mode only)."""
+        if self.mode != "two-sample":
+            raise RuntimeError(
+                "observe_one is for mode='two-sample'; in mode='stream' every sample goes through "
+                "learn_one"
+            )
+        self._test.append(self._vector(x))
+        self._count_sample()
+
+    def _count_sample(self) -> None:
+        self._since_refresh += 1
+        if self.refresh_every is not None and self._since_refresh >= self.refresh_every:
+            self.refresh()
+
+    # ---- the exact solve ----------------------------------------------------------------------
+
+    def _window_matrix(self, window: collections.deque, n_columns: int) -> np.ndarray:
+        matrix = np.zeros((len(window), n_columns))
+        for row, vector in enumerate(window):
+            matrix[row, : len(vector)] = vector
+        return matrix
+
+    def refresh(self) -> bool:
+        """Solve the batch method on the current windows now; returns whether it ran (each window
+        needs at least two points)."""
+        self._since_refresh = 0
+        if len(self._reference) < MIN_WINDOW or len(self._test) < MIN_WINDOW:
+            return False
+        n_columns = len(self._features)
+        reference = self._window_matrix(self._reference, n_columns)
+        test = self._window_matrix(self._test, n_columns)
+        solved = self._solve(reference, test)
+        self._n_columns = n_columns
+        self._solved = {}
+        if self.mode == "two-sample":
+            self._solved = {row.tobytes(): float(value) for row, value in zip(test, solved)}
+        self._fitted = True
+        return True
+
+    # ---- scoring ------------------------------------------------------------------------------
+
+    def score_one(self, x: dict) -> float:
+        """Minus the inlier value of ``x``: higher means more anomalous; 0.0 before a refresh."""
+        indices, values, _ = self._features.encode(x, grow=False)
+        if not self._fitted:
+            return 0.0
+        covered = indices < self._n_columns
+        vector = self._features.dense(indices[covered], values[covered], self._n_columns)
+        known = self._solved.get(vector.tobytes())
+        inlier = known if known is not None else self._inlier(vector)
+        return -float(inlier)
+
+    @property
+    def n_reference_samples(self) -> int:
+        """Points in the reference window now."""
+        return len(self._reference)
+
+    @property
+    def n_test_samples(self) -> int:
+        """Points in the test window now."""
+        return len(self._test)
+
+    @abc.abstractmethod
+    def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
+        """Fit on the windows; return the inlier value of each test row."""
+
+    @abc.abstractmethod
+    def _inlier(self, vector: np.ndarray) -> float:
+        """The inlier value of one new point under the last solve."""
+
+
+class EstimatorNovelty(DensityRatioNovelty):
+    """A detector whose refresh fits one of :mod:`imbalance_stream.density_ratio`'s estimators
+    with the test window as the ratio's denominator and the reference window as its numerator
+    (Hido et al.'s inlier score ``p_R(x) / p_T(x)``, eq. 5.1).
+
+    The value at an observed test point is the estimator's transductive weight where it has one
+    (KMM's ``weights_``), else ``weight`` at that point; a new point gets ``weight``.
+    """
+
+    @abc.abstractmethod
+    def _estimator(self):
+        """A new, unfitted estimator with this detector's parameters."""
+
+    def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
+        estimator = self._estimator().fit(test, reference)
+        self.estimator_ = estimator
+        transductive = getattr(estimator, "weights_", None)
+        return transductive if transductive is not None else estimator.weight(test)
+
+    def _inlier(self, vector: np.ndarray) -> float:
+        return float(self.estimator_.weight(vector[None, :])[0])

@@ -1,0 +1,169 @@
+"""What every density-ratio estimator shares: input checks, Gaussian kernels, the median width,
+k-th-neighbour bandwidths, and the KMM programme.
+
+One place for each rule, used by the batch estimators of this package and by the streaming
+detectors of :mod:`imbalance_stream.anomaly`, so that both give the same numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import linalg
+from scipy.sparse import linalg as sparse_linalg
+
+from imbalance_stream._numba.density_ratio import kmm_solve, project_box_slab
+
+__all__ = [
+    "LAMBDA_GRID",
+    "SIGMA_FACTORS",
+    "floor_bandwidths",
+    "as_matrix",
+    "gaussian_gram",
+    "knn_bandwidths",
+    "median_distance",
+    "smoothed_weight",
+    "solve_kmm",
+    "sq_distances",
+]
+
+#: Candidate Gaussian widths, as multiples of the median distance, for the cross-validated
+#: estimators (KLIEP, uLSIF, KDE): Sugiyama's reference code uses ``logspace(-3, 1, 9)``, written
+#: for data of unit scale; multiplying by the median distance makes it scale-free (D-DR-3).
+SIGMA_FACTORS = np.logspace(-3, 1, 9)
+
+#: Ridge candidates of uLSIF's leave-one-out selection (the reference code's
+#: ``logspace(-3, 1, 9)``).
+LAMBDA_GRID = np.logspace(-3, 1, 9)
+
+
+def as_matrix(X, name: str, n_features: int | None = None) -> np.ndarray:
+    """``X`` as a C-contiguous 2-D float64 array of finite values, or a ValueError naming it."""
+    try:
+        array = np.ascontiguousarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name} must be a 2-D array of real numbers ({error})") from None
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    if array.ndim != 2 or array.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty 2-D array, got shape {array.shape}")
+    if not np.isfinite(array).all():
+        row, column = np.argwhere(~np.isfinite(array))[0]
+        raise ValueError(f"{name} has a non-finite value at row {row}, column {column}")
+    if n_features is not None and array.shape[1] != n_features:
+        raise ValueError(f"{name} has {array.shape[1]} features, the fit had {n_features}")
+    return array
+
+
+def sq_distances(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """Squared Euclidean distances between the rows of ``A`` and ``B`` (BLAS, clipped at 0)."""
+    d2 = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * (A @ B.T)
+    return np.maximum(d2, 0.0, out=d2)
+
+
+def gaussian_gram(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:
+    """``exp(-||a - b||^2 / (2 sigma^2))`` for every row pair (eq. 3.10)."""
+    return np.exp(-sq_distances(A, B) / (2.0 * sigma * sigma))
+
+
+def median_distance(X: np.ndarray, seed: int | None, max_points: int = 5000) -> float:
+    """The median of the pairwise distances between the rows of ``X`` (the "median heuristic").
+
+    Over at most ``max_points`` rows drawn without replacement with ``seed``, so that the cost
+    stays bounded on large sets; at least ``1e-12`` so that a window of duplicates has a width.
+    """
+    if X.shape[0] > max_points:
+        rows = np.random.default_rng(seed).choice(X.shape[0], max_points, replace=False)
+        X = X[rows]
+    if X.shape[0] < 2:
+        return 1.0
+    d2 = sq_distances(X, X)
+    upper = d2[np.triu_indices(X.shape[0], k=1)]
+    return max(float(np.sqrt(np.median(upper))), 1e-12)
+
+
+def knn_bandwidths(P: np.ndarray, k: int, block: int = 512) -> np.ndarray:
+    """Each row's distance to its ``k``-th nearest other row of ``P`` (eq. 5.7's ``s_i``).
+
+    The point itself is excluded (D-DR-5). A distance of 0 (``k`` or more exact duplicates, common
+    in Spambase) is floored at ``1e-12`` times the median bandwidth, so the local kernel never
+    divides by zero (D-DR-6). Blocks of rows keep the memory at ``block x n``.
+    """
+    n = P.shape[0]
+    rank = min(k, n - 1)
+    out = np.zeros(n)
+    if rank < 1:
+        return np.ones(n)
+    for start in range(0, n, block):
+        stop = min(start + block, n)
+        d2 = sq_distances(P[start:stop], P)
+        d2[np.arange(stop - start), np.arange(start, stop)] = np.inf  # not its own neighbour
+        out[start:stop] = np.sqrt(np.partition(d2, rank - 1, axis=1)[:, rank - 1])
+    return floor_bandwidths(out)
+
+
+def floor_bandwidths(s: np.ndarray) -> np.ndarray:
+    """``s`` with zeros raised to ``1e-12`` times the median positive value (D-DR-6)."""
+    positive = s[s > 0]
+    floor = 1e-12 * (float(np.median(positive)) if positive.size else 1.0)
+    return np.maximum(s, floor)
+
+
+def solve_kmm(
+    K: np.ndarray,
+    k: np.ndarray,
+    upper: float,
+    epsilon: float,
+    tol: float,
+    max_iter: int,
+    start: np.ndarray | None = None,
+) -> tuple[np.ndarray, int, float]:
+    """The KMM programme (eq. 3.14): ``min 1/2 b'Kb - k'b`` over ``0 <= b <= upper`` and
+    ``|mean(b) - 1| <= epsilon``. Returns ``(b, iterations, residual)``.
+
+    The step is ``1 / lambda_max(K)`` (:func:`largest_eigenvalue`).
+    ``start`` (default all ones, which is feasible) is projected onto the feasible set first, so a
+    warm start from an earlier solution is always valid.
+    """
+    m = K.shape[0]
+    low = max(m * (1.0 - epsilon), 0.0)
+    high = m * (1.0 + epsilon)
+    if low > m * upper:
+        raise ValueError(f"infeasible KMM programme: mean 1 - {epsilon} needs B >= that")
+    step = 1.0 / max(largest_eigenvalue(K), 1e-12)
+    beta = np.ones(m) if start is None else np.array(start, dtype=np.float64)
+    beta = project_box_slab(beta.copy(), upper, low, high, np.empty(m))
+    scale = max(1.0, float(np.abs(k).max()))
+    iterations, residual = kmm_solve(
+        np.ascontiguousarray(K),
+        np.ascontiguousarray(k),
+        upper,
+        low,
+        high,
+        beta,
+        step,
+        tol * scale,
+        max_iter,
+    )
+    return beta, int(iterations), float(residual)
+
+
+def largest_eigenvalue(K: np.ndarray) -> float:
+    """``lambda_max`` of a symmetric matrix: LAPACK below 500 rows, Lanczos (ARPACK) above, where
+    a full reduction would cost O(m^3) for one number. Raised by 1e-6 relative, so that a step of
+    its inverse never exceeds ``1 / lambda_max``."""
+    m = K.shape[0]
+    if m < 500:
+        value = float(linalg.eigvalsh(K, subset_by_index=[m - 1, m - 1])[0])
+    else:
+        start = np.full(m, 1.0 / np.sqrt(m))  # a fixed start: the same step on every run
+        value = float(sparse_linalg.eigsh(K, k=1, which="LA", v0=start, tol=1e-8)[0][0])
+    return value * (1.0 + 1e-6)
+
+
+def smoothed_weight(G: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """A transductive solution extended to new points (D-DR-2): ``G @ w / (1 + G.sum(1))``.
+
+    ``G`` holds the kernel values between the new points (rows) and the points that carry the
+    ``weights`` (columns); the ``1`` is the new point's own kernel value, its weight counted as 0.
+    """
+    return (G @ weights) / (1.0 + G.sum(1))

@@ -1,0 +1,49 @@
+"""The batch density-ratio estimator interface."""
+
+from __future__ import annotations
+
+import abc
+
+import numpy as np
+from river import base
+
+from ._common import as_matrix
+
+__all__ = ["DensityRatioEstimator", "NotFitted"]
+
+
+class NotFitted(RuntimeError):
+    """``weight`` was called before ``fit``."""
+
+
+class DensityRatioEstimator(base.Base, abc.ABC):
+    """Estimates ``w(x) = p_target(x) / p_source(x)`` from two samples, scikit-learn style.
+
+    ``fit(X_source, X_target)`` returns the estimator; ``weight(X)`` gives the ratio at the rows
+    of ``X``. The source sample is the ratio's denominator, the target sample its numerator: for
+    covariate shift the source is the labelled training data and the target the data to adapt to;
+    for novelty detection (Hido et al.'s inlier score) the target is the reference data of normal
+    behaviour and the source the data to screen, so a small ratio marks a novelty.
+    """
+
+    n_features_in_: int
+
+    def fit(self, X_source, X_target):
+        """Fit on a source (denominator) and a target (numerator) sample; returns ``self``."""
+        source = as_matrix(X_source, "X_source")
+        target = as_matrix(X_target, "X_target", source.shape[1])
+        self.n_features_in_ = source.shape[1]
+        self._fit(source, target)
+        return self
+
+    def weight(self, X) -> np.ndarray:
+        """The estimated ratio ``p_target(x) / p_source(x)`` at each row of ``X``."""
+        if not hasattr(self, "n_features_in_"):
+            raise NotFitted(f"{type(self).__name__} must be fitted before weight() is called")
+        return self._weight(as_matrix(X, "X", self.n_features_in_))
+
+    @abc.abstractmethod
+    def _fit(self, source: np.ndarray, target: np.ndarray) -> None: ...
+
+    @abc.abstractmethod
+    def _weight(self, X: np.ndarray) -> np.ndarray: ...

@@ -1,0 +1,309 @@
+"""The batch density-ratio estimators and their jitted kernels, each against a plain reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from scipy import optimize
+from scipy.stats import multivariate_normal, spearmanr
+
+from imbalance_stream._numba import density_ratio as kernels
+from imbalance_stream.density_ratio import KLIEP, KMM, ULSIF, KDERatio, NotFitted
+from imbalance_stream.density_ratio._common import (
+    gaussian_gram,
+    knn_bandwidths,
+    largest_eigenvalue,
+    median_distance,
+    solve_kmm,
+    sq_distances,
+)
+from imbalance_stream.density_ratio.kde_ratio import kde_log_density
+from imbalance_stream.density_ratio.kliep import kliep_fit
+from imbalance_stream.density_ratio.ulsif import ulsif_alpha, ulsif_loocv
+
+# ----------------------------------------------------------------------------------------------
+# plain numpy references of the jitted kernels
+
+
+def project_reference(v, upper, low, high):
+    """Projection onto the box and slab by root finding on the slab's multiplier."""
+
+    def clipped_sum(tau):
+        return np.clip(v - tau, 0.0, upper).sum()
+
+    total = clipped_sum(0.0)
+    if low <= total <= high:
+        return np.clip(v, 0.0, upper)
+    target = high if total > high else low
+    tau = optimize.brentq(
+        lambda t: clipped_sum(t) - target, v.min() - upper - 1.0, v.max() + 1.0, xtol=1e-14
+    )
+    return np.clip(v - tau, 0.0, upper)
+
+
+def kmm_reference(K, k, upper, low, high):
+    """The KMM programme by SLSQP, a general-purpose constrained solver."""
+    m = K.shape[0]
+    result = optimize.minimize(
+        lambda b: 0.5 * b @ K @ b - k @ b,
+        np.full(m, low / m if low > 0 else 1.0),
+        jac=lambda b: K @ b - k,
+        bounds=[(0.0, upper)] * m,
+        constraints=[
+            {"type": "ineq", "fun": lambda b: b.sum() - low, "jac": lambda b: np.ones(m)},
+            {"type": "ineq", "fun": lambda b: high - b.sum(), "jac": lambda b: -np.ones(m)},
+        ],
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 2000},
+    )
+    return result.x
+
+
+def kliep_ascent_reference(A, xi, alpha, step, max_iter):
+    alpha = alpha.copy()
+    objective = np.mean(np.log(np.maximum(A @ alpha, 1e-300)))
+    for _ in range(max_iter):
+        candidate = alpha + step * A.T @ (1.0 / np.maximum(A @ alpha, 1e-300))
+        candidate = np.maximum(0.0, candidate + (1.0 - xi @ candidate) * xi / (xi @ xi))
+        if not xi @ candidate > 0:
+            break
+        candidate /= xi @ candidate
+        new_objective = np.mean(np.log(np.maximum(A @ candidate, 1e-300)))
+        if not new_objective > objective:
+            break
+        alpha, objective = candidate, new_objective
+    return alpha, objective
+
+
+def ulsif_loocv_reference(phi_de, phi_nu, lambda_):
+    """Leave-one-out by refitting without each pair (equal sample sizes)."""
+    n = phi_de.shape[1]
+    scores = []
+    for i in range(n):
+        keep = np.arange(n) != i
+        H = phi_de[:, keep] @ phi_de[:, keep].T / (n - 1)
+        h = phi_nu[:, keep].mean(1)
+        alpha = np.maximum(0.0, np.linalg.solve(H + lambda_ * np.eye(H.shape[0]), h))
+        scores.append(0.5 * (phi_de[:, i] @ alpha) ** 2 - phi_nu[:, i] @ alpha)
+    return float(np.mean(scores))
+
+
+def two_gaussians(seed, m=120, n=150, d=2):
+    rng = np.random.default_rng(seed)
+    return rng.normal(0.0, 1.0, size=(m, d)), rng.normal(0.7, 0.6, size=(n, d))
+
+
+# ----------------------------------------------------------------------------------------------
+# kernels against references
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    v=hnp.arrays(np.float64, st.integers(1, 30), elements=st.floats(-50, 50)),
+    upper=st.floats(0.1, 20.0),
+    fractions=st.tuples(st.floats(0.0, 1.0), st.floats(0.0, 1.0)),
+)
+def test_projection_matches_root_finding_and_is_feasible(v, upper, fractions):
+    n = v.shape[0]
+    low, high = sorted(f * n * upper for f in fractions)
+    out = kernels.project_box_slab(v, upper, low, high, np.empty(n))
+    expected = project_reference(v, upper, low, high)
+    assert np.all(out >= 0.0) and np.all(out <= upper)
+    assert low - 1e-6 * n * upper <= out.sum() <= high + 1e-6 * n * upper
+    np.testing.assert_allclose(out, expected, atol=1e-7 * max(1.0, upper))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("epsilon", [1e-10, 0.3])
+def test_kmm_solver_reaches_the_general_qp_solution(seed, epsilon):
+    source, target = two_gaussians(seed, m=25, n=30)
+    K = gaussian_gram(source, source, 1.0)
+    k = (25 / 30) * gaussian_gram(source, target, 1.0).sum(1)
+    beta, iterations, residual = solve_kmm(K, k, 50.0, epsilon, 1e-10, 50000)
+    reference = kmm_reference(K, k, 50.0, 25 * (1 - epsilon), 25 * (1 + epsilon))
+
+    def objective(b):
+        return 0.5 * b @ K @ b - k @ b
+
+    assert residual <= 1e-10 * max(1.0, np.abs(k).max())
+    assert objective(beta) <= objective(reference) + 1e-8 * abs(objective(reference))
+    assert abs(beta.sum() - 25) <= 25 * epsilon + 1e-8
+    assert beta.min() >= 0 and beta.max() <= 50.0
+
+
+def test_kmm_warm_start_is_projected_onto_the_feasible_set():
+    source, target = two_gaussians(5, m=20, n=20)
+    K = gaussian_gram(source, source, 1.0)
+    k = gaussian_gram(source, target, 1.0).sum(1)
+    cold = solve_kmm(K, k, 10.0, 1e-10, 1e-10, 50000)[0]
+    warm = solve_kmm(K, k, 10.0, 1e-10, 1e-10, 50000, start=np.full(20, 1e6))[0]
+    np.testing.assert_allclose(warm, cold, atol=1e-6)
+
+
+def test_kmm_refuses_an_infeasible_programme():
+    with pytest.raises(ValueError, match="infeasible"):
+        solve_kmm(np.eye(3), np.ones(3), 0.5, 1e-10, 1e-6, 100)
+
+
+@pytest.mark.parametrize("m", [30, 700])
+def test_largest_eigenvalue_matches_the_full_spectrum(m):
+    X = np.random.default_rng(m).normal(size=(m, 3))
+    K = gaussian_gram(X, X, 1.0)
+    assert largest_eigenvalue(K) == pytest.approx(np.linalg.eigvalsh(K)[-1], rel=1e-5)
+    assert largest_eigenvalue(K) >= np.linalg.eigvalsh(K)[-1]
+
+
+def test_local_gaussian_sums_and_kth_neighbour_match_numpy():
+    rng = np.random.default_rng(1)
+    X, x = rng.normal(size=(40, 4)), rng.normal(size=4)
+    weights, s = rng.uniform(size=40), rng.uniform(0.5, 2.0, size=40)
+    d2 = ((X - x) ** 2).sum(1)
+    keep = np.arange(40) != 7
+    assert kernels.local_gaussian_sum(X, 40, x, 0.8, s, weights, 7) == pytest.approx(
+        (weights * np.exp(-d2 / (2 * 0.8 * s)))[keep].sum(), rel=1e-12
+    )
+    assert kernels.local_gaussian_sum(X, 25, x, 0.8, s, np.empty(0), -1) == pytest.approx(
+        np.exp(-d2[:25] / (2 * 0.8 * s[:25])).sum(), rel=1e-12
+    )
+    assert kernels.local_gaussian_sum(X, 40, x, 0.8, s, weights, -1) == pytest.approx(
+        (weights * np.exp(-d2 / (2 * 0.8 * s))).sum(), rel=1e-12
+    )
+    scratch = np.empty(40)
+    assert kernels.kth_smallest(X, 40, x, 7, 3, scratch) == pytest.approx(
+        np.sqrt(np.sort(d2[np.arange(40) != 3])[6]), rel=1e-12
+    )
+    assert kernels.kth_smallest(X, 2, x, 7, -1, scratch) == pytest.approx(np.sqrt(d2[:2].max()))
+
+
+def test_knn_bandwidths_exclude_the_point_and_floor_duplicates():
+    rng = np.random.default_rng(2)
+    P = np.vstack([rng.normal(size=(30, 2)), np.zeros((9, 2))])  # nine duplicates of the origin
+    s = knn_bandwidths(P, 7, block=8)
+    d = np.sqrt(sq_distances(P, P))
+    np.fill_diagonal(d, np.inf)
+    expected = np.sort(d, axis=1)[:, 6]
+    positive = expected > 0
+    np.testing.assert_allclose(s[positive], expected[positive], rtol=1e-6, atol=1e-7)
+    assert np.all(s[~positive] > 0) and np.all(s[~positive] < 1e-9)
+
+
+@pytest.mark.parametrize("step", [1e-3, 1.0, 100.0])
+def test_kliep_ascent_matches_numpy(step):
+    rng = np.random.default_rng(3)
+    A = rng.uniform(0.01, 1.0, size=(30, 8))
+    xi = rng.uniform(0.1, 1.0, size=8)
+    alpha = np.ones(8) / (xi @ np.ones(8))
+    expected, expected_objective = kliep_ascent_reference(A, xi, alpha, step, 100)
+    objective = kernels.kliep_ascent(A, xi, alpha, step, 100)
+    np.testing.assert_allclose(alpha, expected, rtol=1e-10, atol=1e-12)
+    assert objective == pytest.approx(expected_objective, rel=1e-12)
+
+
+@pytest.mark.parametrize("lambda_", [1e-3, 0.1, 1.0])
+def test_ulsif_closed_form_loocv_equals_refitting(lambda_):
+    rng = np.random.default_rng(4)
+    phi_de, phi_nu = rng.uniform(size=(6, 25)), rng.uniform(size=(6, 25))
+    closed = ulsif_loocv(phi_de, phi_nu, np.array([lambda_]))[0]
+    assert closed == pytest.approx(ulsif_loocv_reference(phi_de, phi_nu, lambda_), rel=1e-9)
+
+
+def test_ulsif_alpha_is_the_clipped_ridge_solution():
+    rng = np.random.default_rng(5)
+    F = rng.normal(size=(5, 40))
+    H, h = F @ F.T / 40, rng.normal(size=5)
+    expected = np.maximum(0.0, np.linalg.solve(H + 0.2 * np.eye(5), h))
+    np.testing.assert_allclose(ulsif_alpha(H, h, 0.2), expected, rtol=1e-10)
+
+
+def test_kde_log_density_is_the_mean_of_gaussian_densities():
+    rng = np.random.default_rng(6)
+    reference, X = rng.normal(size=(20, 3)), rng.normal(size=(5, 3))
+    expected = np.log(
+        [np.mean([multivariate_normal(r, 0.49 * np.eye(3)).pdf(x) for r in reference]) for x in X]
+    )
+    np.testing.assert_allclose(kde_log_density(reference, X, 0.7), expected, rtol=1e-10)
+
+
+def test_median_distance_of_a_small_set():
+    X = np.array([[0.0], [1.0], [3.0]])
+    assert median_distance(X, 0) == pytest.approx(2.0)
+    assert median_distance(np.zeros((4, 2)), 0) == pytest.approx(1e-12)
+
+
+# ----------------------------------------------------------------------------------------------
+# the estimators
+
+
+def true_log_ratio(X):
+    """log p_target / p_source of :func:`two_gaussians` (d = 2)."""
+    target = multivariate_normal(np.full(2, 0.7), 0.36 * np.eye(2))
+    source = multivariate_normal(np.zeros(2), np.eye(2))
+    return target.logpdf(X) - source.logpdf(X)
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [KMM(), KLIEP(seed=0), ULSIF(seed=0), KDERatio(seed=0)],
+    ids=lambda e: type(e).__name__,
+)
+def test_each_estimator_ranks_the_source_like_the_true_ratio(estimator):
+    source, target = two_gaussians(7, m=300, n=300)
+    estimator.fit(source, target)
+    # KMM is transductive: its answer is the weights at the source points it was fitted on
+    weights = estimator.weights_ if isinstance(estimator, KMM) else estimator.weight(source)
+    assert spearmanr(weights, true_log_ratio(source))[0] > 0.7
+
+
+def test_kmm_weights_meet_the_constraints_and_extend_by_smoothing():
+    source, target = two_gaussians(9, m=80, n=100)
+    kmm = KMM(sigma=1.0, B=20.0, epsilon=0.01, tol=1e-10, max_iter=100000).fit(source, target)
+    assert kmm.weights_.min() >= 0 and kmm.weights_.max() <= 20.0
+    assert abs(kmm.weights_.mean() - 1.0) <= 0.01 + 1e-9
+    new = np.array([[0.5, 0.5], [40.0, 40.0]])
+    G = np.exp(-((new[:, None, :] - source[None]) ** 2).sum(2) / 2.0)
+    np.testing.assert_allclose(kmm.weight(new), G @ kmm.weights_ / (1 + G.sum(1)), rtol=1e-12)
+    assert kmm.weight(new)[1] == 0.0  # far from every source point
+
+
+def test_kliep_with_a_vanishing_basis_gives_the_zero_model_not_nan():
+    A = np.random.default_rng(13).uniform(size=(10, 4))
+    alpha = kliep_fit(A, np.full(4, 1e-200))
+    np.testing.assert_array_equal(alpha, np.zeros(4))
+    source, target = two_gaussians(13, m=30, n=30)
+    tiny = KLIEP(sigma=1e-4, seed=0).fit(source, target)  # every kernel value underflows
+    assert np.isfinite(tiny.weight(source)).all()
+
+
+def test_kliep_weights_average_one_over_the_source():
+    source, target = two_gaussians(10)
+    kliep = KLIEP(seed=0).fit(source, target)
+    assert kliep.weight(source).mean() == pytest.approx(1.0, rel=1e-6)
+    assert np.all(kliep.alpha_ >= 0)
+
+
+def test_ulsif_selects_from_its_grid_and_is_seeded():
+    source, target = two_gaussians(11)
+    a, b = ULSIF(seed=3).fit(source, target), ULSIF(seed=3).fit(source, target)
+    np.testing.assert_array_equal(a.alpha_, b.alpha_)
+    assert np.isfinite(a.loocv_).all()
+    assert a.loocv_.min() == a.loocv_[np.unravel_index(np.argmin(a.loocv_), a.loocv_.shape)]
+
+
+@pytest.mark.parametrize("estimator", [KMM, KLIEP, ULSIF, KDERatio])
+def test_bad_arrays_are_refused_with_a_message(estimator):
+    model = estimator()
+    with pytest.raises(NotFitted):
+        model.weight([[0.0, 1.0]])
+    with pytest.raises(ValueError, match="X_source has a non-finite value at row 1"):
+        model.fit([[0.0, 1.0], [np.nan, 1.0]], [[0.0, 1.0]])
+    with pytest.raises(ValueError, match="X_target has 3 features"):
+        model.fit([[0.0, 1.0]], [[0.0, 1.0, 2.0]])
+    with pytest.raises(ValueError, match="must be a 2-D array of real numbers"):
+        model.fit([["a", "b"]], [[0.0, 1.0]])
+    source, target = two_gaussians(12, m=30, n=30)
+    model.fit(source, target)
+    with pytest.raises(ValueError, match="X has 1 features, the fit had 2"):
+        model.weight([[0.0]])
