@@ -137,3 +137,56 @@ def test_metrics_work_with_progressive_validation_of_a_binary_model():
     evaluate.progressive_val_score(datasets.Phishing(), model, metric)
     values = [m.get() for m in metric]
     assert 0.8 < values[0] <= 1.0 and values[1] > 0 and 0.8 < values[2] <= 1.0
+
+
+# ---- Prec@t -------------------------------------------------------------------------------------
+
+
+def _precision_at_t_by_tie_breaking(scores, positive, draws=4000, seed=0):
+    """The mean precision of the top t over random tie-breaks: what the batch formula computes."""
+    rng = np.random.default_rng(seed)
+    t = int(np.sum(positive))
+    total = 0.0
+    for _ in range(draws):
+        order = np.lexsort((rng.random(len(scores)), -np.asarray(scores)))
+        total += np.asarray(positive)[order[:t]].mean()
+    return total / draws
+
+
+def test_precision_at_t_counts_ties_at_the_cut_in_proportion():
+    from imbalance_stream.metrics.batch import precision_at_t
+
+    scores = np.array([5.0, 3.0, 3.0, 3.0, 1.0, 0.0])
+    positive = np.array([True, False, True, False, True, False])
+    assert precision_at_t(scores, positive) == pytest.approx((1 + 2 / 3) / 3)
+    assert precision_at_t(scores, positive) == pytest.approx(
+        _precision_at_t_by_tie_breaking(scores, positive), abs=0.02
+    )
+    assert np.isnan(precision_at_t(scores, np.zeros(6, bool)))
+    assert precision_at_t([-3.0, -1.0, -2.0], [False, True, False]) == 1.0
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.sampled_from([-2.0, -1.0, 0.0, 0.5, 3.0, 1e6])),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_streaming_precision_at_t_equals_the_batch_value(pairs):
+    from imbalance_stream.metrics import PrecisionAtT
+    from imbalance_stream.metrics.batch import precision_at_t
+
+    metric = PrecisionAtT()
+    for label, score in pairs:
+        metric.update(label, score)
+    labels = np.array([label for label, _ in pairs])
+    expected = precision_at_t([s for _, s in pairs], labels) if labels.any() else 0.0
+    assert metric.get() == pytest.approx(expected)
+    label, score = pairs[-1]
+    metric.revert(label, score)
+    rest = pairs[:-1]
+    rest_labels = np.array([lab for lab, _ in rest], dtype=bool)
+    expected = precision_at_t([s for _, s in rest], rest_labels) if rest_labels.any() else 0.0
+    assert metric.get() == pytest.approx(expected)

@@ -12,6 +12,8 @@ as the papers' protocols compute them at the end of a run.
 (0.875, 0.75)
 >>> batch.binary_rates(positive, scores > 0.3)["specificity"]
 0.5
+>>> batch.precision_at_t(scores, positive)  # t = 2: the 0.9, then one of the two 0.4s
+0.75
 
 """
 
@@ -22,7 +24,7 @@ import math
 import numpy as np
 from scipy import stats
 
-__all__ = ["binary_rates", "roc_auc"]
+__all__ = ["binary_rates", "precision_at_t", "roc_auc"]
 
 
 def roc_auc(scores, positive, ties: str = "half") -> float:
@@ -46,6 +48,26 @@ def roc_auc(scores, positive, ties: str = "half") -> float:
         raise ValueError(f"ties must be 'half' or 'strict', got {ties!r}")
     ranks = stats.rankdata(scores)
     return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
+
+
+def precision_at_t(scores, positive) -> float:
+    """Prec@t (R-precision): the share of positives among the ``t`` highest scores, ``t`` being the
+    number of positives; ``nan`` without a positive.
+
+    Scores tied at the cut share the remaining places in proportion (the expected precision when
+    ties are broken at random), so the value does not depend on the order of the samples. This is
+    the novelty-detection measure of Smola et al. (2009) used in Chapter 5 of Miao (2015).
+    """
+    scores = np.asarray(scores, dtype=float)
+    positive = np.asarray(positive, dtype=bool)
+    t = int(positive.sum())
+    if t == 0:
+        return math.nan
+    cut = np.partition(scores, scores.size - t)[scores.size - t]
+    above, at_cut = scores > cut, scores == cut
+    places_at_cut = t - int(above.sum())
+    hits = positive[above].sum() + places_at_cut * positive[at_cut].mean()
+    return float(hits / t)
 
 
 def binary_rates(y_true, y_pred, f_undefined: str = "nan") -> dict:
