@@ -1,0 +1,33 @@
+"""Seed 004 protocols: the Spambase split, and a small run of each table's protocol."""
+
+import numpy as np
+import pytest
+
+from imbalance_stream.scenario import load
+from reproduce.density_ratio import protocol
+
+pytestmark = pytest.mark.requires_data("spambase")
+
+
+def test_split_follows_rho_and_tau():
+    is_spam = np.r_[np.ones(40, bool), np.zeros(100, bool)]
+    reference, test = protocol.spam_split(is_spam, 0.5, 0.1, np.random.default_rng(0))
+    assert (~is_spam[reference]).sum() == 50 and is_spam[reference].sum() == 5
+    assert (~is_spam[test]).sum() == 50 and is_spam[test].sum() == 35
+    assert not set(reference) & set(test) and len(reference) + len(test) == 140
+
+
+@pytest.mark.parametrize("name", ["table5_4", "table5_5"])
+def test_scenarios_load_and_a_small_run_gives_the_table(name, tmp_path):
+    scenario = load(f"reproduce/density_ratio/{name}.toml")
+    assert scenario.protocol.endswith(name)
+    function = getattr(protocol, name)
+    params = {"methods": ["LOF", "uLSIF"], "runs": 2, "rho": [0.5], "tau": [0.0, 0.05]}
+    if name == "table5_5":
+        params["rho"] = 0.5
+    rows = function(params, out_dir=tmp_path)
+    assert (tmp_path / "runs.csv").exists()
+    assert {row["method"] for row in rows} == {"LOF", "uLSIF"}
+    for row in rows:
+        assert 0.5 < row["auc"] <= 1.0 and 0.0 < row["prec_at_t"] <= 1.0
+        assert row["runs"] == 2 and np.isfinite(row["paper_auc"])
