@@ -30,24 +30,28 @@ def ulsif_loocv(phi_de: np.ndarray, phi_nu: np.ndarray, lambdas: np.ndarray) -> 
     and ``phi_nu`` (``b x n``) are the basis functions at the denominator and numerator samples,
     already shuffled; the first ``min(m, n)`` of each are held out in pairs.
     """
-    b, n_de = phi_de.shape
+    n_de = phi_de.shape[1]
     n_nu = phi_nu.shape[1]
     n_min = min(n_de, n_nu)
     X_de, X_nu = phi_de[:, :n_min], phi_nu[:, :n_min]
     H = phi_de @ phi_de.T / n_de
     h = phi_nu.mean(1)
     scores = np.empty(len(lambdas))
-    # one eigendecomposition serves every ridge: (H + l I)^-1 = Q diag(1 / (e + l)) Q'
+    # One eigendecomposition H = Q diag(e) Q' serves every ridge: (H + l I)^-1 = Q D Q' with
+    # D = diag(1 / (e + l)). In the eigenbasis (P = Q' X) every quantity of the closed form but
+    # the final clipping is a column-wise product, so each ridge costs one b x b x n product.
     eigenvalues, Q = np.linalg.eigh(H)
     eigenvalues = np.maximum(eigenvalues, 0.0)  # H is positive semi-definite; drop round-off
+    P_de, P_nu, q_h = Q.T @ X_de, Q.T @ X_nu, Q.T @ h
     for position, lambda_ in enumerate(lambdas):
-        C_inv = (Q / (eigenvalues + lambda_ * (n_de - 1) / n_de)) @ Q.T
-        beta0 = C_inv @ h
-        G = C_inv @ X_de
-        tmp = n_de - (X_de * G).sum(0)
-        B0 = beta0[:, None] + G * ((beta0 @ X_de) / tmp)[None, :]
-        B1 = C_inv @ X_nu + G * ((X_nu * G).sum(0) / tmp)[None, :]
-        A = np.maximum(0.0, (n_de - 1) / (n_de * (n_nu - 1)) * (n_nu * B0 - B1))
+        D = (1.0 / (eigenvalues + lambda_ * (n_de - 1) / n_de))[:, None]
+        DP_de = D * P_de
+        tmp = n_de - (P_de * DP_de).sum(0)  # n - x_i' C^-1 x_i
+        c0 = ((D[:, 0] * q_h) @ P_de) / tmp  # h' C^-1 x_i / tmp
+        c1 = (P_nu * DP_de).sum(0) / tmp  # x'_i C^-1 x_i / tmp
+        # n_nu B0 - B1 of the closed form, mapped back from the eigenbasis
+        M = Q @ (D * (n_nu * q_h[:, None] - P_nu) + DP_de * (n_nu * c0 - c1)[None, :])
+        A = np.maximum(0.0, (n_de - 1) / (n_de * (n_nu - 1)) * M)
         w_de = (X_de * A).sum(0)
         w_nu = (X_nu * A).sum(0)
         scores[position] = (w_de @ w_de) / (2 * n_min) - w_nu.sum() / n_min

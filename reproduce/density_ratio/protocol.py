@@ -60,17 +60,20 @@ def _as_dicts(X: np.ndarray) -> list[dict]:
     return [dict(enumerate(row.tolist())) for row in X]
 
 
-def _detector(method: str, seed: int):
+def _detector(method: str, seed: int, tol: float):
     return {
         "KDE": lambda: KDENovelty(seed=seed),
         "uLSIF": lambda: ULSIFNovelty(seed=seed),
-        "KMM": lambda: KMMNovelty(seed=seed),
-        "locKMM": lambda: LocKMMNovelty(),
+        "KMM": lambda: KMMNovelty(tol=tol, max_iter=100_000, seed=seed),
+        "locKMM": lambda: LocKMMNovelty(tol=tol, max_iter=100_000),
     }[method]()
 
 
-def novelty_scores(method: str, reference: np.ndarray, test: np.ndarray, seed: int) -> np.ndarray:
-    """The novelty score of every test row (higher is more novel) under ``method``."""
+def novelty_scores(
+    method: str, reference: np.ndarray, test: np.ndarray, seed: int, tol: float = 1e-6
+) -> np.ndarray:
+    """The novelty score of every test row (higher is more novel) under ``method``; ``tol`` is
+    the KMM solvers' stopping tolerance."""
     if method in ("OSVM", "LOF"):
         from sklearn.neighbors import LocalOutlierFactor
         from sklearn.svm import OneClassSVM
@@ -81,7 +84,7 @@ def novelty_scores(method: str, reference: np.ndarray, test: np.ndarray, seed: i
         else:
             model = LocalOutlierFactor(n_neighbors=7, novelty=True).fit(reference)
         return -model.decision_function(test)
-    detector = _detector(method, seed)
+    detector = _detector(method, seed, tol)
     for x in _as_dicts(reference):
         detector.learn_one(x)
     test_dicts = _as_dicts(test)
@@ -100,7 +103,9 @@ def _spam_cell(cell: dict) -> list[dict]:
     rows = []
     for method in cell["methods"]:
         start = time.process_time()
-        scores = novelty_scores(method, X[reference], X[test], cell["seed"] + cell["run"])
+        scores = novelty_scores(
+            method, X[reference], X[test], cell["seed"] + cell["run"], cell["tol"]
+        )
         rows.append(
             {
                 "rho": cell["rho"],
@@ -125,8 +130,9 @@ def _run(params, settings, out_dir, n_jobs, scheduler, progress, label) -> list[
     if unknown:
         raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
     runs, seed = int(params.get("runs", 30)), int(params.get("seed", 2015))
+    tol = float(params.get("tol", 1e-6))
     cells = [
-        {"rho": rho, "tau": tau, "run": run, "methods": methods, "seed": seed}
+        {"rho": rho, "tau": tau, "run": run, "methods": methods, "seed": seed, "tol": tol}
         for rho, tau in settings
         for run in range(runs)
     ]
@@ -165,7 +171,8 @@ def _summary(log, table: str, setting_key: str, settings, methods) -> list[dict]
 
 def table5_4(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Spam, emerging novelty (Table 5.4). Parameters (all optional): ``rho`` (list, default
-    0.3, 0.5, 0.7), ``methods``, ``runs`` (30), ``seed``."""
+    0.3, 0.5, 0.7), ``methods``, ``runs`` (30), ``seed``, ``tol`` (the KMM solvers' tolerance,
+    1e-6)."""
     rhos = _settings(params, "rho", (0.3, 0.5, 0.7))
     log = _run(
         params, [(rho, 0.0) for rho in rhos], out_dir, n_jobs, scheduler, progress, "table 5.4"

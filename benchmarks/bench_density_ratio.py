@@ -1,0 +1,150 @@
+"""Speed of the density-ratio estimators and detectors, as ratios against peers in the same run.
+
+1. Refresh cost: a uLSIF fit with the leave-one-out choice of ``sigma`` and ``lambda`` over the
+   same 9 x 9 grid and 100 centres, on ``--n`` source and ``--n`` target points (d = 10, two
+   Gaussians), :class:`imbalance_stream.density_ratio.ULSIF` against the ``densratio`` package's
+   uLSIF (``pip install densratio``; its grid search is 5-fold cross-validation where ours is the
+   closed-form leave-one-out of Kanamori et al.).
+2. Per-sample cost against the window size: ``score_one`` then ``learn_one`` over River's Shuttle
+   stream (standard-scaled, stream mode, ``n_test = n_reference / 4``, a refresh every
+   ``n_test`` samples) for each detector, against River's ``HalfSpaceTrees`` and
+   ``LocalOutlierFactor``; the refresh time is reported apart from the per-sample steps.
+
+Times are CPU seconds of this process (``time.process_time``). Run from the repository root::
+
+    pip install densratio   # optional, for part 1
+    python benchmarks/bench_density_ratio.py [--n 1000] [--windows 200 400 800] [--samples 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from river import anomaly, datasets, preprocessing
+
+from imbalance_stream.anomaly import (
+    KDENovelty,
+    KLIEPNovelty,
+    KMMNovelty,
+    LocKMMNovelty,
+    ULSIFNovelty,
+)
+from imbalance_stream.anomaly.base import DensityRatioNovelty
+from imbalance_stream.density_ratio import ULSIF
+from imbalance_stream.density_ratio._common import LAMBDA_GRID, SIGMA_FACTORS, median_distance
+
+
+def refresh_cost(n: int, repeats: int) -> None:
+    rng = np.random.default_rng(0)
+    source = rng.normal(0.0, 1.0, size=(n, 10))
+    target = rng.normal(0.3, 0.8, size=(n, 10))
+    sigmas = median_distance(np.vstack([source, target]), 0) * SIGMA_FACTORS
+    ours, theirs = [], []
+    for _ in range(repeats):
+        start = time.process_time()
+        ULSIF(sigma_factors=tuple(SIGMA_FACTORS), seed=0).fit(source, target)
+        ours.append(time.process_time() - start)
+        try:
+            from densratio import densratio
+        except ImportError:
+            continue
+        start = time.process_time()
+        with contextlib.redirect_stdout(io.StringIO()):
+            densratio(
+                target,
+                source,
+                alpha=0.0,
+                sigma_range=list(sigmas),
+                lambda_range=list(LAMBDA_GRID),
+                kernel_num=100,
+                verbose=False,
+            )
+        theirs.append(time.process_time() - start)
+    print(f"\n## uLSIF fit with model selection, n = {n} + {n}, d = 10 (median of {repeats})\n")
+    print("| implementation | CPU s | time / ours |\n|---|---:|---:|")
+    mine = statistics.median(ours)
+    print(f"| imbalance_stream ULSIF (closed-form LOOCV) | {mine:.3f} | 1.00 |")
+    if theirs:
+        other = statistics.median(theirs)
+        print(f"| densratio uLSIF (5-fold CV) | {other:.3f} | {other / mine:.1f} |")
+    else:
+        print("| densratio | not installed | |")
+
+
+def detectors(window: int) -> dict:
+    common = {"mode": "stream", "n_reference": window, "n_test": window // 4}
+    common["refresh_every"] = common["n_test"]
+    return {
+        "KMMNovelty": KMMNovelty(**common),
+        "LocKMMNovelty": LocKMMNovelty(**common),
+        "ULSIFNovelty": ULSIFNovelty(seed=0, **common),
+        "KLIEPNovelty": KLIEPNovelty(seed=0, **common),
+        "KDENovelty": KDENovelty(seed=0, **common),
+        "river HalfSpaceTrees": anomaly.HalfSpaceTrees(seed=0),
+        "river LocalOutlierFactor": anomaly.LocalOutlierFactor(n_neighbors=10),
+    }
+
+
+def per_sample_cost(windows: list[int], n_samples: int) -> None:
+    scaler = preprocessing.StandardScaler()
+    warm_up = detectors(40)  # compile the jitted kernels before any timing
+    for x, _ in datasets.Shuttle().take(200):
+        for model in warm_up.values():
+            model.score_one(x)
+            model.learn_one(x)
+    stream = []
+    for x, _ in datasets.Shuttle().take(n_samples):
+        scaler.learn_one(x)
+        stream.append(scaler.transform_one(x))
+    print(f"\n## Per-sample cost on {n_samples} Shuttle samples (stream mode)\n")
+    print("| model | n_reference | score_one + learn_one, us/sample | refreshes, CPU s total |")
+    print("|---|---:|---:|---:|")
+    for window in windows:
+        for name, model in detectors(window).items():
+            if name.startswith("river") and window != windows[0]:
+                continue  # River's detectors have no window: measured once
+            refresh_time = 0.0
+            if isinstance(model, DensityRatioNovelty):
+                solve = model.refresh
+
+                def timed_refresh(solve=solve):
+                    nonlocal refresh_time
+                    start = time.process_time()
+                    result = solve()
+                    refresh_time += time.process_time() - start
+                    return result
+
+                model.refresh = timed_refresh  # type: ignore[method-assign]
+            start = time.process_time()
+            for x in stream:
+                model.score_one(x)
+                model.learn_one(x)
+            total = time.process_time() - start
+            per_sample = (total - refresh_time) / len(stream) * 1e6
+            shown = "-" if name.startswith("river") else window
+            print(f"| {name} | {shown} | {per_sample:.0f} | {refresh_time:.2f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--windows", type=int, nargs="+", default=[200, 400, 800])
+    parser.add_argument("--samples", type=int, default=2000)
+    args = parser.parse_args()
+    refresh_cost(args.n, args.repeats)
+    per_sample_cost(args.windows, args.samples)
+
+
+if __name__ == "__main__":
+    main()
