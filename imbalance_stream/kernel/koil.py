@@ -10,6 +10,7 @@ from imbalance_stream._numba import budget as budgets
 from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import BinaryClassifier, capacity_for
+from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_choice, check_int, check_real
 
 __all__ = ["KOIL"]
@@ -230,6 +231,9 @@ class KOIL(BinaryClassifier):
     Learning with Fixed Budgets. AAAI, 2666-2672.
 
     """
+
+    #: Stored vectors are dense over the features: at most 65,536 of them (``FeatureSpace``).
+    _max_features = KERNEL_MAX_FEATURES
 
     def __init__(
         self,

@@ -9,6 +9,7 @@ from imbalance_stream._numba import budget as budgets
 from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import BinaryClassifier
+from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_choice, check_int, check_real
 
 from .koil import KernelPool, check_common, logistic
@@ -135,6 +136,9 @@ class KOILMKL(BinaryClassifier):
     Learning: Algorithms and Mistake Bounds. ALT.
 
     """
+
+    #: Stored vectors are dense over the features: at most 65,536 of them (``FeatureSpace``).
+    _max_features = KERNEL_MAX_FEATURES
 
     def __init__(
         self,

@@ -7,6 +7,7 @@ import numpy as np
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
@@ -101,6 +102,8 @@ class ACOG(CostRatio, BinaryClassifier):
         check_real("eta", eta, low=0.0, low_open=True)
         check_real("gamma", gamma, low=0.0, low_open=True)
         super().__init__(positive=positive, intercept=intercept)
+        if covariance == "full":  # a dense d x d matrix: the quadratic limit of FeatureSpace
+            self._features.max_features = QUADRATIC_MAX_FEATURES
         self.loss = loss
         self.covariance = covariance
         self.rho = rho

@@ -9,6 +9,7 @@ import numpy as np
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_real
 
 __all__ = ["AROW"]
@@ -67,6 +68,9 @@ class AROW(BinaryClassifier):
     NeurIPS.
 
     """
+
+    #: A dense d x d matrix over the features: at most 4,096 of them (``FeatureSpace``).
+    _max_features = QUADRATIC_MAX_FEATURES
 
     def __init__(self, r: float = 1.0, positive=True, intercept: bool = False):
         check_real("r", r, low=0.0, low_open=True)

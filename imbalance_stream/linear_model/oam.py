@@ -6,6 +6,7 @@ import numpy as np
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import capacity_for, grow_vector
+from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_int, check_real
 
 from ._pairwise import PairwiseAUCLinear
@@ -62,6 +63,9 @@ class OAMSeq(PairwiseAUCLinear):
     Zhao, P., Hoi, S. C. H., Jin, R., Yang, T. (2011). Online AUC Maximization. ICML.
 
     """
+
+    #: Stored vectors are dense over the features: at most 65,536 of them (``FeatureSpace``).
+    _max_features = KERNEL_MAX_FEATURES
 
     def __init__(self, C: float = 1.0, budget: int = 100, positive=True, seed: int | None = None):
         check_real("C", C, low=0.0, low_open=True)

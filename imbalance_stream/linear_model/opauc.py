@@ -6,6 +6,7 @@ import numpy as np
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import grow_matrix, grow_vector
+from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_real
 
 from ._pairwise import PairwiseAUCLinear
@@ -59,6 +60,9 @@ class OPAUC(PairwiseAUCLinear):
     Gao, W., Jin, R., Zhu, S., Zhou, Z.-H. (2013). One-Pass AUC Optimization. ICML.
 
     """
+
+    #: A dense d x d matrix over the features: at most 4,096 of them (``FeatureSpace``).
+    _max_features = QUADRATIC_MAX_FEATURES
 
     def __init__(self, eta: float = 0.01, lam: float = 0.01, positive=True):
         check_real("eta", eta, low=0.0, low_open=True)

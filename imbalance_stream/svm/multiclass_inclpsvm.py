@@ -11,6 +11,7 @@ from river import base
 
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base import FeatureSpace, UnknownLabel, check_label, grow_matrix
+from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_int, check_real
 
 from .inclpsvm import HeldSamples, pad_statistics, solve_spd
@@ -73,7 +74,8 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
         check_int("window", window, low=1, optional=True)
         self.C = C
         self.window = window
-        self._features = FeatureSpace(intercept=True)  # column 0 is +1: see IncLPSVM
+        # column 0 is +1 (see IncLPSVM); dense d x d statistics: the quadratic feature limit
+        self._features = FeatureSpace(intercept=True, max_features=QUADRATIC_MAX_FEATURES)
         self._total = np.zeros((8, 8))  # M = sum over all held samples of z z'
         self._stats = np.zeros((0, 8, 8))  # M_cj per class slot
         self._labels: list = []  # slot -> label, in order of first appearance
