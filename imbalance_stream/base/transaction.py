@@ -19,6 +19,8 @@ from __future__ import annotations
 import collections
 import contextlib
 import copy
+import functools
+import inspect
 import math
 from typing import Any
 
@@ -78,6 +80,12 @@ def is_finite_state(value: Any, seen: set | None = None) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=None)
+def _parameters(cls: type) -> frozenset:
+    """The constructor parameters of ``cls``: settings, not state (``C = inf`` is legitimate)."""
+    return frozenset(inspect.signature(cls.__init__).parameters)
+
+
 class Transactional:
     """Mixin of the estimators whose ``learn_one`` runs inside :meth:`_transaction`.
 
@@ -98,7 +106,10 @@ class Transactional:
             vars(self)["_features"] = features
 
     def _state_finite(self, indices: np.ndarray) -> bool:
-        return all(is_finite_state(v) for k, v in vars(self).items() if k != "_features")
+        skip = _parameters(type(self))
+        return all(
+            is_finite_state(v) for k, v in vars(self).items() if k != "_features" and k not in skip
+        )
 
     @contextlib.contextmanager
     def _transaction(self, indices: np.ndarray):

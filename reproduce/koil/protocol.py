@@ -130,9 +130,12 @@ ALGORITHMS: dict[str, Algorithm] = {
     # (D-KOIL-21)
     "RBP_B100": Algorithm("imbalance_stream.kernel:RBP", {}, ("sigma",), "per_class", seeded=True),
     "Forgetron_B100": Algorithm("imbalance_stream.kernel:Forgetron", {}, ("sigma",), "per_class"),
-    "Projectron": Algorithm("imbalance_stream.kernel:Projectron", {}, ("proj_eta", "sigma")),
+    # the paper's Projectron bounds its support only through eta: unbounded, as the thesis ran it
+    "Projectron": Algorithm(
+        "imbalance_stream.kernel:Projectron", {"budget": None}, ("proj_eta", "sigma")
+    ),
     "Projectron++": Algorithm(
-        "imbalance_stream.kernel:ProjectronPlusPlus", {}, ("proj_eta", "sigma")
+        "imbalance_stream.kernel:ProjectronPlusPlus", {"budget": None}, ("proj_eta", "sigma")
     ),
 }
 
