@@ -130,15 +130,19 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
         indices, values, new = features.encode(x, grow=True)
         if not len(indices):
             return  # an empty sample: nothing to learn (see the class docstring)
-        with self._transaction(indices):
-            if sign < 0 and self._negative is None:
-                self._negative = y
-            n_columns = features.commit(new) if new else len(features.names)
-            if n_columns > self._state_size:
-                # also covers the intercept column, which exists before any feature is learned
-                self._grow(n_columns)
-                self._state_size = n_columns
-            self._learn(indices, values, sign)
+        self._apply(indices, lambda: self._learn_new(y, indices, values, sign, new))
+
+    def _learn_new(self, y, indices, values, sign, new) -> None:
+        """The update of ``learn_one`` on a validated sample (run whole or not at all)."""
+        if sign < 0 and self._negative is None:
+            self._negative = y
+        features = self._features
+        n_columns = features.commit(new) if new else len(features.names)
+        if n_columns > self._state_size:
+            # also covers the intercept column, which exists before any feature is learned
+            self._grow(n_columns)
+            self._state_size = n_columns
+        self._learn(indices, values, sign)
 
     def _encode_known(self, x: dict) -> tuple[np.ndarray, np.ndarray]:
         """Arrays of ``x`` over the columns the state covers; unknown names are ignored."""

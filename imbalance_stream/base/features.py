@@ -61,6 +61,9 @@ try:  # the compiled fast path of FeatureSpace.encode (optional, see setup.py)
 except ImportError:  # pragma: no cover - depends on the build
     _compiled = None
 
+if _compiled is not None and getattr(_compiled, "MAX_ABS", None) != MAX_ABS_VALUE:
+    _compiled = None  # a stale build, without the magnitude limit: rebuild it (setup.py)
+
 _PLAIN_NUMBERS = frozenset((float, int))  # value types the fast path takes as they are
 
 
@@ -204,8 +207,6 @@ class FeatureSpace:
             array = np.empty(size, dtype=np.float64)
             if _compiled.encode_plain(x, self.index, indices, array, self.intercept) < 0:
                 return None
-            if size and not np.abs(array).max() <= MAX_ABS_VALUE:
-                return None  # the checked path names the feature
         else:
             encoded = self._encode_plain_python(x)
             if encoded is None:

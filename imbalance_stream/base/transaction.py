@@ -17,7 +17,6 @@ models save only the weights of the sample's features).
 from __future__ import annotations
 
 import collections
-import contextlib
 import copy
 import functools
 import inspect
@@ -25,6 +24,8 @@ import math
 from typing import Any
 
 import numpy as np
+
+from imbalance_stream._numba.guard import all_finite
 
 __all__ = ["NumericalError", "Transactional", "copy_state", "is_finite_state"]
 
@@ -34,50 +35,66 @@ class NumericalError(ArithmeticError, ValueError):
     inputs); the model was left exactly as it was before the sample."""
 
 
+_SCALARS = frozenset((type(None), bool, int, str, np.int64, np.bool_))
+_SEQUENCES = frozenset((list, tuple, collections.deque))
+
+
 def copy_state(value: Any, memo: dict) -> Any:
     """A copy of ``value`` that no in-place update of the original can reach: arrays, dicts,
-    lists, deques and tuples are copied (recursively), immutable scalars are shared, anything else
-    is deep-copied. ``memo`` (shared over one snapshot) keeps objects that were shared, shared."""
+    lists, deques, tuples and plain objects holding them are copied (recursively), immutable
+    scalars are shared, anything else is deep-copied. ``memo`` (shared over one snapshot) keeps
+    objects that were shared, shared."""
+    kind = type(value)
+    if kind in _SCALARS or kind is float:
+        return value
     key = id(value)
     if key in memo:
         return memo[key]
-    if isinstance(value, np.ndarray):
+    if kind is np.ndarray:
         result: Any = value.copy(order="K")  # the same layout, so the same pickle
-    elif value is None or isinstance(value, (bool, int, float, str, np.generic)):
-        return value
-    elif type(value) is dict:
+    elif kind is dict:
         result = {k: copy_state(v, memo) for k, v in value.items()}
-    elif type(value) is list:
+    elif kind is list:
         result = [copy_state(v, memo) for v in value]
-    elif type(value) is tuple:
-        result = tuple(copy_state(v, memo) for v in value)
-    elif type(value) is collections.deque:
-        result = collections.deque((copy_state(v, memo) for v in value), value.maxlen)
+    elif kind is tuple:
+        result = tuple([copy_state(v, memo) for v in value])
+    elif kind is collections.deque:
+        result = collections.deque([copy_state(v, memo) for v in value], value.maxlen)
+    elif hasattr(value, "__dict__") and kind.__reduce_ex__ is object.__reduce_ex__:
+        # a plain object holding arrays (e.g. a kernel pool): its attributes, copied as above
+        result = object.__new__(kind)
+        memo[key] = result
+        result.__dict__.update(copy_state(vars(value), memo))
+        return result
     else:
         result = copy.deepcopy(value, memo)
     memo[key] = result
     return result
 
 
-def is_finite_state(value: Any, seen: set | None = None) -> bool:
+def _finite_array(array: np.ndarray) -> bool:
+    if array.dtype == np.float64:
+        return bool(all_finite(array))
+    return array.dtype.kind != "f" or bool(np.isfinite(array).all())
+
+
+def is_finite_state(value: Any) -> bool:
     """Whether every float held by ``value`` (arrays, containers, scalars, and the attributes of
     plain objects such as a kernel pool) is finite."""
-    seen = set() if seen is None else seen
-    if id(value) in seen:
-        return True
-    seen.add(id(value))
-    if isinstance(value, np.ndarray):
-        return value.dtype.kind != "f" or bool(np.isfinite(value).all())
-    if isinstance(value, (float, np.floating)):
+    kind = type(value)
+    if kind is np.ndarray:
+        return _finite_array(value)
+    if kind is float or isinstance(value, np.floating):
         return math.isfinite(value)
-    if isinstance(value, dict):
-        return all(is_finite_state(v, seen) for v in value.values())
-    if isinstance(value, (list, tuple, collections.deque)):
-        return all(is_finite_state(v, seen) for v in value)
-    state = getattr(value, "__dict__", None)
-    if state is not None and not isinstance(value, (type, np.random.Generator)):
-        return all(is_finite_state(v, seen) for v in state.values())
-    return True
+    if kind in _SCALARS:
+        return True
+    if kind is dict:
+        return all([is_finite_state(v) for v in value.values()])
+    if kind in _SEQUENCES:
+        return all([is_finite_state(v) for v in value])
+    if hasattr(value, "__dict__") and kind.__reduce_ex__ is object.__reduce_ex__:
+        return all([is_finite_state(v) for v in vars(value).values()])
+    return True  # a generator, a function: nothing numeric to check
 
 
 @functools.lru_cache(maxsize=None)
@@ -86,41 +103,62 @@ def _parameters(cls: type) -> frozenset:
     return frozenset(inspect.signature(cls.__init__).parameters)
 
 
+
+
 class Transactional:
-    """Mixin of the estimators whose ``learn_one`` runs inside :meth:`_transaction`.
+    """Mixin of the estimators whose ``learn_one`` applies a sample through :meth:`_apply`.
 
     ``_features`` (the :class:`~imbalance_stream.base.FeatureSpace`) is rolled back by its own
-    ``truncate``; everything else in the instance's ``__dict__`` is snapshot by
-    :meth:`_snapshot`. Subclasses may override the three hooks with cheaper, equivalent versions.
+    ``truncate``; everything else in the instance's ``__dict__`` is saved by :meth:`_snapshot`.
+    Subclasses may override the three hooks with cheaper, equivalent versions.
     """
 
     def _snapshot(self, indices: np.ndarray) -> Any:
-        state = {k: v for k, v in vars(self).items() if k != "_features"}
-        return copy_state(state, {})
+        """A copy of the state (all but the feature space) that no update can reach."""
+        memo: dict = {}
+        saved = {}
+        generators = []
+        for key, value in vars(self).items():
+            kind = type(value)
+            if key == "_features" or kind in _SCALARS or kind is float:
+                saved[key] = value
+            elif kind is np.random.Generator:
+                # its state, not a deep copy (50 times cheaper); restored into the same object
+                generators.append((value, value.bit_generator.state))
+                saved[key] = value
+            else:
+                saved[key] = copy_state(value, memo)
+        return saved, generators
 
     def _restore(self, snapshot: Any) -> None:
-        features = vars(self).get("_features")
-        vars(self).clear()
-        vars(self).update(snapshot)
-        if features is not None:
-            vars(self)["_features"] = features
+        saved, generators = snapshot
+        state = vars(self)
+        features = state["_features"]
+        state.clear()
+        state.update(saved)
+        state["_features"] = features
+        for generator, generator_state in generators:
+            generator.bit_generator.state = generator_state
 
     def _state_finite(self, indices: np.ndarray) -> bool:
+        """Whether every float of the state (constructor parameters aside) is finite."""
         skip = _parameters(type(self))
-        return all(
-            is_finite_state(v) for k, v in vars(self).items() if k != "_features" and k not in skip
-        )
+        for key, value in vars(self).items():
+            if key in skip or key == "_features":
+                continue
+            if not is_finite_state(value):
+                return False
+        return True
 
-    @contextlib.contextmanager
-    def _transaction(self, indices: np.ndarray):
-        """Run the body as one update of the sample with columns ``indices``: on any exception,
-        or a non-finite state afterwards, restore the state and the feature space as they were
-        and raise (:class:`NumericalError` for the latter)."""
+    def _apply(self, indices: np.ndarray, update) -> None:
+        """Run ``update()`` as one transaction over the sample with columns ``indices``: on any
+        exception, or a non-finite state afterwards, restore the state and the feature space
+        exactly as they were and raise (:class:`NumericalError` for the latter)."""
         features = self._features  # type: ignore[attr-defined]
         n_names = len(features)
         snapshot = self._snapshot(indices)
         try:
-            yield
+            update()
             if not self._state_finite(indices):
                 raise NumericalError(
                     f"{type(self).__name__}: this sample would make the model's state non-finite "

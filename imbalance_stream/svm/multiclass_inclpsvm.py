@@ -12,6 +12,7 @@ from river import base
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base import FeatureSpace, UnknownLabel, check_label, grow_matrix
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
+from imbalance_stream.base.transaction import Transactional
 from imbalance_stream.base.validation import check_int, check_real
 
 from .inclpsvm import HeldSamples, pad_statistics, solve_spd
@@ -19,7 +20,7 @@ from .inclpsvm import HeldSamples, pad_statistics, solve_spd
 __all__ = ["MulticlassIncLPSVM"]
 
 
-class MulticlassIncLPSVM(HeldSamples, base.Classifier):
+class MulticlassIncLPSVM(Transactional, HeldSamples, base.Classifier):
     """Multi-class incremental and decremental LPSVM, one-vs-rest, without class weights.
 
     The baseline of the thesis's multi-class experiment (Tveit & Hetland 2003): k one-vs-rest
@@ -106,6 +107,10 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
     def learn_one(self, x: dict, y) -> None:
         check_label(y)
         indices, values, new = self._features.encode(x, grow=True)
+        # whole or not at all, as BinaryClassifier.learn_one
+        self._apply(indices, lambda: self._learn_new(y, indices, values, new))
+
+    def _learn_new(self, y, indices, values, new) -> None:
         slot = self._slots.get(y)
         n_features = self._features.commit(new) if new else len(self._features)
         if slot is None:
