@@ -254,7 +254,9 @@ def test_a_sample_that_would_overgrow_the_space_is_refused_before_any_name_is_ad
     space = FeatureSpace(intercept=True, max_features=10)
     space.commit(space.encode({f"f{j}": 1.0 for j in range(5)}, grow=True)[2])
     before = pickle.dumps(space)
-    with pytest.raises(FeatureSpaceFull, match="from 6 to 12 columns, past this model's limit of 10"):
+    with pytest.raises(
+        FeatureSpaceFull, match="from 6 to 12 columns, past this model's limit of 10"
+    ):
         space.encode({f"g{j}": 1.0 for j in range(6)}, grow=True)
     assert pickle.dumps(space) == before
     # known names do not count, and inference never grows the space

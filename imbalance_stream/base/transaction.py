@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import collections
 import copy
-import functools
 import inspect
 import math
+import types
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,8 @@ class NumericalError(ArithmeticError, ValueError):
 
 
 _SCALARS = frozenset((type(None), bool, int, str, np.int64, np.bool_))
+#: Shared, never copied: code (a function set on an instance, a class), not state.
+_CODE = frozenset((types.FunctionType, types.BuiltinFunctionType, types.MethodType, type))
 _SEQUENCES = frozenset((list, tuple, collections.deque))
 
 
@@ -45,7 +47,7 @@ def copy_state(value: Any, memo: dict) -> Any:
     scalars are shared, anything else is deep-copied. ``memo`` (shared over one snapshot) keeps
     objects that were shared, shared."""
     kind = type(value)
-    if kind in _SCALARS or kind is float:
+    if kind in _SCALARS or kind is float or kind in _CODE:
         return value
     key = id(value)
     if key in memo:
@@ -86,7 +88,7 @@ def is_finite_state(value: Any) -> bool:
         return _finite_array(value)
     if kind is float or isinstance(value, np.floating):
         return math.isfinite(value)
-    if kind in _SCALARS:
+    if kind in _SCALARS or kind in _CODE:
         return True
     if kind is dict:
         return all([is_finite_state(v) for v in value.values()])
@@ -97,12 +99,15 @@ def is_finite_state(value: Any) -> bool:
     return True  # a generator, a function: nothing numeric to check
 
 
-@functools.lru_cache(maxsize=None)
+_PARAMETERS: dict[type, frozenset] = {}
+
+
 def _parameters(cls: type) -> frozenset:
     """The constructor parameters of ``cls``: settings, not state (``C = inf`` is legitimate)."""
-    return frozenset(inspect.signature(cls.__init__).parameters)
-
-
+    found = _PARAMETERS.get(cls)
+    if found is None:
+        found = _PARAMETERS[cls] = frozenset(inspect.signature(cls).parameters)
+    return found
 
 
 class Transactional:
@@ -120,7 +125,7 @@ class Transactional:
         generators = []
         for key, value in vars(self).items():
             kind = type(value)
-            if key == "_features" or kind in _SCALARS or kind is float:
+            if key == "_features" or kind in _SCALARS or kind is float or kind in _CODE:
                 saved[key] = value
             elif kind is np.random.Generator:
                 # its state, not a deep copy (50 times cheaper); restored into the same object

@@ -173,9 +173,10 @@ class KOIL(BinaryClassifier):
         ``"rs++"``, ``"fifo++"``, ``"rs"``, ``"fifo"`` or ``"inf"``.
     loss
         ``"hinge"`` (pairwise hinge) or ``"smooth"`` (squared pairwise hinge). The smooth loss's
-        step grows with the margin violation, so with a large ``eta * C`` (e.g. 0.01 x 512 on
-        shuttle, ``reproduce/koil/README.md``) the weights can grow without bound until scores
-        overflow to +-inf and AUCs become undefined; the hinge loss's step is bounded.
+        step grows with the margin violation, so with a large ``eta * C`` (10 or more) eq. 3.18
+        makes the weights grow without bound until the scores overflow. Each hinge value entering
+        the smooth update is therefore clipped at 1e6, as in the authors' code, which bounds the
+        weights and never binds for ``eta * C <= 1`` (docs/decisions.md, D-KOIL-27).
     C
         Penalty of the pairwise losses.
     eta

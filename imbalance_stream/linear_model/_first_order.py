@@ -7,8 +7,7 @@ import math
 import numpy as np
 
 from imbalance_stream._numba import first_order as kernels
-from imbalance_stream._numba import guard
-from imbalance_stream._numba import stream
+from imbalance_stream._numba import guard, stream
 from imbalance_stream._numba.linear import sparse_dot
 from imbalance_stream.base import BinaryClassifier, grow_vector
 

@@ -31,10 +31,17 @@ class OPAUC(PairwiseAUCLinear):
     low-rank variant for high dimensions is not implemented. New features enter with mean 0 and
     zero (co)variance, which is exact because earlier samples had 0 there.
 
+    Step bound. The step multiplies ``w`` by ``I - eta H`` with ``H = lam I + (x - c)(x - c)' +
+    Gamma``, which amplifies ``w`` (until NaN) when ``eta`` is large against the data's scale. The
+    step actually taken is ``min(eta, 1 / (lam + |x - c|^2 + trace(Gamma)))``, which never expands
+    ``w`` and equals ``eta`` on standardised data (docs/decisions.md, D-KOIL-28). The model keeps
+    a dense ``d x d`` covariance per class, so its feature space is limited to 4,096 features
+    (:class:`~imbalance_stream.base.FeatureSpaceFull` beyond).
+
     Parameters
     ----------
     eta
-        Step size; 0.01 in KOIL's experiments.
+        Step size; 0.01 in KOIL's experiments. An upper bound: see "Step bound" above.
     lam
         L2 regularisation of ``w``.
     positive
