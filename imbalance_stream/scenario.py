@@ -377,12 +377,37 @@ def parse(text: str, name: str = "scenario", source: str = "<string>") -> Scenar
         config = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise ScenarioError(
+            f"{source}: arrays or tables nested too deeply to read (more than {MAX_DEPTH} levels "
+            "are refused)"
+        ) from None
+    _check_depth(config, source)
     try:
         return _validate(config, name, source)
     except ScenarioError as error:
         raise ScenarioError(f"{source}: {error}") from None
     except SpecError as error:
         raise ScenarioError(f"{source}: {error}") from None
+
+
+#: Deepest nesting of arrays and tables a scenario may hold (a pipeline in a wrapper in a model
+#: table is about 6): deeper files are refused before anything walks them recursively.
+MAX_DEPTH = 32
+
+
+def _check_depth(config: dict, source: str) -> None:
+    pending: list[tuple[Mapping | list, int]] = [(config, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise ScenarioError(
+                f"{source}: arrays or tables nested more than {MAX_DEPTH} levels deep are refused"
+            )
+        children = value.values() if isinstance(value, Mapping) else value
+        pending.extend(
+            (child, depth + 1) for child in children if isinstance(child, (Mapping, list))
+        )
 
 
 def _near(source: str) -> pathlib.Path | None:
@@ -475,6 +500,12 @@ def load(path) -> Scenario:
         raise ScenarioError(
             f"cannot read scenario {str(path)!r}: {reason} (scenarios shipped with the package: "
             f"{names})"
+        ) from None
+    except UnicodeDecodeError as error:
+        line = error.object[: error.start].count(b"\n") + 1
+        raise ScenarioError(
+            f"cannot read scenario {str(path)!r}: line {line} holds a byte that is not UTF-8 "
+            f"({error.object[error.start : error.start + 1]!r}); TOML files are UTF-8 text"
         ) from None
     return parse(text, name=path.stem, source=str(path))
 

@@ -29,7 +29,7 @@ from river.base import AnomalyDetector, SupervisedAnomalyDetector
 from test_river_checks import public_estimators
 
 from imbalance_stream.base import FeatureSpaceFull, InvalidFeature, NumericalError, UnknownLabel
-from imbalance_stream.base.features import MAX_ABS_VALUE
+from imbalance_stream.base.features import MAX_ABS_VALUE, as_float
 
 # ---- the estimators, by introspection --------------------------------------------------------
 
@@ -163,7 +163,10 @@ def check_refusal_or_acceptance(model, action, culprit):
 
 @pytest.mark.parametrize("cls, params", CONFIGURATIONS)
 def test_the_bad_input_corpus_is_refused_clearly_or_learned_finitely(cls, params):
-    model = warmed(cls, params)
+    check_bad_input_corpus(warmed(cls, params))
+
+
+def check_bad_input_corpus(model):
     y = positive_label(model)
     for case, x, culprit in BAD_SAMPLES:
         check_refusal_or_acceptance(model, lambda x=x: learn(model, x, y), culprit)
@@ -414,3 +417,55 @@ def test_finding_5_projectron_defaults_are_budgeted(name):
     assert unbounded.budget is None
     sizes = memory_sizes(unbounded, n=1200)
     assert sizes[1] > 1.5 * sizes[0], sizes
+
+
+# ---- the suite drives anomaly detectors too ----------------------------------------------------
+
+
+class DistanceToMean(AnomalyDetector):
+    """A toy River anomaly detector (squared distance to the running mean) that validates its
+    input as the package's models do: the shape of the detectors the suite must cover."""
+
+    def __init__(self):
+        self.n = 0
+        self.means: dict = {}
+
+    def _validated(self, x) -> dict:
+        if not isinstance(x, dict):
+            raise TypeError(f"features must be a dict, got {type(x).__name__}")
+        return {name: as_float(name, value) for name, value in x.items()}
+
+    def learn_one(self, x):
+        values = self._validated(x)  # before any state changes
+        self.n += 1
+        for name in set(self.means) | set(values):
+            mean = self.means.get(name, 0.0)
+            self.means[name] = mean + (values.get(name, 0.0) - mean) / self.n
+
+    def score_one(self, x):
+        values = self._validated(x)
+        names = set(self.means) | set(values)
+        return sum((values.get(k, 0.0) - self.means.get(k, 0.0)) ** 2 for k in names)
+
+
+def test_the_corpus_and_the_fuzzing_drive_an_anomaly_detector():
+    """A detector exported from a module of ``MODULES`` is collected like any estimator
+    (``public_estimators`` takes every ``river.base.Estimator``), and driven with
+    ``learn_one(x)`` / ``score_one(x)``."""
+    from river.base import Estimator
+
+    assert issubclass(AnomalyDetector, Estimator)
+    check_bad_input_corpus(warmed(DistanceToMean, {}))
+    recipe = {
+        "n": 60,
+        "d": 3,
+        "exponents": [-6, 0, 6],
+        "constant": [False, True, False],
+        "duplicates": 5,
+        "prefix": 10,
+        "prefix_label": False,
+        "positive_rate": 0.05,
+        "seed": 1,
+    }
+    model = DistanceToMean()
+    run_prequentially(model, as_samples(model, *fuzzed_stream(recipe)))
