@@ -163,6 +163,11 @@ class KOIL(BinaryClassifier):
     instead of the O(N^2 d) of recomputing every opposite score. Memory is fixed once the
     buffers are full: ``2 budget`` vectors and a ``2 budget`` square Gram matrix.
 
+    Limits. Stored vectors are dense over the features, so the feature space holds at most
+    65,536 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+
     Parameters
     ----------
     budget

@@ -75,6 +75,11 @@ class KOILMKL(BinaryClassifier):
     ``vote="sign"`` (eq. 4.1, blind to the scale) removes them on sonar and ionosphere, not on
     german, at the cost above.
 
+    Limits. Stored vectors are dense over the features, so the feature space holds at most
+    65,536 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+
     Parameters
     ----------
     budget

@@ -26,7 +26,7 @@ class Projectron(KernelExpansion):
     by default: once full, a mistake whose projection error exceeds ``eta`` is projected all the
     same (``alpha += y d``), which is the Projectron's own update restricted to the span it has.
     ``budget=None`` restores the unbounded paper version, whose memory and time per sample grow
-    with the stream.
+    with the stream (docs/decisions.md, D-KOIL-29).
 
     ``eta`` thresholds the **squared** projection error, as in the authors' own implementation
     (the DOGMA library); the paper states the test on its square root, which only reparametrises
@@ -105,7 +105,7 @@ class Projectron(KernelExpansion):
         if margin <= 0.0:
             self.n_mistakes += 1
             _, coefficients, error, _ = self._projection(x)
-            if error <= self.eta or self._count == self.budget:
+            if error <= self.eta or self._count == self.budget:  # full: project (D-KOIL-29)
                 self._alpha[: self._count] += sign * coefficients
                 self.n_projections += 1
             else:

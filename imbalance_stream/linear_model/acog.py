@@ -46,7 +46,9 @@ class ACOG(CostRatio, BinaryClassifier):
     loss
         ``"I"`` (cost in the margin) or ``"II"`` (cost in the slope).
     covariance
-        ``"full"`` or ``"diag"``.
+        ``"full"`` or ``"diag"``. A full covariance is a dense matrix over the features, so the
+        feature space then holds at most 4,096 features (beyond, a sample raises
+        :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing); diagonal: 1,000,000.
     rho
         Cost ratio of a positive mistake to a negative one. ``None`` estimates Tn/Tp online with
         the Laplace rule ``(t_n + 1) / (t_p + 1)``, counting the current label first: this is the

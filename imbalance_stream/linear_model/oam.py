@@ -30,6 +30,11 @@ class OAMSeq(PairwiseAUCLinear):
     samples that each buffered one stands for (Zhao et al. 2011, Algorithms 1-3). KOIL's
     experiments use ``budget=100`` per class (the KOIL thesis, section 3.5; D-KOIL-21).
 
+    Limits. Stored vectors are dense over the features, so the feature space holds at most
+    65,536 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+
     Parameters
     ----------
     C

@@ -125,6 +125,11 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
     recomputed from the window's vectors, so that the round-off of a huge sample that has left the
     window does not linger (25% more update work, amortised).
 
+    Limits. The model keeps a dense matrix over the features, so its feature space holds at most
+    4,096 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+
     Parameters
     ----------
     C

@@ -41,6 +41,11 @@ class MulticlassIncLPSVM(Transactional, HeldSamples, base.Classifier):
     been retired gets probability 0 and is never predicted. ``window`` (with its periodic rebuild)
     and ``forget_one`` work as in :class:`~imbalance_stream.svm.IncLPSVM`.
 
+    Limits. The model keeps a dense matrix over the features, so its feature space holds at most
+    4,096 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all, as by :class:`~imbalance_stream.base.BinaryClassifier`.
+
     Parameters
     ----------
     C
