@@ -437,3 +437,19 @@ def test_a_damaged_data_file_is_one_line_and_exit_2(tmp_path, monkeypatch, capsy
     err = capsys.readouterr().err
     assert err.startswith("imbalance-stream: error: a damaged data file: ") and err.count("\n") == 1
     assert "german.numer" in err and "SHA-256" in err
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b'kind = "replay"\n# \xff\n', "line 2 holds a byte that is not UTF-8"),
+        ("x = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+    ],
+    ids=["invalid-utf8", "nested-5000"],
+)
+def test_replay_file_errors_are_one_line_and_exit_2(tmp_path, capsys, content, message):
+    path = tmp_path / "replay.toml"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    assert cli.main(["replay", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("imbalance-stream: error: ") and err.count("\n") == 1 and message in err
