@@ -23,8 +23,11 @@ home holds (see :mod:`imbalance_stream.datasets.fetch`).
 
 ``imbalance-stream --version`` prints the version.
 
-Exit codes: 0 done, 2 a usage or scenario error, including a benchmark file missing from the data
-home (a message, no traceback), 1 anything else (``data check``: a file missing or damaged).
+Exit codes: 0 done, 2 a user error, reported in one line without a traceback: a usage or
+scenario error (a file that is not UTF-8 or nests too deeply, an unknown name, a parameter a class
+or a protocol refuses, a function where a scenario can only name classes, a River dataset that
+would download), a benchmark file missing from or damaged in the data home, a stream a model
+cannot take; 1 anything else (``data check``: a file missing or damaged).
 """
 
 from __future__ import annotations
@@ -336,10 +339,18 @@ def _replay(args) -> int:
     return 0
 
 
+def _fail(error) -> int:
+    """Report a user error in one line (a multi-line message is joined) and return 2."""
+    message = " ".join(str(error).split())
+    print(f"imbalance-stream: error: {message}", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``imbalance-stream`` console script; returns the exit code."""
-    from imbalance_stream.base import InvalidFeature, UnknownLabel
-    from imbalance_stream.datasets import MissingDataFile
+    from imbalance_stream.base import FeatureSpaceFull, InvalidFeature, NumericalError, UnknownLabel
+    from imbalance_stream.datasets import ChecksumError, CorruptedFileError, MissingDataFile
+    from imbalance_stream.evaluate.protocols import ProtocolError
     from imbalance_stream.registry import SpecError
 
     parser = _parser()
@@ -354,17 +365,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "data":
             return _data(args)
         return _run(args)
-    except (SpecError, _UsageError) as error:
-        print(f"imbalance-stream: error: {error}", file=sys.stderr)
-        return 2
+    except (SpecError, _UsageError, ProtocolError) as error:
+        return _fail(error)
     except MissingDataFile as error:
-        print(f"imbalance-stream: error: {error.hint()}", file=sys.stderr)
-        return 2
-    except (UnknownLabel, InvalidFeature) as error:
+        return _fail(error.hint())
+    except (ChecksumError, CorruptedFileError) as error:
+        return _fail(f"a damaged data file: {error}")
+    except (UnknownLabel, InvalidFeature, FeatureSpaceFull, NumericalError) as error:
         # The stream does not fit a model: labels other than its two (is `positive` right?), or
         # a value it cannot take. A scenario error, reported as such.
-        print(f"imbalance-stream: error: the stream does not fit a model: {error}", file=sys.stderr)
-        return 2
+        return _fail(f"the stream does not fit a model: {error}")
     except KeyboardInterrupt:
         print("imbalance-stream: interrupted", file=sys.stderr)
         return 130

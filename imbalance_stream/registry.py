@@ -398,10 +398,66 @@ def build(spec, kind: str | None = None, where: str = "spec"):
         kwargs[key] = (
             value if isinstance(value, type) else _convert_param(value, f"{where}.params.{key}")
         )
+    _check_functions(cls, signature, kwargs, where)
+    if issubclass(cls, datasets_base.Dataset):
+        _check_dataset(cls, kwargs, where)
     try:
         return cls(**kwargs)
     except (TypeError, ValueError, AttributeError) as error:
         raise SpecError(f"{where}: {cls.__name__}(...) refused its parameters: {error}") from None
+
+
+def _check_functions(cls: type, signature: inspect.Signature, kwargs: dict, where: str) -> None:
+    """Refuse, when the file is loaded, a non-callable value for a parameter that takes a function
+    (``river.compose.FuncTransformer(func=...)``): a scenario cannot name a function, and a string
+    there would only fail when the model first runs."""
+    for key, value in kwargs.items():
+        parameter = signature.parameters.get(key)
+        if (
+            parameter is not None
+            and "Callable" in str(parameter.annotation)
+            and not callable(value)
+        ):
+            raise SpecError(
+                f"{where}.params.{key}: {cls.__name__} takes a function there, which a scenario "
+                f"cannot give (files name classes only, and never import or evaluate strings); "
+                f"got {value!r}. Build such a model in Python instead"
+            )
+
+
+#: Most features a generator may be asked for: the models' feature-space limit
+#: (:data:`imbalance_stream.base.features.MAX_FEATURES`).
+MAX_GENERATED_FEATURES = 1_000_000
+
+
+def _check_dataset(cls: type, kwargs: dict, where: str) -> None:
+    """Refuse a dataset that would download (River's remote datasets write into the home folder
+    and need a network) or generate more features than a model can take."""
+    if issubclass(cls, datasets_base.RemoteDataset):
+        raise SpecError(
+            f"{where}: river.datasets.{cls.__name__} is downloaded by River on first use, which a "
+            f"scenario never does (no network, nothing written outside --out). Download "
+            f"{_remote_url(cls)} yourself, unpack it, and read the CSV file with "
+            '{ csv = "path/to/file.csv", target = "<label column>" } as the source'
+        )
+    n_features = kwargs.get("n_features")
+    if n_features is not None and (
+        isinstance(n_features, bool)
+        or not isinstance(n_features, int)
+        or not 1 <= n_features <= MAX_GENERATED_FEATURES
+    ):
+        raise SpecError(
+            f"{where}.params.n_features: expected an integer from 1 to "
+            f"{MAX_GENERATED_FEATURES:,} (the models' limit on features), got {n_features!r}"
+        )
+
+
+def _remote_url(cls: type) -> str:
+    """The address River downloads ``cls`` from (an attribute set by its constructor)."""
+    try:
+        return str(cls().url)  # constructing downloads nothing: only iterating does
+    except Exception:  # noqa: BLE001 - a message, whatever the dataset's constructor needs
+        return "its file"
 
 
 def _wrapped_metric(params: Mapping, wrapper: type, where: str) -> dict:

@@ -373,16 +373,60 @@ def _named_specs(config, key: str):
 
 def parse(text: str, name: str = "scenario", source: str = "<string>") -> Scenario:
     """Validate the TOML ``text`` of a scenario and return it (see the module docstring)."""
-    try:
-        config = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ScenarioError(f"{source}: not valid TOML: {error}") from None
+    config = read_toml(text, source)
     try:
         return _validate(config, name, source)
     except ScenarioError as error:
         raise ScenarioError(f"{source}: {error}") from None
     except SpecError as error:
         raise ScenarioError(f"{source}: {error}") from None
+
+
+#: Deepest nesting of arrays and tables a scenario may hold (a pipeline in a wrapper in a model
+#: table is about 6): deeper files are refused before anything walks them recursively.
+MAX_DEPTH = 32
+
+
+def read_toml(text: str, source: str, error: type[SpecError] = ScenarioError) -> dict:
+    """The table of the TOML ``text``; invalid TOML and nesting deeper than :data:`MAX_DEPTH`
+    raise ``error`` naming ``source`` (shared by run and replay scenarios)."""
+    try:
+        config = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as problem:
+        raise error(f"{source}: not valid TOML: {problem}") from None
+    except RecursionError:
+        raise error(
+            f"{source}: arrays or tables nested too deeply to read (more than {MAX_DEPTH} levels "
+            "are refused)"
+        ) from None
+    try:
+        _check_depth(config, source)
+    except ScenarioError as problem:
+        raise error(str(problem)) from None
+    return config
+
+
+def utf8_error(path, error: UnicodeDecodeError) -> str:
+    """The message for a scenario file that is not UTF-8: the line and the byte."""
+    line = error.object[: error.start].count(b"\n") + 1
+    return (
+        f"cannot read scenario {str(path)!r}: line {line} holds a byte that is not UTF-8 "
+        f"({error.object[error.start : error.start + 1]!r}); TOML files are UTF-8 text"
+    )
+
+
+def _check_depth(config: dict, source: str) -> None:
+    pending: list[tuple[Mapping | list, int]] = [(config, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise ScenarioError(
+                f"{source}: arrays or tables nested more than {MAX_DEPTH} levels deep are refused"
+            )
+        children = value.values() if isinstance(value, Mapping) else value
+        pending.extend(
+            (child, depth + 1) for child in children if isinstance(child, (Mapping, list))
+        )
 
 
 def _near(source: str) -> pathlib.Path | None:
@@ -476,6 +520,8 @@ def load(path) -> Scenario:
             f"cannot read scenario {str(path)!r}: {reason} (scenarios shipped with the package: "
             f"{names})"
         ) from None
+    except UnicodeDecodeError as error:
+        raise ScenarioError(utf8_error(path, error)) from None
     return parse(text, name=path.stem, source=str(path))
 
 

@@ -32,7 +32,8 @@ def moments_reference(count, mean, cov, x):
 def gradient_reference(w, x, sign, mean, cov, eta, lam):
     diff = x - mean
     gradient = lam * w - sign * diff + diff * (diff @ w) + cov @ w
-    return w - eta * gradient
+    step = min(eta, 1.0 / (lam + diff @ diff + np.trace(cov)))  # D-KOIL-28
+    return w - step * gradient
 
 
 def oam_reference(w, x, sign, buffer, c_t):

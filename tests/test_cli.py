@@ -322,3 +322,134 @@ def test_format_table_aligns_numbers():
         "a      0.5000  10",
         "bbb    0.2500   7",
     ]
+
+
+# ---- every user error is one line and exit code 2 (issue 15) -----------------------------------
+
+_MODELS = """
+[models]
+LR = "river.linear_model.LogisticRegression"
+[metrics]
+BA = "river.metrics.BalancedAccuracy"
+"""
+
+
+def _protocol(path: str, params: str) -> str:
+    return f'kind = "protocol"\nprotocol = "{path}"\n[params]\n{params}\n'
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b'[stream]\nsource = "river.datasets.Phishing"\n# \xff\xfe\n', "line 3 holds a byte"),
+        ("x = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+        ("x = " + "[" * 40 + "]" * 40 + "\n", "nested more than 32 levels"),
+        (
+            '[stream]\nsource = { class = "river.datasets.synth.Hyperplane", params = '
+            "{ n_features = 2000000000 } }\nn_samples = 10\n" + _MODELS,
+            "n_features: expected an integer from 1 to 1,000,000",
+        ),
+        (
+            '[stream]\nsource = { class = "river.datasets.synth.Hyperplane", params = '
+            "{ n_features = 2e9 } }\nn_samples = 10\n" + _MODELS,
+            "got 2000000000.0",
+        ),
+        (
+            '[stream]\nsource = "river.datasets.CreditCard"\n' + _MODELS,
+            "read the CSV file with { csv =",
+        ),
+        (
+            '[stream]\nsource = "river.datasets.Phishing"\n[metrics]\n'
+            'BA = "river.metrics.BalancedAccuracy"\n[models.F]\n'
+            'class = "river.compose.FuncTransformer"\nparams = { func = "os.system" }\n',
+            "models.F.params.func: FuncTransformer takes a function there",
+        ),
+        (_protocol("reproduce.koil.protocol:table3_2", "trials = -1"), "trials: expected 1 to"),
+        (
+            _protocol("reproduce.koil.protocol:table3_2", 'datasets = ["nope"]'),
+            "unknown KOIL dataset 'nope'",
+        ),
+        (
+            _protocol("reproduce.koil.protocol:table3_2", 'selected_file = "table3_2.toml"'),
+            "is not a readable JSON file",
+        ),
+        (_protocol("reproduce.acog.protocol:table2", "runs = -1"), "runs: expected an integer"),
+        (
+            _protocol("reproduce.acog.protocol:table2", 'datasets = ["nope"]'),
+            "unknown dataset 'nope'",
+        ),
+        (_protocol("reproduce.dcil.protocol:table5_3", "runs = 0"), "runs: expected an integer"),
+        (
+            _protocol("reproduce.dcil.protocol:table5_3", "experiments = [7]"),
+            "experiments: a list of 1, 2, 3 or 4",
+        ),
+    ],
+    ids=[
+        "invalid-utf8",
+        "nested-5000",
+        "nested-40",
+        "n_features-2e9",
+        "n_features-float",
+        "remote-dataset",
+        "function-parameter",
+        "koil-trials",
+        "koil-dataset",
+        "koil-selected-file",
+        "acog-runs",
+        "acog-dataset",
+        "dcil-runs",
+        "dcil-experiments",
+    ],
+)
+def test_every_user_error_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, content, message):
+    """Nothing runs, nothing is written outside --out (the home folder is a fresh one here)."""
+    folder = tmp_path / "reproduce-copy"
+    folder.mkdir()
+    path = folder / "bad.toml"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(ROOT / "reproduce" / "koil")  # a relative selected_file names a TOML file
+    out = tmp_path / "out"
+    assert cli.main(["run", str(path), "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("imbalance-stream: error: ") and err.count("\n") == 1, err
+    assert message in err, err
+    assert "Traceback" not in err
+    assert not any(home.iterdir()), "something was written into the home folder"
+
+
+def test_a_damaged_data_file_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    from imbalance_stream.datasets import base
+
+    data = tmp_path / "data" / "libsvm"
+    data.mkdir(parents=True)
+    (data / "german.numer").write_text("1 1:0.5\n-1 2:1\n")  # not the published file
+    monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path / "data"))
+    monkeypatch.setattr(base, "_VERIFIED", set())
+    scenario = tmp_path / "german.toml"
+    scenario.write_text('[stream]\nsource = "imbalance_stream.datasets.German"\n' + _MODELS)
+    assert cli.main(["run", str(scenario), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("imbalance-stream: error: a damaged data file: ") and err.count("\n") == 1
+    assert "german.numer" in err and "SHA-256" in err
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b'kind = "replay"\n# \xff\n', "line 2 holds a byte that is not UTF-8"),
+        ("x = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+    ],
+    ids=["invalid-utf8", "nested-5000"],
+)
+def test_replay_file_errors_are_one_line_and_exit_2(tmp_path, capsys, content, message):
+    path = tmp_path / "replay.toml"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    assert cli.main(["replay", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("imbalance-stream: error: ") and err.count("\n") == 1 and message in err

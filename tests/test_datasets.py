@@ -369,7 +369,7 @@ EXPECTED = [({1: 0.5, 3: -2.0}, 1), ({2: 1e-3}, -1), ({}, 1), ({4: 7.0}, 2)]
 @pytest.mark.parametrize("suffix", ["", ".gz", ".bz2"])
 def test_read_libsvm_variants(tmp_path, name, text, suffix):
     path = write(tmp_path / f"data{suffix}", text)
-    got = list(read_libsvm(path))
+    got = list(read_libsvm(path, require_final_newline="no-final-newline" not in name))
     assert got == EXPECTED
     assert all(type(y) is int for _, y in got)
     assert all(type(k) is int for x, _ in got for k in x)
@@ -401,7 +401,10 @@ def test_read_libsvm_errors_name_the_line(tmp_path, text, bad):
 @pytest.mark.requires_data("mushrooms", "ijcnn1", "koil/german")
 def test_read_libsvm_real_files_edge_cases():
     # mushrooms: CRLF and no final newline; w8a: an extra empty last line; ijcnn1: bz2, '1.0' labels
-    assert sum(1 for _ in read_libsvm(DATA / "libsvm" / "mushrooms")) == 8124
+    mushrooms = DATA / "libsvm" / "mushrooms"
+    assert sum(1 for _ in read_libsvm(mushrooms, require_final_newline=False)) == 8124
+    with pytest.raises(ValueError, match="line 8124: the file ends in the middle of this row"):
+        list(read_libsvm(mushrooms))
     x, y = next(read_libsvm(DATA / "libsvm" / "ijcnn1.trn.bz2"))
     assert y == -1 and type(y) is int and x[13] == 0.0  # an explicit zero is kept
     x, y = next(read_libsvm(DATA / "koil" / "german"))
@@ -512,7 +515,8 @@ def test_read_libsvm_round_trip(tmp_path_factory, rows, separator, newline, fina
         lines.append(separator.join(tokens) + (separator if separator == "\t" else ""))
     text = newline.join(lines) + (newline if final_newline and lines else "")
     path = write(tmp_path_factory.mktemp("rt") / f"data{suffix}", text)
-    assert list(read_libsvm(path)) == [(dict(sorted(f.items())), label) for label, f in rows]
+    got = list(read_libsvm(path, require_final_newline=final_newline))
+    assert got == [(dict(sorted(f.items())), label) for label, f in rows]
 
 
 @pytest.mark.requires_data("german", "car", "koil/glass")
@@ -553,3 +557,57 @@ def test_clear_cache_reparses():
     dbase.clear_cache()
     again = datasets.Car().to_numpy()[0]
     assert again is not first and np.array_equal(again, first)
+
+
+# ---- damaged files: an error naming the file and the line (issue 15) ---------------------------
+
+ROWS = "".join(f"{1 if i % 3 else -1} 1:{i}.5 3:-2 7:0.25\n" for i in range(4000))
+
+
+def test_a_file_cut_mid_line_is_refused(tmp_path):
+    path = write(tmp_path / "cut", ROWS[: ROWS.index("\n", 500) - 3])  # "... 7:0." at the end
+    with pytest.raises(ValueError, match=r"cut, line \d+: the file ends in the middle"):
+        list(read_libsvm(path))
+    assert len(list(read_libsvm(path, require_final_newline=False))) == ROWS[:500].count("\n") + 1
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2"])
+def test_a_truncated_compressed_file_names_the_file_and_line(tmp_path, suffix):
+    whole = write(tmp_path / f"whole{suffix}", ROWS).read_bytes()
+    path = tmp_path / f"cut{suffix}"
+    path.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(datasets.CorruptedFileError) as info:
+        list(read_libsvm(path))
+    message = str(info.value)
+    assert str(path) in message and "line " in message and "damaged or cut short" in message
+
+
+def test_a_non_ascii_byte_names_the_file_line_and_column(tmp_path):
+    path = tmp_path / "latin1"
+    path.write_bytes(b"1 1:0.5\n-1 2:1\n1 3:\xe90\n")
+    with pytest.raises(
+        datasets.CorruptedFileError, match=r"latin1, line 3: byte b'\\xe9' at column 5"
+    ):
+        list(read_libsvm(path))
+
+
+def test_a_flipped_byte_in_a_gz_is_a_checksum_error(tmp_path, monkeypatch):
+    """Whatever the decompressor raises on the damaged stream (zlib.error, a CRC error, EOF),
+    the loader reports a ChecksumError naming the file."""
+    from imbalance_stream.datasets import base
+
+    raw = ROWS.encode()
+    packed = bytearray(gzip.compress(raw))
+    for offset in (30, len(packed) // 2, len(packed) - 6):  # header, deflate data, CRC
+        damaged = bytearray(packed)
+        damaged[offset] ^= 0xFF
+        (tmp_path / "rows.gz").write_bytes(bytes(damaged))
+        file = base.DataFile(
+            path="rows.gz",
+            sha256=hashlib.sha256(bytes(packed)).hexdigest(),
+            url="https://example.org/rows.gz",
+            content_sha256=hashlib.sha256(raw).hexdigest(),
+        )
+        monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path))
+        with pytest.raises(datasets.ChecksumError, match="rows.gz"):
+            file.resolve()

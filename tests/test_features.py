@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -9,6 +11,7 @@ from hypothesis import strategies as st
 
 from imbalance_stream.base import FeatureSpace, InvalidFeature, as_float, grow_matrix, grow_vector
 from imbalance_stream.base import features as features_module
+from imbalance_stream.base.features import MAX_ABS_VALUE, FeatureSpaceFull
 
 
 def test_new_names_get_columns_in_order_of_appearance_only_after_commit():
@@ -68,7 +71,7 @@ def test_non_dict_input_is_refused():
 @given(
     st.dictionaries(
         st.text(min_size=1, max_size=3),
-        st.floats(allow_nan=False, allow_infinity=False),
+        st.floats(-MAX_ABS_VALUE, MAX_ABS_VALUE),
         max_size=8,
     )
 )
@@ -229,3 +232,42 @@ def test_a_model_learns_the_same_with_and_without_the_compiled_encoder(monkeypat
     compiled = run()
     monkeypatch.setattr(features_module, "_compiled", None)
     assert run() == compiled
+
+
+# ---- limits: magnitude of values, growth of the space (issue 15, findings 2 and 3) ---------------
+
+
+@pytest.mark.parametrize("value", [1e155, -1e16, 10**20, np.float64(2e15)])
+def test_values_beyond_the_magnitude_limit_are_refused_naming_the_feature(value):
+    space = FeatureSpace()
+    space.commit(["a"])
+    before = pickle.dumps(space)
+    for grow in (True, False):
+        for sample in ({"a": value}, {"a": 1.0, "b": value}):
+            with pytest.raises(InvalidFeature, match="beyond the limit"):
+                space.encode(sample, grow=grow)
+    assert pickle.dumps(space) == before
+    assert space.encode({"a": MAX_ABS_VALUE}, grow=True)[1].tolist() == [MAX_ABS_VALUE]
+
+
+def test_a_sample_that_would_overgrow_the_space_is_refused_before_any_name_is_added():
+    space = FeatureSpace(intercept=True, max_features=10)
+    space.commit(space.encode({f"f{j}": 1.0 for j in range(5)}, grow=True)[2])
+    before = pickle.dumps(space)
+    with pytest.raises(
+        FeatureSpaceFull, match="from 6 to 12 columns, past this model's limit of 10"
+    ):
+        space.encode({f"g{j}": 1.0 for j in range(6)}, grow=True)
+    assert pickle.dumps(space) == before
+    # known names do not count, and inference never grows the space
+    assert len(space.encode({f"f{j}": 2.0 for j in range(5)} | {"g": 1.0}, grow=True)[2]) == 1
+    assert len(space.encode({f"g{j}": 1.0 for j in range(100)}, grow=False)[0]) == 1
+
+
+def test_truncate_is_the_rollback_of_commit():
+    space = FeatureSpace()
+    space.commit(["a", "b"])
+    before = pickle.dumps(space)
+    space.commit(["c", "d"])
+    space.truncate(2)
+    assert pickle.dumps(space) == before and "c" not in space.index

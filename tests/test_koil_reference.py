@@ -97,7 +97,8 @@ class NaiveKOIL:
         else:
             alpha_t = 0.0
             for i in selected:
-                change = 2.0 * step * losses[i] if self.loss == "smooth" else step
+                clipped = min(losses[i], 1e6)  # D-KOIL-27
+                change = 2.0 * step * clipped if self.loss == "smooth" else step
                 alpha_t += change
                 opp_a[i] -= change
         if alpha_t == 0.0:

@@ -41,11 +41,18 @@ def opauc_gradient_step(w, n, x, sign, opposite_mean, opposite_cov, eta, lam):
 
     Gradient of the square pairwise loss averaged over the opposite class (plus ``lam/2 |w|^2``):
     ``g = lam w - y (x - c) + (x - c)(x - c)' w + Gamma w`` with ``c``, ``Gamma`` the opposite
-    class's mean and covariance and ``y`` the sign of ``x``; then ``w <- w - eta g``. O(n^2).
+    class's mean and covariance and ``y`` the sign of ``x``; then ``w <- w - eta_t g`` with the
+    step bounded by the curvature of the step's quadratic (D-KOIL-28):
+    ``eta_t = min(eta, 1 / (lam + |x - c|^2 + trace(Gamma)))``, which is ``eta`` on scaled data
+    and keeps the step from amplifying ``w`` on unscaled data. O(n^2).
     """
     diff = np.empty(n)
+    curvature = lam
     for i in range(n):
         diff[i] = x[i] - opposite_mean[i]
+        curvature += diff[i] * diff[i] + opposite_cov[i, i]
+    if curvature * eta > 1.0:
+        eta = 1.0 / curvature
     projection = 0.0
     for i in range(n):
         projection += diff[i] * w[i]

@@ -29,6 +29,13 @@ from numba import njit
 from . import budget as B
 from .kernels import argmax_over, kernel, kernel_row, sq_distance_row
 
+#: The smooth loss moves a weight by ``2 eta C`` times the pair's hinge value (eq. 3.18), which
+#: feeds back into the next hinge values: with a large ``eta C`` the weights grow without bound
+#: until the scores overflow. Each hinge value entering the smooth move (and the reported loss)
+#: is clipped here, as the authors' code clips it (``project_bound``); a clipped move is a hinge
+#: move of step ``2 eta C 1e6``, so the weights stay bounded by ``O(C k 1e6)`` (D-KOIL-27).
+SMOOTH_HINGE_CLIP = 1e6
+
 __all__ = [
     "COUNT",
     "HEAD",
@@ -226,6 +233,8 @@ def _update_selected(
     loss = 0.0
     for t in range(n_selected):
         value = losses[selected[t]]
+        if smooth and value > SMOOTH_HINGE_CLIP:
+            value = SMOOTH_HINGE_CLIP  # D-KOIL-27
         slot = opposite[selected[t]]
         change = 2.0 * step * value if smooth else step
         loss += value * value if smooth else value

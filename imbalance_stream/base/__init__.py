@@ -2,16 +2,19 @@
 
 from .arrays import capacity_for, grow_matrix, grow_vector
 from .binary import BinaryClassifier, UnknownLabel, check_label
-from .features import FeatureSpace, InvalidFeature, as_float
+from .features import FeatureSpace, FeatureSpaceFull, InvalidFeature, as_float
 from .rows import ArrayRows
+from .transaction import NumericalError
 from .validation import InvalidParameter
 
 __all__ = [
     "ArrayRows",
     "BinaryClassifier",
     "FeatureSpace",
+    "FeatureSpaceFull",
     "InvalidFeature",
     "InvalidParameter",
+    "NumericalError",
     "UnknownLabel",
     "as_float",
     "check_label",

@@ -8,7 +8,8 @@
  * number of items written. It declines, returning -1 with nothing to clean up, as soon as the
  * sample needs the checked Python path (features.py, FeatureSpace._encode_checked): a name not in
  * ``index``, an empty dict, a value that is not exactly a float or an int, an int beyond the float range, a zero,
- * NaN or an infinity. It never raises for the sample's content: the checked path decides, and names
+ * NaN, an infinity or a magnitude beyond ENCODE_MAX_ABS (features.MAX_ABS_VALUE, exported as
+ * ``MAX_ABS`` so that features.py uses a build only if it enforces the same limit). It never raises for the sample's content: the checked path decides, and names
  * the feature in its error. Both paths give identical arrays (tests/test_features.py).
  *
  * Why C: validating and mapping a sparse dict costs more than the numba update it feeds (about
@@ -20,6 +21,8 @@
 #include <Python.h>
 #include <math.h>
 #include <string.h>
+
+#define ENCODE_MAX_ABS 1e15 /* features.MAX_ABS_VALUE */
 
 static int
 get_buffer(PyObject *array, Py_buffer *view, const char *kinds, const char *what)
@@ -90,7 +93,7 @@ encode_plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         else {
             goto done;
         }
-        if (value == 0.0 || !isfinite(value))
+        if (value == 0.0 || !(fabs(value) <= ENCODE_MAX_ABS)) /* also NaN and infinities */
             goto done;
         /* A key's __eq__ may run Python code; hold the key while it does. */
         Py_INCREF(name);
@@ -141,5 +144,11 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__encode(void)
 {
-    return PyModule_Create(&module);
+    PyObject *created = PyModule_Create(&module);
+    if (created != NULL && PyModule_AddObject(created, "MAX_ABS",
+                                              PyFloat_FromDouble(ENCODE_MAX_ABS)) < 0) {
+        Py_DECREF(created);
+        return NULL;
+    }
+    return created;
 }

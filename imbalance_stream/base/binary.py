@@ -12,8 +12,9 @@ import abc
 import numpy as np
 from river import base
 
-from .features import FeatureSpace
+from .features import MAX_FEATURES, FeatureSpace
 from .rows import ArrayRows
+from .transaction import Transactional
 from .validation import check_bool
 
 __all__ = ["BinaryClassifier", "UnknownLabel", "check_label"]
@@ -50,7 +51,7 @@ def check_label(y):
     return y
 
 
-class BinaryClassifier(base.Classifier, abc.ABC):
+class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
     """Binary classifier over any two labels, the rare one named by ``positive``.
 
     Labels. ``y == positive`` is the positive (rare, interesting) class, written +1 inside the
@@ -65,18 +66,31 @@ class BinaryClassifier(base.Classifier, abc.ABC):
     learn from, so ``learn_one({}, y)`` is a documented no-op (the label is still validated); for
     a model with an intercept it is not empty, because the constant feature is present.
 
+    Limits. Values beyond 1e15 in magnitude (``FeatureSpace``'s ``MAX_ABS_VALUE``) are refused
+    like NaN. A sample that would grow the feature space past ``_max_features`` columns (a class
+    attribute: 1,000,000, or 4,096 for models that keep a dense matrix over the features) raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and commits nothing.
+
+    Transactions. ``learn_one`` applies a sample whole or not at all: if the update raises (a
+    ``MemoryError``, say) or leaves a non-finite number in the state (an overflow),
+    the state and the feature space are restored exactly (pickle-equal) and the error is raised,
+    :class:`~imbalance_stream.base.NumericalError` for the latter.
+
     Subclass contract. ``_grow(n_features)`` extends the state to ``n_features`` columns with the
     prior; ``_learn(indices, values, sign)`` updates with ``sign`` in {+1, -1};
     ``_decision(indices, values)`` returns the real-valued score (larger means more positive);
     ``_proba(indices, values)`` returns P(positive). Each receives validated float64/int64 arrays.
     """
 
+    #: Most columns the feature space may grow to (see "Limits" above).
+    _max_features = MAX_FEATURES
+
     def __init__(self, positive=True, intercept: bool = False):
         check_bool("intercept", intercept)
         self.positive = positive
         self.intercept = intercept
         self._negative = None
-        self._features = FeatureSpace(intercept=intercept)
+        self._features = FeatureSpace(intercept=intercept, max_features=self._max_features)
         self._state_size = 0  # columns the subclass's state covers (``_grow`` brings it up)
 
     # ---- labels -------------------------------------------------------------------------------
@@ -116,8 +130,13 @@ class BinaryClassifier(base.Classifier, abc.ABC):
         indices, values, new = features.encode(x, grow=True)
         if not len(indices):
             return  # an empty sample: nothing to learn (see the class docstring)
+        self._apply(indices, lambda: self._learn_new(y, indices, values, sign, new))
+
+    def _learn_new(self, y, indices, values, sign, new) -> None:
+        """The update of ``learn_one`` on a validated sample (run whole or not at all)."""
         if sign < 0 and self._negative is None:
             self._negative = y
+        features = self._features
         n_columns = features.commit(new) if new else len(features.names)
         if n_columns > self._state_size:
             # also covers the intercept column, which exists before any feature is learned

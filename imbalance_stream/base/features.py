@@ -11,7 +11,14 @@ Conventions, shared by every estimator:
   weight would ignore it;
 * a name missing from a dict is 0, as in River's sparse dicts, and explicit zeros are dropped;
 * ``bool`` and numpy scalars are numbers; ``str``, ``None``, NaN and infinities are rejected with a
-  :class:`ValueError` that names the feature, before any state changes.
+  :class:`ValueError` that names the feature, before any state changes;
+* a value beyond :data:`MAX_ABS_VALUE` in magnitude (1e15) is rejected the same way: the models'
+  arithmetic multiplies values together (covariances, kernels, pairwise products) and a product of a
+  few such values already leaves float64's range (about 1e308); scale such features first;
+* a sample that would grow the space past ``max_features`` columns (:data:`MAX_FEATURES` by
+  default, less for models whose state is quadratic in the number of features) is rejected with
+  :class:`FeatureSpaceFull` before any name is committed, so that one oversized sample cannot make a
+  model allocate more than it can hold.
 """
 
 from __future__ import annotations
@@ -23,7 +30,28 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["FeatureSpace", "InvalidFeature", "as_float"]
+__all__ = [
+    "MAX_ABS_VALUE",
+    "MAX_FEATURES",
+    "QUADRATIC_MAX_FEATURES",
+    "KERNEL_MAX_FEATURES",
+    "FeatureSpace",
+    "FeatureSpaceFull",
+    "InvalidFeature",
+    "as_float",
+]
+
+#: Largest magnitude of a feature value a model accepts. Squares and cubes of it (1e30, 1e45)
+#: stay far inside float64's range, so covariance, kernel and pairwise updates cannot overflow on
+#: one sample; beyond it, scale the feature (``river.preprocessing.StandardScaler``).
+MAX_ABS_VALUE = 1e15
+#: Default limit on a model's feature space (columns), for models whose memory is linear in it.
+MAX_FEATURES = 1_000_000
+#: Limit for models that keep a dense matrix over the features (a full covariance, a scatter
+#: matrix): 4,096 columns are 128 MiB per matrix.
+QUADRATIC_MAX_FEATURES = 4096
+#: Limit for kernel machines, which store each support vector densely over the features.
+KERNEL_MAX_FEATURES = 65_536
 
 _EMPTY_IDX = np.empty(0, dtype=np.int64)
 _EMPTY_VAL = np.empty(0, dtype=np.float64)
@@ -33,11 +61,19 @@ try:  # the compiled fast path of FeatureSpace.encode (optional, see setup.py)
 except ImportError:  # pragma: no cover - depends on the build
     _compiled = None
 
+if _compiled is not None and getattr(_compiled, "MAX_ABS", None) != MAX_ABS_VALUE:
+    _compiled = None  # a stale build, without the magnitude limit: rebuild it (setup.py)
+
 _PLAIN_NUMBERS = frozenset((float, int))  # value types the fast path takes as they are
 
 
 class InvalidFeature(ValueError):
-    """A feature value that cannot enter a model (not a finite real number)."""
+    """A feature value that cannot enter a model (not a finite real number within
+    :data:`MAX_ABS_VALUE`)."""
+
+
+class FeatureSpaceFull(ValueError):
+    """A sample whose new feature names would grow a model's feature space past its limit."""
 
 
 def as_float(name, value) -> float:
@@ -62,6 +98,12 @@ def as_float(name, value) -> float:
         )
     if not math.isfinite(number):
         raise InvalidFeature(f"feature {name!r} has non-finite value {value!r}")
+    if abs(number) > MAX_ABS_VALUE:
+        raise InvalidFeature(
+            f"feature {name!r} has value {value!r}, beyond the limit of {MAX_ABS_VALUE:g} in "
+            "magnitude that the models' arithmetic can carry; scale it first (e.g. with "
+            "river.preprocessing.StandardScaler)"
+        )
     return number
 
 
@@ -87,6 +129,9 @@ class FeatureSpace:
     intercept
         Reserve column 0 for a constant feature equal to 1, so that a linear model gains a bias
         term that it learns like any other weight.
+    max_features
+        Most columns the space may hold (the intercept included); a sample whose new names would
+        pass it raises :class:`FeatureSpaceFull` and commits nothing.
 
     Examples
     --------
@@ -109,9 +154,12 @@ class FeatureSpace:
     #: The name of the constant feature: a value no feature dict can hold as a key by accident
     #: (a user's feature named ``"__intercept__"`` is an ordinary feature).
     INTERCEPT = INTERCEPT
+    #: The default of ``max_features`` (also for spaces pickled before it existed).
+    max_features = MAX_FEATURES
 
-    def __init__(self, intercept: bool = False):
+    def __init__(self, intercept: bool = False, max_features: int = MAX_FEATURES):
         self.intercept = intercept
+        self.max_features = max_features
         self.index: dict = {}
         self.names: list = []
         if intercept:
@@ -138,6 +186,8 @@ class FeatureSpace:
         """
         if not isinstance(x, dict):
             raise TypeError(f"features must be a dict, got {type(x).__name__}")
+        if grow and len(x) + len(self.names) > self.max_features:
+            self._check_room(x)
         if self._last is not None:
             recalled = self._recall(x, grow)
             if recalled is not None:
@@ -177,6 +227,7 @@ class FeatureSpace:
                 or not _PLAIN_NUMBERS.issuperset(map(type, values))
                 or 0.0 in values
                 or not math.isfinite(sum(values))
+                or max(map(abs, values)) > MAX_ABS_VALUE
             ):
                 return None
             columns: Any = map(self.index.__getitem__, x)  # KeyError: a name not seen before
@@ -202,8 +253,8 @@ class FeatureSpace:
             kind = type(raw)
             if kind is float:
                 value = raw
-                if value - value != 0.0:  # NaN or +-inf, cheaper than math.isfinite
-                    as_float(name, raw)
+                if value - value != 0.0 or not -MAX_ABS_VALUE <= value <= MAX_ABS_VALUE:
+                    as_float(name, raw)  # raises: NaN, +-inf or too large
             else:
                 value = as_float(name, raw)
             if value == 0.0:
@@ -249,6 +300,26 @@ class FeatureSpace:
         if same is not True:
             return None
         return indices, array, []
+
+    def _check_room(self, x: dict) -> None:
+        """Raise :class:`FeatureSpaceFull` if the names of ``x`` not yet in the space would pass
+        ``max_features``; called only when ``x`` is large enough for that to be possible."""
+        index = self.index
+        n_new = sum(1 for name in x if name not in index)
+        if len(self.names) + n_new > self.max_features:
+            raise FeatureSpaceFull(
+                f"the sample brings {n_new:,} new feature names, which would grow the feature "
+                f"space from {len(self.names):,} to {len(self.names) + n_new:,} columns, past "
+                f"this model's limit of {self.max_features:,}; nothing was learned. Hash or "
+                "select features first (e.g. river.preprocessing.FeatureHasher)"
+            )
+
+    def truncate(self, n_names: int) -> None:
+        """Forget the names added after the first ``n_names`` (the rollback of :meth:`commit`)."""
+        for name in self.names[n_names:]:
+            del self.index[name]
+        del self.names[n_names:]
+        self._last = None
 
     def commit(self, new_names) -> int:
         """Add names returned by :meth:`encode`; return the new number of columns."""

@@ -23,6 +23,7 @@ import os
 import pathlib
 import threading
 import typing
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,11 +33,13 @@ __all__ = [
     "DATA_HOME_ENV",
     "BenchmarkDataset",
     "ChecksumError",
+    "CorruptedFileError",
     "DataFile",
     "MissingDataFile",
     "clear_cache",
     "get_data_home",
     "open_text",
+    "text_lines",
 ]
 
 DATA_HOME_ENV = "IMBALANCE_STREAM_DATA"
@@ -49,6 +52,17 @@ _COLLECTIONS = (tuple, list, set, frozenset, range)
 
 class ChecksumError(ValueError):
     """A data file whose SHA-256 differs from the one the loader expects."""
+
+
+class CorruptedFileError(ValueError):
+    """A data file that cannot be read as it should be: damaged upstream (e.g. a run of NUL bytes),
+    cut short, or holding bytes its format does not allow; the message names the file and line."""
+
+
+#: What a damaged compressed file raises while it is decompressed: ``EOFError`` (cut short),
+#: ``zlib.error`` (a flipped byte in a deflate stream), ``OSError`` (``gzip.BadGzipFile``, a CRC
+#: mismatch, bz2's "Invalid data stream").
+DECOMPRESSION_ERRORS = (EOFError, zlib.error, OSError)
 
 
 class MissingDataFile(FileNotFoundError):
@@ -100,6 +114,44 @@ def open_text(path: os.PathLike | str):
     if path.endswith(".bz2"):
         return bz2.open(path, "rt", encoding="ascii", errors="strict")
     return open(path, encoding="ascii", errors="strict")
+
+
+def text_lines(path: os.PathLike | str) -> typing.Iterator[str]:
+    """The lines of an ASCII text file (``.gz`` and ``.bz2`` decompressed), line endings kept.
+
+    A byte that is not ASCII, or compressed data that is damaged or cut short, raises
+    :class:`CorruptedFileError` naming the file and the line (counted from 1) where reading
+    stopped, instead of a bare ``UnicodeDecodeError``, ``EOFError`` or ``zlib.error``.
+    """
+    name = os.fspath(path)
+    handle: typing.Any
+    if name.endswith(".gz"):
+        handle = gzip.open(name, "rb")
+    elif name.endswith(".bz2"):
+        handle = bz2.open(name, "rb")
+    else:
+        handle = open(name, "rb")
+    number = 0
+    with handle:
+        lines = iter(handle)
+        while True:
+            try:
+                raw = next(lines)
+            except StopIteration:
+                return
+            except DECOMPRESSION_ERRORS as error:
+                raise CorruptedFileError(
+                    f"{name}, line {number + 1}: the compressed data is damaged or cut short "
+                    f"({type(error).__name__}: {error}); replace the file"
+                ) from None
+            number += 1
+            try:
+                yield raw.decode("ascii")
+            except UnicodeDecodeError as error:
+                raise CorruptedFileError(
+                    f"{name}, line {number}: byte {raw[error.start : error.start + 1]!r} at "
+                    f"column {error.start + 1} is not ASCII; the file is damaged or not this format"
+                ) from None
 
 
 def _sha256(path: pathlib.Path, decompress: bool = False) -> str:
@@ -203,7 +255,7 @@ class DataFile:
             if self.content_sha256:
                 try:
                     content = _sha256(path, decompress=True)
-                except (OSError, EOFError) as error:  # not (or not valid) gzip / bz2 data
+                except DECOMPRESSION_ERRORS as error:  # not (or not valid) gzip / bz2 data
                     content = f"unreadable: {error}"
             if content != self.content_sha256 or content is None:
                 raise ChecksumError(

@@ -41,7 +41,7 @@ import shutil
 import tempfile
 import urllib.request
 
-from .base import ChecksumError, DataFile, _sha256, get_data_home
+from .base import DECOMPRESSION_ERRORS, ChecksumError, DataFile, _sha256, get_data_home
 
 __all__ = [
     "BASE_URL_ENV",
@@ -227,7 +227,7 @@ def _verify(file: DataFile, path: pathlib.Path) -> None:
     if file.content_sha256:
         try:
             content = _sha256(path, decompress=True)
-        except (OSError, EOFError) as error:
+        except DECOMPRESSION_ERRORS as error:
             content = f"unreadable: {error}"
         if content == file.content_sha256:
             return

@@ -26,7 +26,7 @@ import os
 
 import numpy as np
 
-from .base import BenchmarkDataset, DataFile
+from .base import BenchmarkDataset, CorruptedFileError, DataFile
 from .libsvm import libsvm_arrays, parse_label
 
 __all__ = [
@@ -194,10 +194,6 @@ DATASETS = {
 }
 # Only the fold files of these exist (their data files could not be obtained).
 FOLDS_ONLY = {"w8a": 49749, "shuttle": 43500}
-
-
-class CorruptedFileError(ValueError):
-    """A data or index file damaged upstream (e.g. a run of NUL bytes)."""
 
 
 def _data_file(stem: str) -> DataFile:

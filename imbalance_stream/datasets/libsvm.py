@@ -7,7 +7,7 @@ import typing
 
 import numpy as np
 
-from .base import open_text
+from .base import CorruptedFileError, text_lines
 
 __all__ = ["libsvm_arrays", "parse_label", "read_libsvm"]
 
@@ -25,24 +25,32 @@ def parse_label(token: str):
     return value
 
 
-def read_libsvm(path: os.PathLike | str) -> typing.Iterator[tuple[dict[int, float], int | float]]:
+def read_libsvm(
+    path: os.PathLike | str, require_final_newline: bool = True
+) -> typing.Iterator[tuple[dict[int, float], int | float]]:
     """Stream ``(features, label)`` pairs from a LIBSVM / svmlight text file.
 
     Each line is ``label index:value index:value ...`` with 1-based integer indices; features are
     yielded under their index as an ``int`` key, exactly as written (explicit zeros are kept).
     Tokens may be separated by any run of spaces or TABs (the KOIL files use TABs and a trailing
-    TAB), lines may end in LF or CRLF and the last line may lack its newline. Blank lines are
-    skipped, ``# ...`` comments are stripped and ``qid:`` tokens ignored. Labels are parsed by
-    :func:`parse_label` (``+1`` -> ``1``, ``1.0`` -> ``1``). Files ending in ``.gz`` or ``.bz2``
-    are decompressed on the fly.
+    TAB) and lines may end in LF or CRLF. Blank lines are skipped, ``# ...`` comments are stripped
+    and ``qid:`` tokens ignored. Labels are parsed by :func:`parse_label` (``+1`` -> ``1``,
+    ``1.0`` -> ``1``). Files ending in ``.gz`` or ``.bz2`` are decompressed on the fly.
 
     A malformed line (including one holding NUL bytes, a sign of a corrupted file) raises
-    :class:`ValueError` naming the file and line number.
+    :class:`ValueError` naming the file and line number, and so does a damaged file
+    (:class:`~imbalance_stream.datasets.CorruptedFileError`, a ``ValueError``): a byte that is not
+    ASCII, compressed data damaged or cut short, or a last row without its newline, which is what
+    a file cut in the middle of a line looks like (its last row would be read short).
 
     Parameters
     ----------
     path
         The file.
+    require_final_newline
+        Refuse a last row that does not end with a newline (the default). ``False`` reads such a
+        row: only for a file known to be complete, such as LIBSVM's ``mushrooms`` (which the
+        loader checks against its SHA-256 first).
 
     Examples
     --------
@@ -53,46 +61,54 @@ def read_libsvm(path: os.PathLike | str) -> typing.Iterator[tuple[dict[int, floa
     (-1, 24, 1.0, 67.0)
 
     """
-    with open_text(path) as lines:
-        for number, line in enumerate(lines, start=1):
-            if "\x00" in line:
-                raise ValueError(
-                    f"{os.fspath(path)}, line {number}: NUL bytes; the file is corrupted"
-                )
-            comment = line.find("#")
-            if comment >= 0:
-                line = line[:comment]
-            tokens = line.split()
-            if not tokens:
+    for number, line in enumerate(text_lines(path), start=1):
+        if "\x00" in line:
+            raise CorruptedFileError(
+                f"{os.fspath(path)}, line {number}: NUL bytes; the file is corrupted"
+            )
+        comment = line.find("#")
+        tokens = (line if comment < 0 else line[:comment]).split()
+        if not tokens:
+            continue
+        if require_final_newline and not line.endswith("\n"):
+            raise CorruptedFileError(
+                f"{os.fspath(path)}, line {number}: the file ends in the middle of this row (no "
+                "newline after it), as a file cut short does; pass require_final_newline=False "
+                "if the file is known to be complete"
+            )
+        yield _parse_row(tokens, path, number)
+
+
+def _parse_row(tokens: list[str], path, number: int) -> tuple[dict[int, float], int | float]:
+    token = tokens[0]
+    try:
+        label = parse_label(token)
+        features = {}
+        for token in tokens[1:]:
+            index, sep, value = token.partition(":")
+            if index == "qid":
                 continue
-            token = tokens[0]
-            try:
-                label = parse_label(token)
-                features = {}
-                for token in tokens[1:]:
-                    index, sep, value = token.partition(":")
-                    if index == "qid":
-                        continue
-                    column = int(index)
-                    if column < 1 or not sep:
-                        raise ValueError
-                    features[column] = float(value)
-            except ValueError:
-                raise ValueError(
-                    f"{os.fspath(path)}, line {number}: cannot parse {token!r} "
-                    "(expected 'label index:value ...' with 1-based integer indices)"
-                ) from None
-            yield features, label
+            column = int(index)
+            if column < 1 or not sep:
+                raise ValueError
+            features[column] = float(value)
+    except ValueError:
+        raise ValueError(
+            f"{os.fspath(path)}, line {number}: cannot parse {token!r} "
+            "(expected 'label index:value ...' with 1-based integer indices)"
+        ) from None
+    return features, label
 
 
 def libsvm_arrays(
-    paths: typing.Iterable[os.PathLike | str], n_features: int
+    paths: typing.Iterable[os.PathLike | str], n_features: int, require_final_newline: bool = True
 ) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Read LIBSVM files (concatenated in order) into a dense matrix.
 
     Returns ``(X, labels, feature_names)`` with ``X`` of shape ``(n, n_features)``, column ``j``
     holding feature index ``j + 1`` (the names are ``1 .. n_features``). An index above
-    ``n_features`` raises :class:`ValueError`.
+    ``n_features`` raises :class:`ValueError`; ``require_final_newline`` as in
+    :func:`read_libsvm`.
 
     """
     rows: list[int] = []
@@ -100,7 +116,7 @@ def libsvm_arrays(
     vals: list[float] = []
     labels: list = []
     for path in paths:
-        for x, y in read_libsvm(path):
+        for x, y in read_libsvm(path, require_final_newline):
             n = len(labels)
             labels.append(y)
             rows.extend([n] * len(x))

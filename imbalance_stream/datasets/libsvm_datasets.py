@@ -172,6 +172,8 @@ class _LIBSVMDataset(BenchmarkDataset):
     _n_features: int
     _n_classes = 2
     _sparse = False
+    #: Whether the files end with a newline (``mushrooms`` does not; it is checksummed first).
+    _final_newline = True
 
     def __init__(self, split: str, positive_class):
         if split not in self._splits:
@@ -194,7 +196,7 @@ class _LIBSVMDataset(BenchmarkDataset):
         return (self.split,)
 
     def _parse(self, paths):
-        return libsvm_arrays(paths, self._n_features)
+        return libsvm_arrays(paths, self._n_features, self._final_newline)
 
 
 class German(_LIBSVMDataset):
@@ -346,6 +348,7 @@ class Mushrooms(_LIBSVMDataset):
     _splits = {"train": (("mushrooms",), 8124)}
     _n_features = 112
     _sparse = True
+    _final_newline = False  # the published file's last row has no newline
 
     def __init__(self, positive_class=2):
         super().__init__("train", positive_class)

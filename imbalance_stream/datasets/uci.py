@@ -11,7 +11,7 @@ import csv
 
 import numpy as np
 
-from .base import BenchmarkDataset, DataFile, github_blob, open_text
+from .base import BenchmarkDataset, DataFile, github_blob, text_lines
 
 __all__ = ["Abalone", "BreastCancerWisconsin", "Car", "Iris", "Magic04", "PenDigits", "Spambase"]
 
@@ -85,8 +85,8 @@ FILES = {
 
 def _rows(path, header_starts: str | None = None) -> list[list[str]]:
     """Comma-separated rows, stripped, blank lines and a header line (if any) skipped."""
-    with open_text(path) as handle:
-        rows = [[field.strip() for field in row] for row in csv.reader(handle) if row]
+    # text_lines names the file and line of a damaged or non-ASCII file
+    rows = [[field.strip() for field in row] for row in csv.reader(text_lines(path)) if row]
     if header_starts is not None and rows and rows[0][0] == header_starts:
         rows = rows[1:]
     return rows

@@ -14,6 +14,7 @@ import numpy as np
 
 from imbalance_stream._numba import kernels
 from imbalance_stream.base import BinaryClassifier, capacity_for
+from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_int, check_real
 
 __all__ = ["KernelExpansion"]
@@ -26,6 +27,9 @@ class KernelExpansion(BinaryClassifier):
     expansion with :meth:`_append`, :meth:`_remove` and the ``_alpha`` array. Slots are kept in
     arrival order (slot 0 is the oldest), which is what FIFO-style removal needs.
     """
+
+    #: Stored vectors are dense over the features: at most 65,536 of them (``FeatureSpace``).
+    _max_features = KERNEL_MAX_FEATURES
 
     def __init__(self, kernel="rbf", gamma=1.0, degree=2, coef0=0.0, positive=True):
         self._kind = kernels.kernel_id(kernel)

@@ -10,6 +10,7 @@ from imbalance_stream._numba import budget as budgets
 from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import BinaryClassifier, capacity_for
+from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_choice, check_int, check_real
 
 __all__ = ["KOIL"]
@@ -162,6 +163,11 @@ class KOIL(BinaryClassifier):
     instead of the O(N^2 d) of recomputing every opposite score. Memory is fixed once the
     buffers are full: ``2 budget`` vectors and a ``2 budget`` square Gram matrix.
 
+    Limits. Stored vectors are dense over the features, so the feature space holds at most
+    65,536 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+
     Parameters
     ----------
     budget
@@ -172,9 +178,10 @@ class KOIL(BinaryClassifier):
         ``"rs++"``, ``"fifo++"``, ``"rs"``, ``"fifo"`` or ``"inf"``.
     loss
         ``"hinge"`` (pairwise hinge) or ``"smooth"`` (squared pairwise hinge). The smooth loss's
-        step grows with the margin violation, so with a large ``eta * C`` (e.g. 0.01 x 512 on
-        shuttle, ``reproduce/koil/README.md``) the weights can grow without bound until scores
-        overflow to +-inf and AUCs become undefined; the hinge loss's step is bounded.
+        step grows with the margin violation, so with a large ``eta * C`` (10 or more) eq. 3.18
+        makes the weights grow without bound until the scores overflow. Each hinge value entering
+        the smooth update is therefore clipped at 1e6, as in the authors' code, which bounds the
+        weights and never binds for ``eta * C <= 1`` (docs/decisions.md, D-KOIL-27).
     C
         Penalty of the pairwise losses.
     eta
@@ -230,6 +237,9 @@ class KOIL(BinaryClassifier):
     Learning with Fixed Budgets. AAAI, 2666-2672.
 
     """
+
+    #: Stored vectors are dense over the features: at most 65,536 of them (``FeatureSpace``).
+    _max_features = KERNEL_MAX_FEATURES
 
     def __init__(
         self,

@@ -9,6 +9,7 @@ from imbalance_stream._numba import budget as budgets
 from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import BinaryClassifier
+from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_choice, check_int, check_real
 
 from .koil import KernelPool, check_common, logistic
@@ -74,6 +75,11 @@ class KOILMKL(BinaryClassifier):
     ``vote="sign"`` (eq. 4.1, blind to the scale) removes them on sonar and ionosphere, not on
     german, at the cost above.
 
+    Limits. Stored vectors are dense over the features, so the feature space holds at most
+    65,536 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+
     Parameters
     ----------
     budget
@@ -135,6 +141,9 @@ class KOILMKL(BinaryClassifier):
     Learning: Algorithms and Mistake Bounds. ALT.
 
     """
+
+    #: Stored vectors are dense over the features: at most 65,536 of them (``FeatureSpace``).
+    _max_features = KERNEL_MAX_FEATURES
 
     def __init__(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from imbalance_stream.base.validation import check_real
+from imbalance_stream.base.validation import check_int, check_real
 
 from ._expansion import KernelExpansion
 
@@ -20,7 +20,13 @@ class Projectron(KernelExpansion):
     ``delta2 = k(x, x) - k_S(x).d``. If ``delta2 <= eta`` the coefficients take ``alpha += y d`` and
     the support does not grow; otherwise ``x`` is stored with coefficient ``y`` and ``K^-1`` takes
     the rank-one block update ``[[K^-1 + d d' / delta2, -d / delta2], [-d' / delta2, 1 / delta2]]``
-    (Orabona, Keshet and Caputo 2009). The support size is bounded implicitly by ``eta``.
+    (Orabona, Keshet and Caputo 2009). The paper bounds the support size only implicitly, through
+    ``eta``, and on real streams it keeps growing (20,000 samples store ten times more vectors
+    than 2,000, each update costing O(support^2)). So the support is capped at ``budget`` vectors
+    by default: once full, a mistake whose projection error exceeds ``eta`` is projected all the
+    same (``alpha += y d``), which is the Projectron's own update restricted to the span it has.
+    ``budget=None`` restores the unbounded paper version, whose memory and time per sample grow
+    with the stream (docs/decisions.md, D-KOIL-29).
 
     ``eta`` thresholds the **squared** projection error, as in the authors' own implementation
     (the DOGMA library); the paper states the test on its square root, which only reparametrises
@@ -35,6 +41,9 @@ class Projectron(KernelExpansion):
         or ``"linear"``.
     positive
         The rare label, +1 inside the model.
+    budget
+        Most vectors stored (memory ``O(budget^2 + budget d)``); ``None`` lets the support grow
+        without bound, as in the paper: opt in only for short streams.
 
     Attributes
     ----------
@@ -71,10 +80,13 @@ class Projectron(KernelExpansion):
         degree: int = 2,
         coef0: float = 0.0,
         positive=True,
+        budget: int | None = 500,
     ):
         check_real("eta", eta, low=0.0, low_open=True)
+        check_int("budget", budget, low=1, optional=True)
         super().__init__(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, positive=positive)
         self.eta = eta
+        self.budget = budget
         self._inverse = np.zeros((0, 0))
         self.n_mistakes = 0
         self.n_projections = 0
@@ -93,7 +105,7 @@ class Projectron(KernelExpansion):
         if margin <= 0.0:
             self.n_mistakes += 1
             _, coefficients, error, _ = self._projection(x)
-            if error <= self.eta:
+            if error <= self.eta or self._count == self.budget:  # full: project (D-KOIL-29)
                 self._alpha[: self._count] += sign * coefficients
                 self.n_projections += 1
             else:
@@ -122,8 +134,8 @@ class Projectron(KernelExpansion):
     @classmethod
     def _unit_test_params(cls):
         yield {}
-        yield {"eta": 0.5, "gamma": 0.1}
-        yield {"eta": 0.01, "kernel": "poly", "degree": 2, "gamma": 0.1, "coef0": 1.0}
+        yield {"eta": 0.5, "gamma": 0.1, "budget": None}
+        yield {"eta": 0.01, "kernel": "poly", "degree": 2, "gamma": 0.1, "coef0": 1.0, "budget": 5}
 
 
 class ProjectronPlusPlus(Projectron):
@@ -147,6 +159,8 @@ class ProjectronPlusPlus(Projectron):
         or ``"linear"``.
     positive
         The rare label, +1 inside the model.
+    budget
+        Most vectors stored (see :class:`Projectron`); ``None`` opts in to unbounded growth.
 
     Examples
     --------

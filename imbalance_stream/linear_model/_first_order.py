@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from imbalance_stream._numba import first_order as kernels
-from imbalance_stream._numba import stream
+from imbalance_stream._numba import guard, stream
 from imbalance_stream._numba.linear import sparse_dot
 from imbalance_stream.base import BinaryClassifier, grow_vector
 
@@ -29,6 +29,22 @@ class FirstOrderLinear(BinaryClassifier):
 
     def _grow(self, n_features):
         self._weights = grow_vector(self._weights, n_features, 0.0)
+
+    # ---- transactions: an update touches only the weights of the sample's features ------------
+
+    def _snapshot(self, indices):
+        """The scalars, and the weights of ``indices`` (O(nnz), not O(d)): growth replaces the
+        array, so the old one needs no more than that."""
+        return dict(vars(self)), *guard.gather(self._weights, indices)
+
+    def _restore(self, snapshot):
+        state, present, saved = snapshot
+        vars(self).clear()
+        vars(self).update(state)
+        self._weights[present] = saved
+
+    def _state_finite(self, indices):
+        return bool(guard.finite_at(self._weights, indices))
 
     # ---- the array path: the replay loop with the step ``_learn`` takes ----------------------
 

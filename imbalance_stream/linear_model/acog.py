@@ -7,6 +7,7 @@ import numpy as np
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
@@ -45,7 +46,9 @@ class ACOG(CostRatio, BinaryClassifier):
     loss
         ``"I"`` (cost in the margin) or ``"II"`` (cost in the slope).
     covariance
-        ``"full"`` or ``"diag"``.
+        ``"full"`` or ``"diag"``. A full covariance is a dense matrix over the features, so the
+        feature space then holds at most 4,096 features (beyond, a sample raises
+        :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing); diagonal: 1,000,000.
     rho
         Cost ratio of a positive mistake to a negative one. ``None`` estimates Tn/Tp online with
         the Laplace rule ``(t_n + 1) / (t_p + 1)``, counting the current label first: this is the
@@ -101,6 +104,8 @@ class ACOG(CostRatio, BinaryClassifier):
         check_real("eta", eta, low=0.0, low_open=True)
         check_real("gamma", gamma, low=0.0, low_open=True)
         super().__init__(positive=positive, intercept=intercept)
+        if covariance == "full":  # a dense d x d matrix: the quadratic limit of FeatureSpace
+            self._features.max_features = QUADRATIC_MAX_FEATURES
         self.loss = loss
         self.covariance = covariance
         self.rho = rho

@@ -9,6 +9,7 @@ import numpy as np
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_real
 
 __all__ = ["AROW"]
@@ -33,6 +34,11 @@ class AROW(BinaryClassifier):
     positive label when ``mu.x >= 0``; probabilities are the probit
     ``Phi(mu.x / sqrt(x' Sigma x))`` as for ACOG (D-ACOG-23). River has no AROW. The full
     covariance costs O(d^2) memory and O(d^2) per update.
+
+    Limits. The model keeps a dense matrix over the features, so its feature space holds at most
+    4,096 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
 
     Parameters
     ----------
@@ -67,6 +73,9 @@ class AROW(BinaryClassifier):
     NeurIPS.
 
     """
+
+    #: A dense d x d matrix over the features: at most 4,096 of them (``FeatureSpace``).
+    _max_features = QUADRATIC_MAX_FEATURES
 
     def __init__(self, r: float = 1.0, positive=True, intercept: bool = False):
         check_real("r", r, low=0.0, low_open=True)

@@ -6,6 +6,7 @@ import numpy as np
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import capacity_for, grow_vector
+from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_int, check_real
 
 from ._pairwise import PairwiseAUCLinear
@@ -28,6 +29,11 @@ class OAMSeq(PairwiseAUCLinear):
     with ``C_t = C max(1, N_opp / budget)``: the aggressiveness grows with the number of opposite
     samples that each buffered one stands for (Zhao et al. 2011, Algorithms 1-3). KOIL's
     experiments use ``budget=100`` per class (the KOIL thesis, section 3.5; D-KOIL-21).
+
+    Limits. Stored vectors are dense over the features, so the feature space holds at most
+    65,536 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
 
     Parameters
     ----------
@@ -62,6 +68,9 @@ class OAMSeq(PairwiseAUCLinear):
     Zhao, P., Hoi, S. C. H., Jin, R., Yang, T. (2011). Online AUC Maximization. ICML.
 
     """
+
+    #: Stored vectors are dense over the features: at most 65,536 of them (``FeatureSpace``).
+    _max_features = KERNEL_MAX_FEATURES
 
     def __init__(self, C: float = 1.0, budget: int = 100, positive=True, seed: int | None = None):
         check_real("C", C, low=0.0, low_open=True)

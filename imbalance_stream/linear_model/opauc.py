@@ -6,6 +6,7 @@ import numpy as np
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import grow_matrix, grow_vector
+from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_real
 
 from ._pairwise import PairwiseAUCLinear
@@ -30,10 +31,17 @@ class OPAUC(PairwiseAUCLinear):
     low-rank variant for high dimensions is not implemented. New features enter with mean 0 and
     zero (co)variance, which is exact because earlier samples had 0 there.
 
+    Step bound. The step multiplies ``w`` by ``I - eta H`` with ``H = lam I + (x - c)(x - c)' +
+    Gamma``, which amplifies ``w`` (until NaN) when ``eta`` is large against the data's scale. The
+    step actually taken is ``min(eta, 1 / (lam + |x - c|^2 + trace(Gamma)))``, which never expands
+    ``w`` and equals ``eta`` on standardised data (docs/decisions.md, D-KOIL-28). The model keeps
+    a dense ``d x d`` covariance per class, so its feature space is limited to 4,096 features
+    (:class:`~imbalance_stream.base.FeatureSpaceFull` beyond).
+
     Parameters
     ----------
     eta
-        Step size; 0.01 in KOIL's experiments.
+        Step size; 0.01 in KOIL's experiments. An upper bound: see "Step bound" above.
     lam
         L2 regularisation of ``w``.
     positive
@@ -59,6 +67,9 @@ class OPAUC(PairwiseAUCLinear):
     Gao, W., Jin, R., Zhu, S., Zhou, Z.-H. (2013). One-Pass AUC Optimization. ICML.
 
     """
+
+    #: A dense d x d matrix over the features: at most 4,096 of them (``FeatureSpace``).
+    _max_features = QUADRATIC_MAX_FEATURES
 
     def __init__(self, eta: float = 0.01, lam: float = 0.01, positive=True):
         check_real("eta", eta, low=0.0, low_open=True)

@@ -54,15 +54,9 @@ import numbers
 import os
 import pathlib
 import re
-import sys
 from collections.abc import Mapping
 
 from imbalance_stream.registry import SpecError, build
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 __all__ = ["Event", "LogSpec", "Reject", "ReplayError", "ReplayScenario", "load", "parse"]
 
@@ -674,10 +668,9 @@ def parse(
 ) -> ReplayScenario:
     """Validate a replay scenario's TOML ``text``; relative log paths are read from ``base``
     (default: the current directory)."""
-    try:
-        config = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ReplayError(f"{source}: not valid TOML: {error}") from None
+    from imbalance_stream.scenario import read_toml
+
+    config = read_toml(text, source, ReplayError)
     try:
         return _validate(config, name, source, pathlib.Path(base or "."))
     except SpecError as error:
@@ -740,4 +733,8 @@ def load(path) -> ReplayScenario:
     except OSError as error:
         reason = error.strerror or error
         raise ReplayError(f"cannot read scenario {str(path)!r}: {reason}") from None
+    except UnicodeDecodeError as error:
+        from imbalance_stream.scenario import utf8_error
+
+        raise ReplayError(utf8_error(path, error)) from None
     return parse(text, name=path.stem, source=str(path), base=path.resolve().parent)

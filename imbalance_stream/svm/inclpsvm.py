@@ -12,6 +12,7 @@ import scipy.linalg.lapack
 
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base import BinaryClassifier, FeatureSpace, UnknownLabel, capacity_for
+from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_int, check_real
 
 __all__ = ["IncLPSVM"]
@@ -124,6 +125,11 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
     recomputed from the window's vectors, so that the round-off of a huge sample that has left the
     window does not linger (25% more update work, amortised).
 
+    Limits. The model keeps a dense matrix over the features, so its feature space holds at most
+    4,096 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+
     Parameters
     ----------
     C
@@ -154,6 +160,9 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
     Fung, G., Mangasarian, O. L. (2002). Incremental support vector machine classification. SDM.
 
     """
+
+    #: A dense d x d matrix over the features: at most 4,096 of them (``FeatureSpace``).
+    _max_features = QUADRATIC_MAX_FEATURES
 
     def __init__(self, C: float = 1.0, window: int | None = None, positive=True):
         check_real("C", C, low=0.0, low_open=True)

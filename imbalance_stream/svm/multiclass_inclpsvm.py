@@ -11,6 +11,8 @@ from river import base
 
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base import FeatureSpace, UnknownLabel, check_label, grow_matrix
+from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
+from imbalance_stream.base.transaction import Transactional
 from imbalance_stream.base.validation import check_int, check_real
 
 from .inclpsvm import HeldSamples, pad_statistics, solve_spd
@@ -18,7 +20,7 @@ from .inclpsvm import HeldSamples, pad_statistics, solve_spd
 __all__ = ["MulticlassIncLPSVM"]
 
 
-class MulticlassIncLPSVM(HeldSamples, base.Classifier):
+class MulticlassIncLPSVM(Transactional, HeldSamples, base.Classifier):
     """Multi-class incremental and decremental LPSVM, one-vs-rest, without class weights.
 
     The baseline of the thesis's multi-class experiment (Tveit & Hetland 2003): k one-vs-rest
@@ -38,6 +40,11 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
     ``predict_proba_one`` is their softmax, an uncalibrated score. A class whose samples have all
     been retired gets probability 0 and is never predicted. ``window`` (with its periodic rebuild)
     and ``forget_one`` work as in :class:`~imbalance_stream.svm.IncLPSVM`.
+
+    Limits. The model keeps a dense matrix over the features, so its feature space holds at most
+    4,096 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all, as by :class:`~imbalance_stream.base.BinaryClassifier`.
 
     Parameters
     ----------
@@ -73,7 +80,8 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
         check_int("window", window, low=1, optional=True)
         self.C = C
         self.window = window
-        self._features = FeatureSpace(intercept=True)  # column 0 is +1: see IncLPSVM
+        # column 0 is +1 (see IncLPSVM); dense d x d statistics: the quadratic feature limit
+        self._features = FeatureSpace(intercept=True, max_features=QUADRATIC_MAX_FEATURES)
         self._total = np.zeros((8, 8))  # M = sum over all held samples of z z'
         self._stats = np.zeros((0, 8, 8))  # M_cj per class slot
         self._labels: list = []  # slot -> label, in order of first appearance
@@ -104,6 +112,10 @@ class MulticlassIncLPSVM(HeldSamples, base.Classifier):
     def learn_one(self, x: dict, y) -> None:
         check_label(y)
         indices, values, new = self._features.encode(x, grow=True)
+        # whole or not at all, as BinaryClassifier.learn_one
+        self._apply(indices, lambda: self._learn_new(y, indices, values, new))
+
+    def _learn_new(self, y, indices, values, new) -> None:
         slot = self._slots.get(y)
         n_features = self._features.commit(new) if new else len(self._features)
         if slot is None:

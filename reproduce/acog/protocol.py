@@ -70,6 +70,7 @@ import numpy as np
 from scipy import sparse
 
 from imbalance_stream.evaluate import map_cells, replay_array
+from imbalance_stream.evaluate.protocols import ProtocolError, count_param, reading_params
 from reproduce.common import Learner, load_published, write_rows
 
 __all__ = [
@@ -336,23 +337,25 @@ class Settings:
 
     @classmethod
     def from_params(cls, params: dict) -> Settings:
-        algorithms = list(params.get("algorithms", LEARNERS))
-        oracle = params.get("oracle", True)
-        max_samples = params.get("max_samples")
-        settings = cls(
-            datasets=list(params["datasets"]),
-            algorithms=algorithms,
-            metrics=list(params.get("metrics", ["sum", "cost"])),
-            n_runs=int(params.get("runs", 20)),
-            n_select=int(params.get("selection_runs", 5)),
-            seed=int(params.get("seed", 2018)),
-            grid=tuple(float(v) for v in params.get("grid", GRID)),
-            oracle_for=set(algorithms) if oracle is True else set(oracle or ()),
-            max_samples=None if max_samples is None else int(max_samples),
-            scaling=str(params.get("scaling", "none")),
-            fixed=params.get("hyperparameters", {}),
-        )
-        settings.check()
+        """The settings of ``params``, checked (:class:`ProtocolError` names what is wrong)."""
+        with reading_params("the ACOG protocol"):
+            algorithms = list(params.get("algorithms", LEARNERS))
+            oracle = params.get("oracle", True)
+            max_samples = params.get("max_samples")
+            settings = cls(
+                datasets=list(params["datasets"]),
+                algorithms=algorithms,
+                metrics=list(params.get("metrics", ["sum", "cost"])),
+                n_runs=count_param(params, "runs", 20),
+                n_select=count_param(params, "selection_runs", 5),
+                seed=count_param(params, "seed", 2018, minimum=0),
+                grid=tuple(float(v) for v in params.get("grid", GRID)),
+                oracle_for=set(algorithms) if oracle is True else set(oracle or ()),
+                max_samples=None if max_samples is None else count_param(params, "max_samples", 1),
+                scaling=str(params.get("scaling", "none")),
+                fixed=params.get("hyperparameters", {}),
+            )
+            settings.check()
         return settings
 
     def check(self) -> None:
@@ -366,7 +369,7 @@ class Settings:
             raise KeyError(f"unknown algorithms {unknown}; known: {', '.join(LEARNERS)}")
         missing = [a for a in self.algorithms if not LEARNERS[a].available()]
         if missing:
-            raise ImportError(f"algorithms not implemented in this installation: {missing}")
+            raise ProtocolError(f"algorithms not implemented in this installation: {missing}")
 
     def combinations(self):
         """Every (dataset, algorithm, metric), in table order."""

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from imbalance_stream.evaluate.protocols import get_protocol
+from imbalance_stream.evaluate.protocols import ProtocolError, get_protocol
 from reproduce.acog import protocol as proto
 
 # the protocols read the papers' benchmark files
@@ -120,8 +120,11 @@ def test_streams_are_unit_norm_with_the_paper_class_counts(name, tp, tn):
 def test_missing_and_unknown_inputs_are_named():
     with pytest.raises(ValueError, match="covtype"):
         proto.run_acog_protocol({"datasets": ["covtype"]})
-    with pytest.raises(KeyError, match="nope"):
+    with pytest.raises(ProtocolError, match="nope"):  # one line and exit 2 in the CLI
         proto.run_acog_protocol({"datasets": ["german"], "algorithms": ["nope"]})
+    for runs in (-1, 0, 1.5, "2"):
+        with pytest.raises(ProtocolError, match="runs: expected an integer >= 1"):
+            proto.run_acog_protocol({"datasets": ["german"], "runs": runs})
 
 
 SMOKE = {"runs": 2, "selection_runs": 1, "grid": [0.1, 10.0], "max_samples": 250}

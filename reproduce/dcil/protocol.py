@@ -48,6 +48,7 @@ import pathlib
 import numpy as np
 
 from imbalance_stream.evaluate import map_cells
+from imbalance_stream.evaluate.protocols import count_param, reading_params
 from imbalance_stream.metrics.batch import binary_rates
 from imbalance_stream.svm import DCILIncLPSVM, IncLPSVM, lpsvm_solution, wlpsvm_solution
 from reproduce.common import load_published, write_rows
@@ -202,10 +203,14 @@ def _equality_cell(cell: dict) -> dict:
 def table5_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Equality of DCIL-IncLPSVM to batch wLPSVM (Table 5.1); parameters ``tasks``, ``C``,
     ``kappa``, ``seed``, ``scaling``, ``retire`` (also run with the first chunk retired)."""
-    tasks = list(params.get("tasks", PAPER_TABLE5_1))
-    unknown = sorted(set(tasks) - set(PAPER_TABLE5_1))
-    if unknown:
-        raise ValueError(f"unknown tasks {unknown}; known: {', '.join(PAPER_TABLE5_1)}")
+    with reading_params("the DCIL protocol (Table 5.1)"):
+        tasks = list(params.get("tasks", PAPER_TABLE5_1))
+        unknown = sorted(set(tasks) - set(PAPER_TABLE5_1))
+        if unknown:
+            raise ValueError(f"unknown tasks {unknown}; known: {', '.join(PAPER_TABLE5_1)}")
+        for key, default in (("C", 1.0), ("kappa", 1.0)):
+            float(params.get(key, default))
+        count_param(params, "seed", 2012, minimum=0)
     notes = []
     if any(task.startswith("iris_") for task in tasks):
         try:
@@ -317,30 +322,34 @@ def table5_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
     """Static class imbalance robustness (Table 5.3). Parameters (all optional): ``datasets``,
     ``experiments`` (1-4), ``models``, ``runs`` (50), ``C`` (1), ``kappa`` (2), ``seed``,
     ``n_train`` (20 minority), ``n_test`` (40 per class), ``scaling``, ``f_undefined``."""
-    names = list(params.get("datasets", IMBALANCE_RATIOS))
-    models = list(params.get("models", MODELS))
-    unknown = sorted(set(models) - set(MODELS))
-    if unknown:
-        raise ValueError(f"unknown models {unknown}; known: {', '.join(MODELS)}")
-    f_undefined = params.get("f_undefined", "nan")
-    if f_undefined not in ("nan", "zero"):
-        raise ValueError(f"f_undefined must be 'nan' or 'zero', got {f_undefined!r}")
-    experiments = list(params.get("experiments", (1, 2, 3, 4)))
-    runs = int(params.get("runs", 50))
-    common = {
-        "models": models,
-        "C": float(params.get("C", 1.0)),
-        "kappa": float(params.get("kappa", 2.0)),
-        "seed": int(params.get("seed", 2012)),
-        "n_train": int(params.get("n_train", 20)),
-        "n_test": int(params.get("n_test", 40)),
-        "scaling": params.get("scaling", "none"),
-        "f_undefined": f_undefined,
-    }
+    with reading_params("the DCIL protocol (Table 5.3)"):
+        names = list(params.get("datasets", IMBALANCE_RATIOS))
+        models = list(params.get("models", MODELS))
+        unknown = sorted(set(models) - set(MODELS))
+        if unknown:
+            raise ValueError(f"unknown models {unknown}; known: {', '.join(MODELS)}")
+        f_undefined = params.get("f_undefined", "nan")
+        if f_undefined not in ("nan", "zero"):
+            raise ValueError(f"f_undefined must be 'nan' or 'zero', got {f_undefined!r}")
+        experiments = list(params.get("experiments", (1, 2, 3, 4)))
+        if not experiments or any(e not in (1, 2, 3, 4) for e in experiments):
+            raise ValueError(f"experiments: a list of 1, 2, 3 or 4, got {experiments!r}")
+        unknown = sorted(set(names) - set(IMBALANCE_RATIOS))
+        if unknown:
+            raise ValueError(f"unknown datasets {unknown}; known: {', '.join(IMBALANCE_RATIOS)}")
+        runs = count_param(params, "runs", 50)
+        common = {
+            "models": models,
+            "C": float(params.get("C", 1.0)),
+            "kappa": float(params.get("kappa", 2.0)),
+            "seed": int(params.get("seed", 2012)),
+            "n_train": count_param(params, "n_train", 20),
+            "n_test": count_param(params, "n_test", 40),
+            "scaling": params.get("scaling", "none"),
+            "f_undefined": f_undefined,
+        }
     cells = []
     for index, name in enumerate(names):
-        if name not in IMBALANCE_RATIOS:
-            raise ValueError(f"unknown dataset {name!r}; known: {', '.join(IMBALANCE_RATIOS)}")
         for experiment in experiments:
             ratio = IMBALANCE_RATIOS[name][experiment - 1]
             for run in range(runs):

@@ -45,6 +45,7 @@ import numpy as np
 from scipy import stats
 
 from imbalance_stream.evaluate import map_cells
+from imbalance_stream.evaluate.protocols import count_param, reading_params
 from imbalance_stream.metrics.batch import roc_auc
 from reproduce.common import Learner, load_published
 
@@ -130,9 +131,12 @@ ALGORITHMS: dict[str, Algorithm] = {
     # (D-KOIL-21)
     "RBP_B100": Algorithm("imbalance_stream.kernel:RBP", {}, ("sigma",), "per_class", seeded=True),
     "Forgetron_B100": Algorithm("imbalance_stream.kernel:Forgetron", {}, ("sigma",), "per_class"),
-    "Projectron": Algorithm("imbalance_stream.kernel:Projectron", {}, ("proj_eta", "sigma")),
+    # the paper's Projectron bounds its support only through eta: unbounded, as the thesis ran it
+    "Projectron": Algorithm(
+        "imbalance_stream.kernel:Projectron", {"budget": None}, ("proj_eta", "sigma")
+    ),
     "Projectron++": Algorithm(
-        "imbalance_stream.kernel:ProjectronPlusPlus", {}, ("proj_eta", "sigma")
+        "imbalance_stream.kernel:ProjectronPlusPlus", {"budget": None}, ("proj_eta", "sigma")
     ),
 }
 
@@ -494,16 +498,39 @@ _DEFAULTS = {
 
 
 def _settings(params: dict, defaults: dict) -> dict:
-    settings = dict(_DEFAULTS, **defaults)
-    unknown = set(params) - set(settings) - {"datasets", "algorithms", "paper", "checkpoints"}
-    if unknown:
-        raise ValueError(f"unknown KOIL protocol parameters: {sorted(unknown)}")
-    settings.update(params)
+    """The protocol's settings: ``defaults`` updated with ``params``, checked before anything
+    runs (an unknown name, a count below 1, an unreadable ``selected_file`` raise
+    :class:`ProtocolError`, which the CLI reports in one line)."""
+    with reading_params("the KOIL protocol"):
+        settings = dict(_DEFAULTS, **defaults)
+        unknown = set(params) - set(settings) - {"datasets", "algorithms", "paper", "checkpoints"}
+        if unknown:
+            raise ValueError(f"unknown KOIL protocol parameters: {sorted(unknown)}")
+        settings.update(params)
+        _check_names(settings)
+        settings["grid"] = _grid(settings["grid"])
+        settings["trial_indices"] = _trial_indices(settings["trials"])
+        for key in ("budget", "k", "baseline_budget"):
+            count_param(settings, key, 1)
+        settings["selected"] = _read_selected(settings["selected_file"])
+    return settings
+
+
+def _check_names(settings: dict) -> None:
+    from imbalance_stream.datasets.koil import DATASETS, FOLDS_ONLY
+
     for name in settings["algorithms"]:
         if name not in ALGORITHMS:
             raise ValueError(f"unknown KOIL column {name!r}; choose from {sorted(ALGORITHMS)}")
+    known = set(DATASETS) | set(FOLDS_ONLY)
+    for name in settings["datasets"]:
+        if name not in known:
+            raise ValueError(f"unknown KOIL dataset {name!r}; choose from {sorted(known)}")
+
+
+def _grid(given: dict) -> dict:
     grid = {key: list(value) for key, value in GRIDS.items()}
-    for key, value in settings["grid"].items():
+    for key, value in given.items():
         if key in ALGORITHMS and isinstance(value, dict):  # a column's own grid
             for own in value:
                 if own not in ALGORITHMS[key].grid:
@@ -513,20 +540,50 @@ def _settings(params: dict, defaults: dict) -> dict:
             grid[key] = [float(e) for e in value]
         else:
             raise ValueError(f"unknown grid parameter {key!r}; choose from {sorted(GRIDS)}")
-    settings["grid"] = grid
-    trials = settings["trials"]
-    settings["trial_indices"] = list(range(trials)) if isinstance(trials, int) else list(trials)
-    return settings
+    return grid
+
+
+def _trial_indices(trials) -> list[int]:
+    """``trials``: how many of the 20 outer splits (the first ones), or their indices."""
+    if isinstance(trials, int) and not isinstance(trials, bool):
+        indices = list(range(trials))
+    elif isinstance(trials, list):
+        indices = trials
+    else:
+        raise ValueError(f"trials: expected a count or a list of split indices, got {trials!r}")
+    if not indices or any(
+        isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < 20 for t in indices
+    ):
+        raise ValueError(f"trials: expected 1 to 20 splits (indices 0 to 19), got {trials!r}")
+    return indices
+
+
+def _read_selected(path) -> dict:
+    """The hyper-parameters of an earlier run's ``selected.json`` (``{}`` without one)."""
+    if not path:
+        return {}
+    try:
+        earlier = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+        return {
+            dataset: {name: {"values": dict(entry["values"])} for name, entry in by_name.items()}
+            for dataset, by_name in earlier.items()
+        }
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(
+            f"selected_file {str(path)!r} is not a readable JSON file: {error}"
+        ) from None
+    except (AttributeError, KeyError, TypeError, ValueError):
+        raise ValueError(
+            f"selected_file {str(path)!r} is not a selected.json of this protocol "
+            "({dataset: {column: {values: {...}}}})"
+        ) from None
 
 
 def _fixed(settings, out_dir):
     fixed = dict(settings["fixed"])
-    if settings["selected_file"]:
-        path = pathlib.Path(settings["selected_file"])
-        earlier = json.loads(path.read_text())
-        for dataset, by_name in earlier.items():
-            for name, entry in by_name.items():
-                fixed.setdefault(dataset, {}).setdefault(name, {"values": entry["values"]})
+    for dataset, by_name in settings["selected"].items():
+        for name, entry in by_name.items():
+            fixed.setdefault(dataset, {}).setdefault(name, entry)
     return fixed
 
 
@@ -813,7 +870,8 @@ def _sweep(params, key, out_dir, n_jobs, scheduler, progress):
     rows = []
     for dataset in datasets:
         if "values" in params:
-            values = [int(v) for v in params["values"]]
+            with reading_params("the KOIL protocol"):
+                values = [count_param({"values": v}, "values", 1) for v in params["values"]]
         elif key == "budget":
             values = thesis_budgets(len(_dataset(dataset)[1]))
         else:

@@ -11,16 +11,22 @@ The papers' protocols live in the ``reproduce/`` folder of a checkout, which is 
 the package. :func:`get_protocol` imports the module as Python would, and when its top-level
 package is not importable, looks for it in the scenario file's folder and the folders above it
 (so ``imbalance-stream run reproduce/acog/table8.toml`` works from anywhere in a checkout).
+
+A protocol refuses parameters it cannot run with by raising :class:`ProtocolError` before any
+long work starts (:func:`reading_params` turns the errors of reading ``[params]`` into it,
+:func:`count_param` reads a count); the CLI reports it in one line with exit code 2.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import numbers
 import pathlib
 import sys
 from collections.abc import Callable
 
-__all__ = ["ProtocolError", "get_protocol"]
+__all__ = ["ProtocolError", "count_param", "get_protocol", "reading_params"]
 
 #: Protocol names before 0.2, and their dotted paths in a checkout since.
 _MOVED = {
@@ -35,7 +41,29 @@ _MOVED = {
 
 
 class ProtocolError(ValueError):
-    """A protocol path that does not name a function; the message says why."""
+    """A protocol path that does not name a function, or parameters a protocol refuses; the
+    message says why."""
+
+
+@contextlib.contextmanager
+def reading_params(protocol: str):
+    """Within the block, a ``KeyError``, ``TypeError`` or ``ValueError`` (a wrong type, an
+    unknown name) becomes a :class:`ProtocolError` naming ``protocol``'s ``[params]``."""
+    try:
+        yield
+    except ProtocolError:
+        raise
+    except (KeyError, TypeError, ValueError) as error:
+        reason = error.args[0] if isinstance(error, KeyError) and error.args else error
+        raise ProtocolError(f"[params] of {protocol}: {reason}") from None
+
+
+def count_param(params, key: str, default: int, minimum: int = 1) -> int:
+    """``params[key]`` (or ``default``), an integer of at least ``minimum``."""
+    value = params.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ProtocolError(f"[params] {key}: expected an integer >= {minimum}, got {value!r}")
+    return int(value)
 
 
 def _import_near(module: str, near: pathlib.Path | None):
