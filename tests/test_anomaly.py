@@ -286,3 +286,33 @@ def test_toy_one_class_svm_and_lof_miss_the_evolving_group():
         scores = -model.decision_function(test)
         assert group_auc(scores, group, "emerging") > 0.95
         assert group_auc(scores, group, "evolving") < 0.5
+
+
+# ----------------------------------------------------------------------------------------------
+# the novelty stream
+
+
+def test_novelty_stream_schedules_and_labels():
+    from imbalance_stream.datasets import NoveltyStream
+
+    source = [({"v": float(i)}, i % 4) for i in range(8000)]  # four classes of 2,000
+    stream = NoveltyStream(
+        source,
+        emerging=0,
+        evolving=1,
+        emerge_at=2000,
+        novelty_rate=0.1,
+        evolving_before=0.05,
+        seed=3,
+    )
+    pairs = list(stream)
+    classes = [int(x["v"]) % 4 for x, _ in pairs]
+    labels = [y for _, y in pairs]
+    before, after = classes[:2000], classes[2000:]
+    assert 0 not in before and 60 < before.count(1) < 140  # 5 % of 2,000
+    assert not any(labels[:2000])
+    assert all(y == (c in (0, 1)) for c, y in zip(after, labels[2000:]))
+    assert 0.07 < sum(labels[2000:]) / len(after) < 0.13
+    assert [y for _, y in stream] == labels  # seeded: the same stream again
+    with pytest.raises(ValueError, match="emerging class 9"):
+        NoveltyStream(source, emerging=9)

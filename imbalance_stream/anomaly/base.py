@@ -13,7 +13,7 @@ import collections
 import numpy as np
 from river.base import AnomalyDetector
 
-from imbalance_stream.base.features import FeatureSpace
+from imbalance_stream.base.features import KERNEL_MAX_FEATURES, FeatureSpace
 from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int
 
 __all__ = ["DensityRatioNovelty"]
@@ -47,8 +47,9 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     and are not calibrated across refreshes: threshold them with River's quantile filters.
 
     Samples. Feature dicts are mapped to dense vectors over the names seen (a missing name is 0);
-    a bad value raises a ``ValueError`` naming the feature and nothing changes. ``score_one``
-    ignores names it has not learned and never changes the state.
+    a bad value raises a ``ValueError`` naming the feature and nothing changes, and so does a
+    sample that would grow the feature space past 65,536 names (``FeatureSpaceFull``).
+    ``score_one`` ignores names it has not learned and never changes the state.
     """
 
     def __init__(
@@ -69,7 +70,8 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
                 "are compared with the n_reference before them)"
             )
         self.seed = seed
-        self._features = FeatureSpace()
+        # windows hold dense vectors, as a kernel machine's support vectors: the same limit
+        self._features = FeatureSpace(max_features=KERNEL_MAX_FEATURES)
         self._reference: collections.deque = collections.deque(maxlen=n_reference)
         self._test: collections.deque = collections.deque(maxlen=n_test)
         self._since_refresh = 0

@@ -102,10 +102,12 @@ from .libsvm_datasets import (
     Splice,
 )
 from .mnist import MNIST, read_idx
+from .novelty import NoveltyStream
 from .shuttle import ShuttleODDS, stratified_fold_matrix
 from .uci import Abalone, BreastCancerWisconsin, Car, Iris, Magic04, PenDigits, Spambase
 
 __all__ = [
+    "NoveltyStream",
     "A9A",
     "DATA_HOME_ENV",
     "DNA",
