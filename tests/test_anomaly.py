@@ -140,10 +140,10 @@ def test_lockmm_new_point_is_the_smoothed_solution():
 
 
 @pytest.mark.parametrize("detector_class", DETECTORS)
-def test_score_one_is_pure_and_zero_before_a_refresh(detector_class):
+def test_score_one_is_pure_and_neutral_before_a_refresh(detector_class):
     detector = detector_class()
     reference, test = small_problem(5)
-    assert detector.score_one({"x0": 1.0}) == 0.0
+    assert detector.score_one({"x0": 1.0}) == -detector.NEUTRAL_INLIER
     fitted_two_sample(detector, reference, test)
     before = pickle.dumps(detector)
     for x in as_dicts(np.vstack([test, reference + 0.01])) + [{"x0": 1.0, "new": 3.0}, {}]:
@@ -185,7 +185,7 @@ def test_refresh_every_counts_samples_and_refresh_needs_two_points_a_window():
     assert not detector.refresh()
     for value in range(3):
         detector.learn_one({"x": float(value)})
-    assert detector.score_one({"x": 0.0}) == 0.0  # one point in the reference: nothing solved
+    assert detector.score_one({"x": 0.0}) == 0.0  # KDE's neutral: one reference point, no solve
     for value in range(3, 6):
         detector.learn_one({"x": float(value)})
     assert detector.score_one({"x": 100.0}) > detector.score_one({"x": 2.0})

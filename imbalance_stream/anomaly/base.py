@@ -43,14 +43,20 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
 
     Refreshes. The batch method runs every ``refresh_every`` samples taken in (learned or
     observed), or when :meth:`refresh` is called; ``None`` leaves it to :meth:`refresh`. Before
-    the first refresh every score is 0.0. Scores are relative to the windows of the last refresh
-    and are not calibrated across refreshes: threshold them with River's quantile filters.
+    the first refresh every score is ``-NEUTRAL_INLIER`` (-1.0, the score of a ratio of 1).
+    Scores are relative to the windows of the last refresh and are not calibrated across
+    refreshes: threshold them with River's quantile filters.
 
     Samples. Feature dicts are mapped to dense vectors over the names seen (a missing name is 0);
     a bad value raises a ``ValueError`` naming the feature and nothing changes, and so does a
     sample that would grow the feature space past 65,536 names (``FeatureSpaceFull``).
     ``score_one`` ignores names it has not learned and never changes the state.
     """
+
+    #: The inlier value of a point where the reference and the test density agree (a ratio of
+    #: 1), the score's value before anything has been solved: such a point is not flagged, and
+    #: a warm-up does not rank above the novelties that come later.
+    NEUTRAL_INLIER = 1.0
 
     def __init__(
         self,
@@ -143,10 +149,11 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     # ---- scoring ------------------------------------------------------------------------------
 
     def score_one(self, x: dict) -> float:
-        """Minus the inlier value of ``x``: higher means more anomalous; 0.0 before a refresh."""
+        """Minus the inlier value of ``x``: higher means more anomalous. Before the first refresh,
+        minus :attr:`NEUTRAL_INLIER`, the value of an unremarkable point."""
         indices, values, _ = self._features.encode(x, grow=False)
         if not self._fitted:
-            return 0.0
+            return -self.NEUTRAL_INLIER
         covered = indices < self._n_columns
         vector = self._features.dense(indices[covered], values[covered], self._n_columns)
         known = self._solved.get(vector.tobytes())

@@ -62,6 +62,9 @@ class KDENovelty(DensityRatioNovelty):
 
     """
 
+    #: The log density of 1, the score's value before the first refresh.
+    NEUTRAL_INLIER = 0.0
+
     def __init__(
         self,
         sigma: float | None = None,

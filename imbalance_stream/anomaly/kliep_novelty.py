@@ -52,7 +52,7 @@ class KLIEPNovelty(EstimatorNovelty):
     ...     auc.update(y, detector.score_one(x))
     ...     detector.learn_one(x)
     >>> auc
-    ExactROCAUC: 73.30%
+    ExactROCAUC: 76.10%
 
     References
     ----------

@@ -62,7 +62,7 @@ class KMMNovelty(EstimatorNovelty):
     ...     auc.update(y, detector.score_one(x))
     ...     detector.learn_one(x)
     >>> auc
-    ExactROCAUC: 90.31%
+    ExactROCAUC: 90.17%
 
     References
     ----------

@@ -54,7 +54,7 @@ class ULSIFNovelty(EstimatorNovelty):
     ...     auc.update(y, detector.score_one(x))
     ...     detector.learn_one(x)
     >>> auc
-    ExactROCAUC: 80.78%
+    ExactROCAUC: 79.61%
 
     References
     ----------
