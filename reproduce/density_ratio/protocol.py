@@ -30,7 +30,7 @@ from imbalance_stream.metrics.batch import precision_at_t, roc_auc
 from reproduce.common.published import load_published
 from reproduce.common.results import write_rows
 
-__all__ = ["METHODS", "spam_split", "table5_4", "table5_5", "novelty_scores"]
+__all__ = ["METHODS", "fig5_6", "novelty_scores", "spam_split", "table5_4", "table5_5"]
 
 METHODS = ("OSVM", "LOF", "KDE", "uLSIF", "KMM", "locKMM")
 PUBLISHED = pathlib.Path(__file__).resolve().parent / "published.csv"
@@ -60,20 +60,25 @@ def _as_dicts(X: np.ndarray) -> list[dict]:
     return [dict(enumerate(row.tolist())) for row in X]
 
 
-def _detector(method: str, seed: int, tol: float):
+def _detector(method: str, seed: int, tol: float, k: int):
     return {
         "KDE": lambda: KDENovelty(seed=seed),
         "uLSIF": lambda: ULSIFNovelty(seed=seed),
         "KMM": lambda: KMMNovelty(tol=tol, max_iter=100_000, seed=seed),
-        "locKMM": lambda: LocKMMNovelty(tol=tol, max_iter=100_000),
+        "locKMM": lambda: LocKMMNovelty(k=k, tol=tol, max_iter=100_000),
     }[method]()
 
 
 def novelty_scores(
-    method: str, reference: np.ndarray, test: np.ndarray, seed: int, tol: float = 1e-6
+    method: str,
+    reference: np.ndarray,
+    test: np.ndarray,
+    seed: int,
+    tol: float = 1e-6,
+    k: int = 7,
 ) -> np.ndarray:
     """The novelty score of every test row (higher is more novel) under ``method``; ``tol`` is
-    the KMM solvers' stopping tolerance."""
+    the KMM solvers' stopping tolerance, ``k`` the neighbour rank of LOF and locKMM."""
     if method in ("OSVM", "LOF"):
         from sklearn.neighbors import LocalOutlierFactor
         from sklearn.svm import OneClassSVM
@@ -82,9 +87,9 @@ def novelty_scores(
             sigma = median_distance(reference, seed)
             model = OneClassSVM(nu=0.1, gamma=1.0 / (2.0 * sigma**2)).fit(reference)
         else:
-            model = LocalOutlierFactor(n_neighbors=7, novelty=True).fit(reference)
+            model = LocalOutlierFactor(n_neighbors=k, novelty=True).fit(reference)
         return -model.decision_function(test)
-    detector = _detector(method, seed, tol)
+    detector = _detector(method, seed, tol, k)
     for x in _as_dicts(reference):
         detector.learn_one(x)
     test_dicts = _as_dicts(test)
@@ -104,7 +109,7 @@ def _spam_cell(cell: dict) -> list[dict]:
     for method in cell["methods"]:
         start = time.process_time()
         scores = novelty_scores(
-            method, X[reference], X[test], cell["seed"] + cell["run"], cell["tol"]
+            method, X[reference], X[test], cell["seed"] + cell["run"], cell["tol"], cell["k"]
         )
         rows.append(
             {
@@ -112,6 +117,7 @@ def _spam_cell(cell: dict) -> list[dict]:
                 "tau": cell["tau"],
                 "run": cell["run"],
                 "method": method,
+                "k": cell["k"],
                 "auc": roc_auc(scores, is_spam[test]),
                 "prec_at_t": precision_at_t(scores, is_spam[test]),
                 "cpu_seconds": round(time.process_time() - start, 3),
@@ -131,9 +137,11 @@ def _run(params, settings, out_dir, n_jobs, scheduler, progress, label) -> list[
         raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
     runs, seed = int(params.get("runs", 30)), int(params.get("seed", 2015))
     tol = float(params.get("tol", 1e-6))
+    ks = [int(k) for k in params.get("k", [7])]
     cells = [
-        {"rho": rho, "tau": tau, "run": run, "methods": methods, "seed": seed, "tol": tol}
+        {"rho": rho, "tau": tau, "run": run, "methods": methods, "seed": seed, "tol": tol, "k": k}
         for rho, tau in settings
+        for k in ks
         for run in range(runs)
     ]
     log = [
@@ -192,3 +200,58 @@ def table5_5(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
     )
     methods = list(params.get("methods", METHODS))
     return _summary(log, "5.5", "tau", taus, methods)
+
+
+def fig5_6(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """AUC against the neighbour rank ``k`` for locKMM and LOF (Fig. 5.6), Spambase at ``rho`` =
+    50 %. Parameters (all optional): ``k`` (list), ``methods`` (locKMM, LOF), ``runs`` (30),
+    ``seed``, ``tol``. Draws ``fig5_6.png`` in ``out_dir`` when matplotlib is installed."""
+    params = {"methods": ["locKMM", "LOF"], **params}
+    rho = float(params.get("rho", 0.5))
+    log = _run(params, [(rho, 0.0)], out_dir, n_jobs, scheduler, progress, "fig. 5.6")
+    ks = sorted({row["k"] for row in log})
+    rows = []
+    for method in params["methods"]:
+        for k in ks:
+            values = [r["auc"] for r in log if r["method"] == method and r["k"] == k]
+            rows.append(
+                {
+                    "method": method,
+                    "k": k,
+                    "runs": len(values),
+                    "auc": round(float(np.mean(values)), 4),
+                    "auc_std": round(float(np.std(values, ddof=1)), 4) if len(values) > 1 else 0.0,
+                }
+            )
+    if out_dir is not None:
+        _plot_fig5_6(rows, pathlib.Path(out_dir) / "fig5_6.png")
+    return rows
+
+
+def _plot_fig5_6(rows: list[dict], path: pathlib.Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib import pyplot as plt
+    except ImportError:
+        return
+    figure, axes = plt.subplots(figsize=(6, 4))
+    for method in dict.fromkeys(row["method"] for row in rows):
+        mine = [row for row in rows if row["method"] == method]
+        axes.errorbar(
+            [row["k"] for row in mine],
+            [row["auc"] for row in mine],
+            yerr=[row["auc_std"] for row in mine],
+            marker="o",
+            capsize=3,
+            label=method,
+        )
+    axes.set_xscale("log")
+    axes.set_xlabel("k (neighbour rank)")
+    axes.set_ylabel("AUC")
+    axes.set_title("Spambase, rho = 50 %: AUC against k (Fig. 5.6)")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)

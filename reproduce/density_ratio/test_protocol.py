@@ -31,3 +31,9 @@ def test_scenarios_load_and_a_small_run_gives_the_table(name, tmp_path):
     for row in rows:
         assert 0.5 < row["auc"] <= 1.0 and 0.0 < row["prec_at_t"] <= 1.0
         assert row["runs"] == 2 and np.isfinite(row["paper_auc"])
+
+
+def test_fig5_6_small_run_gives_one_row_per_method_and_k(tmp_path):
+    rows = protocol.fig5_6({"methods": ["LOF"], "k": [3, 7], "runs": 2}, out_dir=tmp_path)
+    assert [(row["method"], row["k"]) for row in rows] == [("LOF", 3), ("LOF", 7)]
+    assert all(0.5 < row["auc"] <= 1.0 for row in rows)
