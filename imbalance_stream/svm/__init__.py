@@ -10,11 +10,13 @@ from imbalance_stream.base.deprecation import deprecated_aliases
 
 from .dcil_inclpsvm import DCILIncLPSVM
 from .inclpsvm import IncLPSVM
+from .lasvm import LASVM
 from .lpsvm import LPSVM, WeightedLPSVM, class_weights, lpsvm_solution, wlpsvm_solution
 from .multiclass_dcil_inclpsvm import MulticlassDCILIncLPSVM
 from .multiclass_inclpsvm import MulticlassIncLPSVM
 
 __all__ = [
+    "LASVM",
     "LPSVM",
     "DCILIncLPSVM",
     "IncLPSVM",

@@ -1,0 +1,411 @@
+"""LASVM: the online SVM solver with PROCESS, REPROCESS and finishing (seed 003, chapter 3)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from imbalance_stream._numba import lasvm as core
+from imbalance_stream.base import BinaryClassifier, UnknownLabel, capacity_for, check_label
+from imbalance_stream.base.validation import (
+    InvalidParameter,
+    check_bool,
+    check_choice,
+    check_int,
+    check_real,
+)
+
+__all__ = ["LASVM"]
+
+_KERNELS = {"rbf": core.RBF, "linear": core.LINEAR}
+_MB = 1 << 20
+
+
+def _check_class_weight(class_weight) -> dict | None:
+    """``class_weight`` as a dict of positive finite floats, or None."""
+    if class_weight is None:
+        return None
+    if not isinstance(class_weight, dict):
+        raise InvalidParameter(
+            f"class_weight must be None or a dict {{label: weight}}, got {class_weight!r}"
+        )
+    for label, weight in class_weight.items():
+        check_real(f"class_weight[{label!r}]", weight, low=0.0, low_open=True)
+    return class_weight
+
+
+class LASVM(BinaryClassifier):
+    """LASVM: an online kernel SVM that reaches the batch SVM after one pass and a finishing step.
+
+    The model is the SVM dual with a bias in its signed form (Ertekin 2009, eq. 2.21): maximise
+    ``sum_i alpha_i y_i - 1/2 sum_ij alpha_i alpha_j K_ij`` subject to ``sum_i alpha_i = 0`` and
+    ``A_i <= alpha_i <= B_i``, ``A_i = min(0, C_i y_i)``, ``B_i = max(0, C_i y_i)``. Each
+    ``learn_one`` is one online iteration of section 3.2.1: **PROCESS** pairs the new example with
+    the member of extreme gradient and takes one SMO direction search (eqs. 2.22-2.24), then one
+    **REPROCESS** takes a step on the maximal tau-violating pair among the members, removes the
+    blatant non support vectors and sets the bias and the gap ``delta`` (eq. 3.1). An example
+    enters the expansion only when it violates the KKT conditions of the current model (eq. 3.2
+    with the tolerance of D-LASVM-1), so most easy examples cost one kernel row and are dropped.
+
+    :meth:`finish` runs the finishing step (REPROCESS until ``delta <= tau``); one pass plus
+    finishing gives the batch SVM's tau-approximate solution, the one LIBSVM (scikit-learn's
+    ``SVC`` with ``tol=tau``) stops at. A stream has no end: call :meth:`finish` on a copy
+    (``copy.deepcopy``) to evaluate the finished model and keep learning with the original.
+
+    Vectors are stored sparse: an RBF value costs O(nonzeros), and kernel rows are kept in an LRU
+    cache of ``cache_mb`` megabytes. The decision is ``f(x) = sum_s alpha_s K(x_s, x) + b``;
+    ``predict_proba_one`` gives the logistic of ``f`` (the thesis has no probabilities).
+
+    Parameters
+    ----------
+    C
+        Box bound of the coefficients (misclassification cost).
+    gamma
+        Width of the RBF kernel ``exp(-gamma |a - b|^2)``.
+    kernel
+        ``"rbf"`` or ``"linear"`` (``a.b``).
+    tau
+        Tolerance of the tau-violating pairs: REPROCESS steps only on pairs whose gradients
+        differ by more than ``tau``, and finishing stops when ``delta <= tau``.
+    cache_mb
+        Budget of the kernel-row cache, in megabytes (at least two rows are always kept).
+    class_weight
+        ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given). Giving the
+        rare class the imbalance ratio is the DC baseline of chapter 4.
+    positive
+        The rare label, +1 inside the model.
+    seed
+        Seed of the shuffles of :meth:`learn_epochs`; ``learn_one`` draws no random numbers.
+
+    Attributes
+    ----------
+    n_support_
+        Support vectors (members with ``alpha != 0``).
+    n_expansion_
+        Members of the expansion, support vectors and the ``alpha = 0`` members not yet removed.
+    n_kernel_evaluations_
+        Kernel values computed while learning and finishing (fresh rows and cache misses;
+        prediction is not counted).
+    bias_
+        The bias b of eq. 3.1.
+    delta_
+        The gap ``g_max - g_min`` of eq. 3.1: the solution is tau-approximate when it is at most
+        ``tau``.
+
+    Examples
+    --------
+
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> from imbalance_stream.svm import LASVM
+
+    >>> model = preprocessing.StandardScaler() | LASVM(C=1.0, gamma=0.1)
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
+    Accuracy: 89.52%
+
+    >>> model["LASVM"].n_support_ < model["LASVM"].n_expansion_ + 1
+    True
+
+    References
+    ----------
+    Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
+    Imbalanced and Noisy Data. PhD thesis, The Pennsylvania State University, chapter 3.
+
+    Bordes, A., Ertekin, S., Weston, J., Bottou, L. (2005). Fast Kernel Classifiers with Online
+    and Active Learning. Journal of Machine Learning Research 6.
+
+    """
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        gamma: float = 1.0,
+        kernel: str = "rbf",
+        tau: float = 1e-3,
+        cache_mb: float = 40,
+        class_weight: dict | None = None,
+        positive=True,
+        seed: int | None = None,
+    ):
+        check_real("C", C, low=0.0, low_open=True)
+        check_real("gamma", gamma, low=0.0, low_open=True)
+        check_choice("kernel", kernel, tuple(_KERNELS))
+        check_real("tau", tau, low=0.0, low_open=True)
+        check_real("cache_mb", cache_mb, low=0.0, low_open=True)
+        _check_class_weight(class_weight)
+        check_int("seed", seed, optional=True)
+        super().__init__(positive=positive)
+        self.C = C
+        self.gamma = gamma
+        self.kernel = kernel
+        self.tau = tau
+        self.cache_mb = cache_mb
+        self.class_weight = class_weight
+        self.seed = seed
+
+        self._kind = _KERNELS[kernel]
+        self._ints = np.zeros(5, dtype=np.int64)  # the counters of _numba.lasvm (COUNT, ...)
+        self._scalars = np.zeros(2)  # b and delta
+        self._flat_indices = np.zeros(64, dtype=np.int64)
+        self._flat_values = np.zeros(64)
+        self._work = np.zeros(0)  # dense scratch vector, all zeros between calls
+        self._allocate_members(8)
+
+    # ---- state --------------------------------------------------------------------------------
+
+    def _allocate_members(self, capacity: int) -> None:
+        """Member arrays of ``capacity`` slots and an empty cache sized to the budget."""
+        self._start = np.zeros(capacity, dtype=np.int64)
+        self._nnz = np.zeros(capacity, dtype=np.int64)
+        self._sqnorm = np.zeros(capacity)
+        # alpha, g, A, B, y, K_ss and the key of a stored example (see _numba.lasvm)
+        self._model = tuple(np.zeros(capacity) for _ in range(7))
+        self._qrow = np.zeros(capacity)
+        n_lines = self._cache_lines(capacity)
+        self._lines = np.zeros((n_lines, capacity))
+        self._line_len = np.zeros(n_lines, dtype=np.int64)
+        self._line_owner = np.full(n_lines, -1, dtype=np.int64)
+        self._line_stamp = np.zeros(n_lines, dtype=np.int64)
+        self._row_of = np.full(capacity, -1, dtype=np.int64)
+
+    def _cache_lines(self, capacity: int) -> int:
+        """Rows of ``capacity`` float64 values that fit the budget (2 <= rows <= capacity)."""
+        return int(max(2, min(capacity, self.cache_mb * _MB // (8 * capacity))))
+
+    def _grow_members(self, capacity: int) -> None:
+        """Move the state to ``capacity`` slots; the cache keeps its most recently used rows."""
+        count = int(self._ints[core.COUNT])
+        old = (self._start, self._nnz, self._sqnorm, self._model)
+        old_cache = (self._lines, self._line_len, self._line_owner, self._line_stamp)
+        self._allocate_members(capacity)
+        for new_array, old_array in zip((self._start, self._nnz, self._sqnorm), old[:3]):
+            new_array[:count] = old_array[:count]
+        for new_array, old_array in zip(self._model, old[3]):
+            new_array[:count] = old_array[:count]
+        lines, line_len, line_owner, line_stamp = old_cache
+        owned = np.flatnonzero(line_owner >= 0)
+        keep = owned[np.argsort(-line_stamp[owned], kind="stable")][: self._lines.shape[0]]
+        for new_line, line in enumerate(keep.tolist()):
+            self._lines[new_line, : line_len[line]] = lines[line, : line_len[line]]
+            self._line_len[new_line] = line_len[line]
+            self._line_owner[new_line] = line_owner[line]
+            self._line_stamp[new_line] = line_stamp[line]
+            self._row_of[line_owner[line]] = new_line
+
+    def _ensure_room(self, nnz: int) -> None:
+        """Room for one more member of ``nnz`` nonzeros."""
+        ints = self._ints
+        if ints[core.COUNT] == self._start.shape[0]:
+            self._grow_members(2 * self._start.shape[0])
+        if ints[core.FLAT_USED] + nnz > self._flat_values.shape[0]:
+            if 2 * ints[core.GARBAGE] >= ints[core.FLAT_USED]:
+                core.compact_store(self._store, ints)
+            needed = int(ints[core.FLAT_USED]) + nnz
+            if needed > self._flat_values.shape[0]:
+                size = capacity_for(self._flat_values.shape[0], needed)
+                used = int(ints[core.FLAT_USED])
+                for name in ("_flat_indices", "_flat_values"):
+                    old = getattr(self, name)
+                    new = np.zeros(size, dtype=old.dtype)
+                    new[:used] = old[:used]
+                    setattr(self, name, new)
+
+    def _grow(self, n_features):
+        if self._work.shape[0] < n_features:
+            self._work = np.zeros(capacity_for(self._work.shape[0], n_features))
+
+    @property
+    def _store(self):
+        return self._flat_indices, self._flat_values, self._start, self._nnz, self._sqnorm
+
+    @property
+    def _cache(self):
+        return self._lines, self._line_len, self._line_owner, self._line_stamp, self._row_of
+
+    def _box(self, sign: float) -> tuple[float, float]:
+        """``(A, B)`` of eq. 2.21 for a new example of class ``sign``."""
+        label = self.positive if sign > 0 else self._negative
+        weight = 1.0 if self.class_weight is None else self.class_weight.get(label, 1.0)
+        bound = float(self.C) * float(weight) * sign
+        return min(0.0, bound), max(0.0, bound)
+
+    # ---- learning -----------------------------------------------------------------------------
+
+    def _learn(self, indices, values, sign):
+        self._ensure_room(len(indices))
+        core.learn(
+            self._kind,
+            float(self.gamma),
+            self._store,
+            self._model,
+            self._cache,
+            self._ints,
+            self._scalars,
+            (indices, values),
+            sign,
+            self._box(sign),
+            float(self.tau),
+            self._work,
+            self._qrow,
+        )
+
+    def learn_epochs(self, X: Sequence[dict], y: Sequence, epochs: int = 1, shuffle: bool = True):
+        """The offline mode of section 3.2.1: ``epochs`` passes of online iterations over a
+        stored dataset (each in a random order drawn from ``seed`` when ``shuffle``), where
+        PROCESS bails out on an example that is already in the expansion. Several epochs then
+        :meth:`finish` converge to the batch SVM of the whole dataset (LASVM x2, ...), which
+        replaying a stream through ``learn_one`` cannot do: a repeated example would enter the
+        expansion twice. Every sample and label is checked before anything changes.
+        """
+        check_int("epochs", epochs, low=1)
+        check_bool("shuffle", shuffle)
+        samples, labels = list(X), list(y)
+        if len(samples) != len(labels):
+            raise ValueError(f"X has {len(samples)} samples but y has {len(labels)} labels")
+        signs, negative = self._signs_of(labels)
+        for x in samples:  # validates every value (unknown names too) without changing anything
+            self._features.encode(x, grow=False)
+        if negative is not None:
+            self._negative = negative
+        encoded = [self._encode_growing(x) for x in samples]
+        in_expansion = np.zeros(len(samples), dtype=np.bool_)
+        self._model[6][: self.n_expansion_] = -1.0  # earlier members count as streamed ones
+        rng = np.random.default_rng(self.seed)
+        for _ in range(epochs):
+            order = rng.permutation(len(samples)) if shuffle else range(len(samples))
+            for key in order:
+                self._learn_stored(encoded[key], signs[key], int(key), in_expansion)
+        self._model[6][: self.n_expansion_] = -1.0
+
+    def _signs_of(self, labels):
+        """+1/-1 for each label and the negative label, checked as ``learn_one`` would."""
+        negative = self._negative
+        signs = np.empty(len(labels))
+        for t, label in enumerate(labels):
+            check_label(label)
+            if label == self.positive:
+                signs[t] = 1.0
+                continue
+            if negative is None:
+                negative = label
+            elif label != negative:
+                raise UnknownLabel(
+                    f"label {label!r} is neither the positive label {self.positive!r} nor the "
+                    f"negative label {negative!r}; LASVM is a binary classifier"
+                )
+            signs[t] = -1.0
+        return signs, negative
+
+    def _encode_growing(self, x: dict):
+        indices, values, new = self._features.encode(x, grow=True)
+        n_columns = self._features.commit(new) if new else len(self._features.names)
+        if n_columns > self._state_size:
+            self._grow(n_columns)
+            self._state_size = n_columns
+        return indices, values
+
+    def _learn_stored(self, x, sign: float, key: int, in_expansion) -> None:
+        if not len(x[0]):
+            return  # an empty sample, as in learn_one
+        self._ensure_room(len(x[0]))
+        core.learn_stored(
+            self._kind,
+            float(self.gamma),
+            self._store,
+            self._model,
+            self._cache,
+            self._ints,
+            self._scalars,
+            x,
+            sign,
+            self._box(sign),
+            key,
+            float(self.tau),
+            self._work,
+            self._qrow,
+            in_expansion,
+        )
+
+    def finish(self, max_iter: int | None = None) -> int:
+        """Run the finishing step: REPROCESS until ``delta <= tau`` (at most ``max_iter`` steps);
+        return the number of steps taken. Learning can go on afterwards."""
+        check_int("max_iter", max_iter, low=0, optional=True)
+        return int(
+            core.finish(
+                self._kind,
+                float(self.gamma),
+                self._store,
+                self._model,
+                self._cache,
+                self._ints,
+                self._scalars,
+                float(self.tau),
+                -1 if max_iter is None else int(max_iter),
+                self._work,
+                np.zeros(0, dtype=np.bool_),
+            )
+        )
+
+    # ---- inference ----------------------------------------------------------------------------
+
+    def _decision(self, indices, values):
+        return core.decision(
+            self._kind,
+            float(self.gamma),
+            self._store,
+            self._model,
+            int(self._ints[core.COUNT]),
+            indices,
+            values,
+            float(self._scalars[core.BIAS]),
+            self._work,
+        )
+
+    def _proba(self, indices, values):
+        score = self._decision(indices, values)
+        return 0.5 * (1.0 + math.tanh(0.5 * score))  # the logistic function, overflow-free
+
+    # ---- inspection ---------------------------------------------------------------------------
+
+    @property
+    def n_expansion_(self) -> int:
+        return int(self._ints[core.COUNT])
+
+    @property
+    def n_support_(self) -> int:
+        return int(np.count_nonzero(self._model[0][: self.n_expansion_]))
+
+    @property
+    def n_kernel_evaluations_(self) -> int:
+        return int(self._ints[core.N_KERNEL])
+
+    @property
+    def bias_(self) -> float:
+        return float(self._scalars[core.BIAS])
+
+    @property
+    def delta_(self) -> float:
+        return float(self._scalars[core.DELTA])
+
+    @property
+    def support_vectors_(self) -> list[tuple[dict, float]]:
+        """The ``(x_s, alpha_s)`` pairs with ``alpha_s != 0`` (signed coefficients)."""
+        names = self._features.names
+        alpha = self._model[0]
+        pairs = []
+        for s in range(self.n_expansion_):
+            if alpha[s] != 0.0:
+                begin, end = self._start[s], self._start[s] + self._nnz[s]
+                x = {
+                    names[j]: float(v)
+                    for j, v in zip(self._flat_indices[begin:end], self._flat_values[begin:end])
+                }
+                pairs.append((x, float(alpha[s])))
+        return pairs
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"C": 10.0, "gamma": 0.1, "tau": 1e-2, "cache_mb": 1e-3}
+        yield {"kernel": "linear", "C": 0.5, "class_weight": {True: 3.0}}
