@@ -24,7 +24,7 @@ section 3.2.1) live in *slots* ``0 .. count-1`` of a set of arrays passed around
 
 Members are removed by moving the last slot into the hole (O(1) in the arrays, O(lines) in the
 cache, whose rows keep the valid prefix). Every kernel value between two distinct vectors that
-is computed (fresh rows and cache misses) is counted in ``ints[N_KERNEL]``.
+is computed (fresh rows and cache misses) is counted in ``ints[N_KERNEL]`` (D-LASVM-7).
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ GARBAGE = 4  # entries of the flat store that belong to removed members
 BIAS = 0  # b of eq. 3.1
 DELTA = 1  # delta of eq. 3.1
 
-#: Curvatures below this take the bound-limited step (the Newton step of eq. 2.24 is undefined).
+#: Curvatures below this take the bound-limited step (the Newton step of eq. 2.24 is undefined;
+#: D-LASVM-4).
 EPS_CURVATURE = 1e-12
 
 
