@@ -37,6 +37,8 @@ from numba import njit
 from .kernels import LINEAR, RBF
 
 __all__ = [
+    "ADMITTED",
+    "ADMITTED_FLAT",
     "BIAS",
     "COUNT",
     "DELTA",
@@ -44,20 +46,31 @@ __all__ = [
     "GARBAGE",
     "LINEAR",
     "N_KERNEL",
+    "RAMP_I",
+    "RAMP_NC",
+    "RAMP_NONE",
     "RBF",
+    "SKIPPED",
     "TICK",
+    "clean",
     "compact_store",
     "decision",
+    "duality_gap",
     "extremes",
     "finish",
+    "finish_gap",
+    "gap_target",
     "kernel_value",
     "learn",
+    "learn_gap",
     "learn_stored",
     "member_row",
+    "n_support",
     "process",
     "query_row",
     "remove_member",
     "reprocess",
+    "reprocess_gap",
 ]
 
 # slots of ``ints``
@@ -309,15 +322,9 @@ def _pair_step(model, lines, count, i, j, line_i, line_j):
 
 
 @njit(cache=True)
-def process(kind, gamma, store, model, cache, ints, x, y, bounds, key, work, qrow):
-    """PROCESS of section 3.2.1 on a new example; returns 0 when it is left out, 1 when it joins
-    the expansion without a partner (only one class there yet), 2 after a step.
-
-    The partner is the member of extreme gradient (``j = argmin g`` for y = +1, ``i = argmax g``
-    for y = -1). The example is left out unless it makes a violating pair with tolerance 0, the
-    reference implementation's rule (D-LASVM-1); with no partner at all it joins with alpha = 0,
-    so that a stream that starts with one class can bootstrap (D-LASVM-2).
-    """
+def _fresh_row(kind, gamma, store, ints, x, work, qrow):
+    """``qrow[s] = K(x, x_s)`` for every member (the S fresh kernel values of PROCESS, counted)
+    and the squared norm of ``x``."""
     indices, values = x
     count = ints[COUNT]
     sqnorm_x = 0.0
@@ -328,6 +335,21 @@ def process(kind, gamma, store, model, cache, ints, x, y, bounds, key, work, qro
     for p in range(indices.shape[0]):
         work[indices[p]] = 0.0
     ints[N_KERNEL] += count
+    return sqnorm_x
+
+
+@njit(cache=True)
+def process(kind, gamma, store, model, cache, ints, x, y, bounds, key, work, qrow):
+    """PROCESS of section 3.2.1 on a new example; returns 0 when it is left out, 1 when it joins
+    the expansion without a partner (only one class there yet), 2 after a step.
+
+    The partner is the member of extreme gradient (``j = argmin g`` for y = +1, ``i = argmax g``
+    for y = -1). The example is left out unless it makes a violating pair with tolerance 0, the
+    reference implementation's rule (D-LASVM-1); with no partner at all it joins with alpha = 0,
+    so that a stream that starts with one class can bootstrap (D-LASVM-2).
+    """
+    sqnorm_x = _fresh_row(kind, gamma, store, ints, x, work, qrow)
+    count = ints[COUNT]
     alpha = model[0]
     gradient = y
     for s in range(count):
@@ -471,3 +493,196 @@ def decision(kind, gamma, store, model, count, indices, values, bias, work):
     for p in range(indices.shape[0]):
         work[indices[p]] = 0.0
     return total
+
+
+# ---- chapter 6: no bias, single-coordinate steps (LASVM-G, -NC, -I, FULL SVM) -------------------
+
+#: Ramp modes of :func:`learn_gap`.
+RAMP_NONE = 0  # LASVM-G and FULL SVM: every example is admitted with the hinge box
+RAMP_NC = 1  # LASVM-NC: an example with y f(x) < s (once #SV > S) gets the shifted box (6.13)
+RAMP_I = 2  # LASVM-I: an example with y f(x) > 1 or y f(x) < s is skipped (section 6.3)
+
+#: Status codes of :func:`learn_gap`.
+SKIPPED = 0
+ADMITTED = 1
+ADMITTED_FLAT = 2  # LASVM-NC: admitted with beta = C (left flat part of the Ramp)
+
+
+@njit(cache=True)
+def _single_step(model, lines, count, k, line_k):
+    """The corrected single-coordinate direction search of LASVM-G (chapter 6, PROCESS step 2 and
+    REPROCESS steps 4-5 with the selected k; D-LASVM-9): ``lambda = g_k / K_kk`` clipped to
+    ``[A_k - alpha_k, B_k - alpha_k]``, ``alpha_k += lambda``, ``g_s -= lambda K_ks``. Returns
+    whether alpha changed."""
+    alpha, grad, lower, upper, diag = model[0], model[1], model[2], model[3], model[5]
+    g = grad[k]
+    low = lower[k] - alpha[k]
+    high = upper[k] - alpha[k]
+    step = high if g >= 0.0 else low
+    if diag[k] > EPS_CURVATURE:
+        newton = g / diag[k]
+        step = min(high, newton) if g >= 0.0 else max(low, newton)
+    if step == 0.0:
+        return False
+    alpha[k] = upper[k] if step == high else lower[k] if step == low else alpha[k] + step
+    row = lines[line_k]
+    for s in range(count):
+        grad[s] -= step * row[s]
+    return True
+
+
+@njit(cache=True)
+def reprocess_gap(kind, gamma, store, model, cache, ints, tau, work):
+    """REPROCESS of LASVM-G (chapter 6, corrected as D-LASVM-9): among the members whose gradient
+    points into the box, the one of largest |g| on the side that dominates; no step unless it
+    violates by more than ``tau``. Returns whether a step was taken. Nothing is removed."""
+    alpha, grad, lower, upper = model[0], model[1], model[2], model[3]
+    count = ints[COUNT]
+    i_min = -1
+    i_max = -1
+    g_min = 0.0
+    g_max = 0.0
+    for s in range(count):
+        g = grad[s]
+        if alpha[s] > lower[s] and g < g_min:
+            i_min = s
+            g_min = g
+        if alpha[s] < upper[s] and g > g_max:
+            i_max = s
+            g_max = g
+    k = i_min if g_min + g_max < 0.0 else i_max
+    if k < 0:
+        return False
+    if (grad[k] < 0.0 and g_max - grad[k] < tau) or (grad[k] >= 0.0 and grad[k] - g_min < tau):
+        return False
+    line = member_row(kind, gamma, store, model, cache, ints, k, work)
+    return _single_step(model, cache[0], count, k, line)
+
+
+@njit(cache=True)
+def duality_gap(model, count):
+    """The gap of eq. 6.4 as corrected (D-LASVM-10): ``sum_s max(A_s g_s, B_s g_s) -
+    alpha_s g_s`` over the members, each term >= 0 and all 0 at the KKT point."""
+    alpha, grad, lower, upper = model[0], model[1], model[2], model[3]
+    total = 0.0
+    for s in range(count):
+        g = grad[s]
+        total += max(lower[s] * g, upper[s] * g) - alpha[s] * g
+    return total
+
+
+@njit(cache=True)
+def gap_target(model, count):
+    """The gap target of eq. 6.3, ``sqrt(max(0, sum h^2 - (sum h)^2 / l))`` with ``h_s = C_s y_s
+    g_s`` over the ``l`` members (D-LASVM-11); ``C_s = B_s - A_s``, the width of the box, which
+    is the class's C for the shifted boxes of LASVM-NC as well."""
+    if count == 0:
+        return 0.0
+    grad, lower, upper, label = model[1], model[2], model[3], model[4]
+    total = 0.0
+    squares = 0.0
+    for s in range(count):
+        h = (upper[s] - lower[s]) * label[s] * grad[s]
+        total += h
+        squares += h * h
+    return math.sqrt(max(0.0, squares - total * total / count))
+
+
+@njit(cache=True)
+def n_support(model, count):
+    """Members with alpha != 0."""
+    alpha = model[0]
+    total = 0
+    for s in range(count):
+        if alpha[s] != 0.0:
+            total += 1
+    return total
+
+
+@njit(cache=True)
+def learn_gap(
+    kind,
+    gamma,
+    store,
+    model,
+    cache,
+    ints,
+    x,
+    y,
+    c_y,
+    floor,
+    ramp,
+    s,
+    min_sv,
+    tau,
+    arrival,
+    max_steps,
+    work,
+    qrow,
+):
+    """One online iteration of the chapter 6 family on ``x`` of class ``y`` and cost ``c_y``:
+    the filter or the Ramp box from ``z = y f(x)`` (``ramp``, sections 6.2-6.3), the gap target
+    (6.3), PROCESS (always admits; eq. 6.5 gradient), then REPROCESS while the gap (6.4,
+    corrected) exceeds ``max(floor, target)``, at most ``max_steps`` times (D-LASVM-12).
+    Returns ``(status, reprocess steps, whether the cap stopped the loop)``."""
+    sqnorm_x = _fresh_row(kind, gamma, store, ints, x, work, qrow)
+    count = ints[COUNT]
+    alpha = model[0]
+    f = 0.0
+    for t in range(count):
+        f += alpha[t] * qrow[t]
+    z = y * f
+    if ramp == RAMP_I and (z > 1.0 or z < s):
+        return SKIPPED, 0, False
+    beta = 0.0
+    if ramp == RAMP_NC and z < s and n_support(model, count) > min_sv:
+        beta = c_y
+    bounds = (min(0.0, c_y * y) - beta * y, max(0.0, c_y * y) - beta * y)  # eq. 6.13
+    threshold = max(floor, gap_target(model, count))
+    diag_value = kernel_value(kind, gamma, sqnorm_x, sqnorm_x, sqnorm_x)
+    k = _insert_member(store, model, cache, ints, x, sqnorm_x, y, bounds, diag_value, arrival, qrow)
+    _single_step(model, cache[0], k + 1, k, cache[4][k])
+    steps = 0
+    while duality_gap(model, ints[COUNT]) > threshold:
+        if steps >= max_steps:
+            return (ADMITTED_FLAT if beta > 0.0 else ADMITTED), steps, True
+        if not reprocess_gap(kind, gamma, store, model, cache, ints, tau, work):
+            break
+        steps += 1
+    return (ADMITTED_FLAT if beta > 0.0 else ADMITTED), steps, False
+
+
+@njit(cache=True)
+def finish_gap(kind, gamma, store, model, cache, ints, tau, max_iter, work):
+    """REPROCESS of the chapter 6 family until no coordinate violates by more than ``tau`` (at
+    most ``max_iter`` steps, < 0: no limit); returns the steps taken."""
+    steps = 0
+    while max_iter < 0 or steps < max_iter:
+        if not reprocess_gap(kind, gamma, store, model, cache, ints, tau, work):
+            break
+        steps += 1
+    return steps
+
+
+@njit(cache=True)
+def clean(store, model, cache, ints, keep):
+    """CLEAN of chapter 6 (D-LASVM-13): when more than ``keep`` members have alpha = 0, keep the
+    ``keep`` of smallest |g| (ties: the most recent, by the arrival time in the key slot) and
+    remove the others. Returns the number removed."""
+    alpha, grad, keys = model[0], model[1], model[6]
+    count = ints[COUNT]
+    zero = np.empty(count, np.int64)
+    n_zero = 0
+    for s in range(count):
+        if alpha[s] == 0.0:
+            zero[n_zero] = s
+            n_zero += 1
+    if n_zero <= keep:
+        return 0
+    zero = zero[:n_zero]
+    by_recency = zero[np.argsort(-keys[zero], kind="mergesort")]
+    ranked = by_recency[np.argsort(np.abs(grad[by_recency]), kind="mergesort")]
+    doomed = np.sort(ranked[keep:])
+    for t in range(doomed.shape[0] - 1, -1, -1):  # from the end: the moved members stay valid
+        remove_member(store, model, cache, ints, doomed[t])
+    return doomed.shape[0]
