@@ -500,7 +500,7 @@ def decision(kind, gamma, store, model, count, indices, values, bias, work):
 #: Ramp modes of :func:`learn_gap`.
 RAMP_NONE = 0  # LASVM-G and FULL SVM: every example is admitted with the hinge box
 RAMP_NC = 1  # LASVM-NC: an example with y f(x) < s (once #SV > S) gets the shifted box (6.13)
-RAMP_I = 2  # LASVM-I: an example with y f(x) > 1 or y f(x) < s is skipped (section 6.3)
+RAMP_I = 2  # LASVM-I: skips an example with y f(x) > 1 or < s (section 6.3, D-LASVM-16)
 
 #: Status codes of :func:`learn_gap`.
 SKIPPED = 0

@@ -13,11 +13,11 @@ class LASVMI(GapSVM):
     """LASVM-I: LASVM-G that ignores the samples outside the Ramp's sloped region.
 
     Ertekin (2009), section 6.3. Before PROCESS, ``z = y f(x)`` is computed from the sample's
-    fresh kernel row; a sample with ``z > 1`` or ``z < s`` has a zero Ramp derivative and cannot
-    shape the model (eq. 6.7), so it is skipped: it never enters the expansion. The kernel
-    values of that test are counted in ``n_kernel_evaluations_`` (D-LASVM-7). The samples that
-    pass are learned as by LASVM-G (convex, ``beta = 0``): gap-driven REPROCESS (eqs. 6.3-6.4,
-    D-LASVM-9/10) and CLEAN every ``clean_every`` samples.
+    fresh kernel row; a sample with ``z > 1`` or ``z < s`` (D-LASVM-16) has a zero Ramp
+    derivative and cannot shape the model (eq. 6.7), so it is skipped: it never enters the
+    expansion. The kernel values of that test are counted in ``n_kernel_evaluations_``
+    (D-LASVM-7). The samples that pass are learned as by LASVM-G (convex, ``beta = 0``):
+    gap-driven REPROCESS (eqs. 6.3-6.4, D-LASVM-9/10) and CLEAN every ``clean_every`` samples.
 
     The model is ``f(x) = sum_s alpha_s K(x_s, x)``; ``predict_proba_one`` is the logistic of
     ``f`` (D-LASVM-8).
