@@ -4,6 +4,7 @@ Each is a River metric (``update``, ``revert``, ``get``, ``works_with``) and wor
 ``river.evaluate.progressive_val_score``:
 
 * :class:`ExactROCAUC`: whole-stream ROC AUC, exact (River's ``ROCAUC`` approximates it);
+* :class:`PRBEP`: the precision-recall break-even point, exact;
 * :class:`WeightedSum`: alpha_p * sensitivity + alpha_n * specificity (balanced accuracy at 0.5);
 * :class:`WeightedCost`: c_p * missed positives + c_n * false alarms;
 * :class:`Sensitivity`, :class:`Specificity`: the two rates, correct for any ``pos_val``.
@@ -15,6 +16,15 @@ Each is a River metric (``update``, ``revert``, ``get``, ``works_with``) and wor
 
 from . import batch
 from .exact_auc import ExactROCAUC
+from .prbep import PRBEP
 from .weighted import Sensitivity, Specificity, WeightedCost, WeightedSum
 
-__all__ = ["ExactROCAUC", "batch", "Sensitivity", "Specificity", "WeightedCost", "WeightedSum"]
+__all__ = [
+    "ExactROCAUC",
+    "PRBEP",
+    "batch",
+    "Sensitivity",
+    "Specificity",
+    "WeightedCost",
+    "WeightedSum",
+]

@@ -22,7 +22,7 @@ import math
 import numpy as np
 from scipy import stats
 
-__all__ = ["binary_rates", "roc_auc"]
+__all__ = ["binary_rates", "prbep", "roc_auc"]
 
 
 def roc_auc(scores, positive, ties: str = "half") -> float:
@@ -46,6 +46,28 @@ def roc_auc(scores, positive, ties: str = "half") -> float:
         raise ValueError(f"ties must be 'half' or 'strict', got {ties!r}")
     ranks = stats.rankdata(scores)
     return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
+
+
+def prbep(scores, positive) -> float:
+    """Precision-recall break-even point of ``scores`` for the boolean labels ``positive``:
+    the share of positives among the ``P`` best-scored samples, ``P`` the number of positives,
+    the samples tied with the ``P``-th score counting in proportion (D-LASVM-17); 0 without
+    positives.
+
+    >>> prbep(np.array([0.9, 0.8, 0.5, 0.5, 0.1]), np.array([True, False, True, False, True]))
+    0.5
+    """
+    scores = np.asarray(scores, dtype=float)
+    positive = np.asarray(positive, dtype=bool)
+    n_positive = int(positive.sum())
+    if n_positive == 0:
+        return 0.0
+    cutoff = np.sort(scores)[scores.size - n_positive]
+    above = scores > cutoff
+    tied = scores == cutoff
+    taken = n_positive - int(above.sum())
+    hits = int((positive & above).sum()) + taken * int((positive & tied).sum()) / int(tied.sum())
+    return hits / n_positive
 
 
 def binary_rates(y_true, y_pred, f_undefined: str = "nan") -> dict:
