@@ -361,3 +361,28 @@ def test_bad_input_leaves_the_model_unchanged(cls):
 def test_bad_parameters_are_named(cls, params):
     with pytest.raises(InvalidParameter, match=next(iter(params))):
         cls(**params)
+
+
+def test_banana_sparsity_as_in_table_6_3():
+    """One pass on Banana (River's bundled copy; Table 6.2: 4,000 training and 1,300 test
+    samples, C = 10, gamma = 1): LASVM-NC and LASVM-I keep far fewer support vectors than
+    LASVM-G at about the same accuracy, and need fewer kernel evaluations (Tables 6.3-6.4)."""
+    from river import datasets
+
+    data = list(datasets.Bananas())
+    order = np.random.default_rng(0).permutation(len(data))
+    train, test = [data[i] for i in order[:4000]], [data[i] for i in order[4000:]]
+    results = {}
+    for cls in FAMILY:
+        model = cls(C=10.0, gamma=1.0)
+        for x, label in train:
+            model.learn_one(x, label)
+        accuracy = np.mean([model.predict_one(x) == label for x, label in test])
+        results[cls] = (accuracy, model.n_support_, model.n_kernel_evaluations_)
+    g_accuracy, g_support, g_kernel = results[LASVMG]
+    for cls in (LASVMNC, LASVMI):
+        accuracy, n_support, n_kernel = results[cls]
+        assert n_support < 0.7 * g_support
+        assert accuracy > g_accuracy - 0.01
+        assert n_kernel < g_kernel
+    assert results[FullSVM][1] > g_support and results[FullSVM][2] > g_kernel
