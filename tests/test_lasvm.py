@@ -461,3 +461,23 @@ def test_prediction_before_learning_and_probabilities():
     proba = model.predict_proba_one(x)
     assert proba[True] == pytest.approx(1.0 / (1.0 + np.exp(-model.decision_one(x))))
     assert model.predict_one(x) == (model.decision_one(x) >= 0.0)
+
+
+def test_last_alpha_is_the_new_members_coefficient():
+    X, y = stream(300, seed=14)
+    model = LASVM(C=2.0, gamma=0.5)
+    n_support_vectors = 0
+    for x, label in zip(X, y):
+        model.learn_one({j: float(v) for j, v in enumerate(x) if v != 0.0}, bool(label))
+        if not x.any():
+            continue
+        dense = dense_members(model, X.shape[1])
+        alpha = members(model)[0]
+        rows = np.flatnonzero((dense == x).all(axis=1))
+        if model.last_alpha_ != 0.0:
+            n_support_vectors += 1
+            assert model.last_alpha_ in alpha[rows].tolist()
+        else:
+            assert rows.size == 0 or np.all(alpha[rows] == 0.0)
+    assert n_support_vectors > 0
+    assert np.all(model._model[6][: model.n_expansion_] == -1.0)  # no member keeps the new mark

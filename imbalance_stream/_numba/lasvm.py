@@ -45,6 +45,7 @@ __all__ = [
     "FLAT_USED",
     "GARBAGE",
     "LINEAR",
+    "NEW_KEY",
     "N_KERNEL",
     "RAMP_I",
     "RAMP_NC",
@@ -83,6 +84,9 @@ GARBAGE = 4  # entries of the flat store that belong to removed members
 # slots of ``scalars``
 BIAS = 0  # b of eq. 3.1
 DELTA = 1  # delta of eq. 3.1
+
+#: Key of the member being learned by :func:`learn` (a streamed member's key is -1).
+NEW_KEY = -2.0
 
 #: Curvatures below this take the bound-limited step (the Newton step of eq. 2.24 is undefined;
 #: D-LASVM-4).
@@ -426,10 +430,18 @@ def _set_bias(scalars, i, g_max, j, g_min):
 @njit(cache=True)
 def learn(kind, gamma, store, model, cache, ints, scalars, x, y, bounds, tau, work, qrow):
     """One online iteration of LASVM (section 3.2.1) on a streamed example ``x = (indices,
-    values)`` of class ``y`` with box ``bounds = (A, B)``: PROCESS, then REPROCESS once."""
-    status = process(kind, gamma, store, model, cache, ints, x, y, bounds, -1.0, work, qrow)
+    values)`` of class ``y`` with box ``bounds = (A, B)``: PROCESS, then REPROCESS once.
+    Returns PROCESS's status and the example's alpha after the REPROCESS (0 when it is not in
+    the expansion), which tells whether it "became a support vector" (chapter 5)."""
+    keys = model[6]
+    status = process(kind, gamma, store, model, cache, ints, x, y, bounds, NEW_KEY, work, qrow)
     reprocess(kind, gamma, store, model, cache, ints, scalars, tau, work, np.zeros(0, np.bool_))
-    return status
+    alpha_new = 0.0
+    for s in range(ints[COUNT]):  # the new member, wherever an eviction moved it
+        if keys[s] == NEW_KEY:
+            alpha_new = model[0][s]
+            keys[s] = -1.0
+    return status, alpha_new
 
 
 @njit(cache=True)

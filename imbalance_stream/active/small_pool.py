@@ -47,12 +47,16 @@ class SaturationStop:
 @dataclass
 class SelectionRun:
     """What :meth:`SmallPoolSelection.run` did: the dataset indices learned, in order (the seeds
-    first), the support vectors after each selection, and the selection at which the stopping
-    rule fired (None if it never did)."""
+    first), the support vectors after each selection, the selection at which the stopping rule
+    fired (None if it never did), and the virtual examples VIRTUAL made (index ``n + i`` is
+    ``virtual[i]``, ``n`` the dataset's size) with their origin ``(s, nn, lambda)``:
+    ``virtual[i] = lambda X[s] + (1 - lambda) X[nn]``."""
 
     selected: list[int] = field(default_factory=list)
     n_support: list[int] = field(default_factory=list)
     stopped_at: int | None = None
+    virtual: list[dict] = field(default_factory=list)
+    virtual_origin: list[tuple[int, int, float]] = field(default_factory=list)
 
 
 class SmallPoolSelection:
@@ -144,6 +148,7 @@ class SmallPoolSelection:
             raise ValueError(f"X has {len(X)} samples but y has {len(y)} labels")
         rng = np.random.default_rng(self.seed)
         result = SelectionRun()
+        X, y = list(X), list(y)  # VIRTUAL appends to them
         remaining = self._learn_seeds(model, X, y, result)
         while remaining and (max_steps is None or len(result.n_support) < max_steps):
             slot = self._choose(model, X, y, remaining, rng)
@@ -152,6 +157,7 @@ class SmallPoolSelection:
             remaining.pop()
             model.learn_one(X[index], y[index])
             result.selected.append(index)
+            self._after_learning(model, index, X, y, remaining, rng, result)
             result.n_support.append(model.n_support_)
             if callback is not None:
                 callback(len(result.n_support), model)
@@ -159,6 +165,9 @@ class SmallPoolSelection:
                 result.stopped_at = len(result.n_support)
                 break
         return result
+
+    def _after_learning(self, model, index, X, y, remaining, rng, result) -> None:
+        """What follows the learning of a selected example (VIRTUAL adds examples here)."""
 
     def _learn_seeds(self, model, X, y, result: SelectionRun) -> list[int]:
         """Learn the first ``n_seed`` examples of each class; the indices left."""

@@ -73,6 +73,9 @@ class LASVM(KernelExpansion):
     delta_
         The gap ``g_max - g_min`` of eq. 3.1: the solution is tau-approximate when it is at most
         ``tau``.
+    last_alpha_
+        The coefficient of the sample of the last ``learn_one`` after its REPROCESS (0 when it
+        did not enter or already left the expansion): nonzero when it became a support vector.
 
     Examples
     --------
@@ -118,12 +121,13 @@ class LASVM(KernelExpansion):
         check_int("seed", seed, optional=True)
         super().__init__(C, gamma, kernel, tau, cache_mb, class_weight, positive)
         self.seed = seed
+        self.last_alpha_ = 0.0
 
     # ---- learning -----------------------------------------------------------------------------
 
     def _learn(self, indices, values, sign):
         self._ensure_room(len(indices))
-        core.learn(
+        _, alpha = core.learn(
             self._kind,
             float(self.gamma),
             self._store,
@@ -138,6 +142,7 @@ class LASVM(KernelExpansion):
             self._work,
             self._qrow,
         )
+        self.last_alpha_ = float(alpha)
 
     def learn_epochs(self, X: Sequence[dict], y: Sequence, epochs: int = 1, shuffle: bool = True):
         """The offline mode of section 3.2.1: ``epochs`` passes of online iterations over a
