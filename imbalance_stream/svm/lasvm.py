@@ -28,9 +28,12 @@ class LASVM(KernelExpansion):
     enters the expansion only when it violates the KKT conditions of the current model (eq. 3.2
     with the tolerance of D-LASVM-1), so most easy examples cost one kernel row and are dropped.
 
-    :meth:`finish` runs the finishing step (REPROCESS until ``delta <= tau``); one pass plus
-    finishing gives the batch SVM's tau-approximate solution, the one LIBSVM (scikit-learn's
-    ``SVC`` with ``tol=tau``) stops at. A stream has no end: call :meth:`finish` on a copy
+    :meth:`finish` runs the finishing step (REPROCESS until ``delta <= tau``): the exact SVM of
+    the examples in the expansion. One pass plus finishing comes close to the batch SVM of the
+    whole stream (LIBSVM's, scikit-learn's ``SVC``) but not to it exactly: an example that
+    PROCESS left out or REPROCESS removed is not revisited, and a few of those end inside the
+    final margin. :meth:`learn_epochs` over a stored dataset revisits them; two or three epochs
+    plus finishing reach ``SVC``'s solution. A stream has no end: call :meth:`finish` on a copy
     (``copy.deepcopy``) to evaluate the finished model and keep learning with the original
     (D-LASVM-5).
 
