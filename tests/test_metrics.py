@@ -162,7 +162,7 @@ def test_precision_at_t_counts_ties_at_the_cut_in_proportion():
     assert precision_at_t(scores, positive) == pytest.approx(
         _precision_at_t_by_tie_breaking(scores, positive), abs=0.02
     )
-    assert np.isnan(precision_at_t(scores, np.zeros(6, bool)))
+    assert precision_at_t(scores, np.zeros(6, bool)) == 0.0
     assert precision_at_t([-3.0, -1.0, -2.0], [False, True, False]) == 1.0
 
 

@@ -24,7 +24,7 @@ import math
 import numpy as np
 from scipy import stats
 
-__all__ = ["binary_rates", "precision_at_t", "roc_auc"]
+__all__ = ["binary_rates", "prbep", "precision_at_t", "roc_auc"]
 
 
 def roc_auc(scores, positive, ties: str = "half") -> float:
@@ -50,24 +50,32 @@ def roc_auc(scores, positive, ties: str = "half") -> float:
     return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
 
 
-def precision_at_t(scores, positive) -> float:
-    """Prec@t (R-precision): the share of positives among the ``t`` highest scores, ``t`` being the
-    number of positives; ``nan`` without a positive.
+def prbep(scores, positive) -> float:
+    """Precision-recall break-even point of ``scores`` for the boolean labels ``positive``:
+    the share of positives among the ``P`` best-scored samples, ``P`` the number of positives,
+    the samples tied with the ``P``-th score counting in proportion (D-LASVM-17); 0 without
+    positives.
 
-    Scores tied at the cut share the remaining places in proportion (the expected precision when
-    ties are broken at random), so the value does not depend on the order of the samples. This is
-    the novelty-detection measure of Smola et al. (2009) used in Chapter 5 of Miao (2015).
+    >>> prbep(np.array([0.9, 0.8, 0.5, 0.5, 0.1]), np.array([True, False, True, False, True]))
+    0.5
     """
     scores = np.asarray(scores, dtype=float)
     positive = np.asarray(positive, dtype=bool)
-    t = int(positive.sum())
-    if t == 0:
-        return math.nan
-    cut = np.partition(scores, scores.size - t)[scores.size - t]
-    above, at_cut = scores > cut, scores == cut
-    places_at_cut = t - int(above.sum())
-    hits = positive[above].sum() + places_at_cut * positive[at_cut].mean()
-    return float(hits / t)
+    n_positive = int(positive.sum())
+    if n_positive == 0:
+        return 0.0
+    cutoff = np.sort(scores)[scores.size - n_positive]
+    above = scores > cutoff
+    tied = scores == cutoff
+    taken = n_positive - int(above.sum())
+    hits = int((positive & above).sum()) + taken * int((positive & tied).sum()) / int(tied.sum())
+    return hits / n_positive
+
+
+#: Prec@t (R-precision), the novelty-detection name of the same quantity: the share of positives
+#: among the ``t`` highest scores, ``t`` being the number of positives (Smola et al., 2009, used in
+#: Chapter 5 of Miao, 2015).
+precision_at_t = prbep
 
 
 def binary_rates(y_true, y_pred, f_undefined: str = "nan") -> dict:

@@ -12,6 +12,14 @@ from imbalance_stream.base.binary import check_label
 __all__ = ["ExactROCAUC"]
 
 
+def works_with_scores(metric: metrics.base.BinaryMetric, model) -> bool:
+    """Whether ``metric``, a ranking metric, can read ``model``'s outputs: a binary classifier's
+    probabilities or margins (River's rule), or an anomaly detector's or filter's scores."""
+    return metrics.base.BinaryMetric.works_with(metric, model) or isinstance(
+        model, (base.AnomalyDetector, base.AnomalyFilter)
+    )
+
+
 class ExactROCAUC(metrics.base.BinaryMetric):
     """Exact ROC AUC of every score seen so far, updated in O(log n) per sample.
 
@@ -65,11 +73,7 @@ class ExactROCAUC(metrics.base.BinaryMetric):
         return False
 
     def works_with(self, model) -> bool:
-        return (
-            super().works_with(model)
-            or isinstance(model, base.AnomalyDetector)
-            or isinstance(model, base.AnomalyFilter)
-        )
+        return works_with_scores(self, model)
 
     def _score(self, y_pred) -> float:
         score = y_pred.get(self.pos_val, 0.0) if isinstance(y_pred, dict) else y_pred

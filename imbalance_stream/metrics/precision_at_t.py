@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from .batch import precision_at_t
-from .exact_auc import ExactROCAUC
+from .prbep import PRBEP
 
 __all__ = ["PrecisionAtT"]
 
 
-class PrecisionAtT(ExactROCAUC):
+class PrecisionAtT(PRBEP):
     """Prec@t: the share of positives among the ``t`` highest scores seen, ``t`` being the number
-    of positives seen (R-precision, the novelty-detection measure of Chapter 5 of Miao, 2015).
+    of positives seen (R-precision, the novelty-detection measure of Smola et al., 2009, used in
+    Chapter 5 of Miao, 2015).
 
-    Like :class:`ExactROCAUC` it ranks scores of any range (an anomaly detector's ``score_one``, a
-    ``decision_one`` margin, or the probability of ``pos_val``) and keeps every score seen, one
-    sorted list per class; ties at the cut share the remaining places in proportion
-    (:func:`~imbalance_stream.metrics.batch.precision_at_t`). 0.0 before the first positive.
+    It is the precision-recall break-even point under the name of the novelty-detection
+    literature, computed by :class:`PRBEP` (exact, O(log n) per sample, ties at the cut counted in
+    proportion, 0.0 before the first positive). Scores of any range are ranked: an anomaly
+    detector's ``score_one``, a ``decision_one`` margin, or the probability of ``pos_val``.
 
     Parameters
     ----------
@@ -35,11 +33,3 @@ class PrecisionAtT(ExactROCAUC):
     0.6666666666666666
 
     """
-
-    def get(self) -> float:
-        n_positive = len(self._positive_scores)
-        if not n_positive:
-            return 0.0
-        scores = np.concatenate([np.asarray(self._positive_scores), self._negative_scores])
-        positive = np.arange(scores.size) < n_positive
-        return precision_at_t(scores, positive)

@@ -1,0 +1,106 @@
+"""Precision-recall break-even point over the whole stream."""
+
+from __future__ import annotations
+
+import math
+
+from river import metrics
+from sortedcontainers import SortedList
+
+from imbalance_stream.base.binary import check_label
+
+from .exact_auc import works_with_scores
+
+__all__ = ["PRBEP"]
+
+
+class PRBEP(metrics.base.BinaryMetric):
+    """Precision-recall break-even point of every score seen so far (exact, O(log n) per sample).
+
+    The break-even point is where precision equals recall: ranking the samples by score and
+    calling the top ``P`` positive, with ``P`` the number of positives, gives as many false
+    positives as false negatives, so precision = recall = (positives among the top ``P``) / ``P``.
+    The LASVM thesis (Ertekin 2009, chapters 4-6) reports it beside the AUC; it does not say how
+    ties at the cutoff are broken (D-LASVM-17): here the samples tied with the ``P``-th score
+    count in proportion, as if the tie were broken at random (its expectation), so the value does
+    not depend on the arrival order. While no positive has been seen, ``get`` returns 0.
+
+    The score of a sample is the probability of ``pos_val`` when the model gives a dict (as
+    ``predict_proba_one`` does) or the number itself (a ``decision_one`` margin).
+
+    Parameters
+    ----------
+    pos_val
+        Value to treat as "positive".
+
+    Examples
+    --------
+
+    >>> from imbalance_stream.metrics import PRBEP
+    >>> metric = PRBEP()
+    >>> for y_true, score in zip([0, 0, 1, 1, 1], [.1, .4, .35, .8, .9]):
+    ...     metric.update(y_true, score)
+    >>> metric.get()  # the top 3 hold 2 of the 3 positives
+    0.6666666666666666
+
+    With River's progressive validation:
+
+    >>> from river import datasets, evaluate, linear_model, preprocessing
+    >>> model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, PRBEP())
+    PRBEP: 87.41%
+
+    """
+
+    def __init__(self, pos_val=True):
+        super().__init__(pos_val=pos_val)
+        self._scores = SortedList()
+        self._positive_scores = SortedList()
+
+    @property
+    def requires_labels(self):
+        return False
+
+    def works_with(self, model) -> bool:
+        return works_with_scores(self, model)
+
+    @property
+    def works_with_weights(self):
+        return False
+
+    def _score(self, y_pred) -> float:
+        score = y_pred.get(self.pos_val, 0.0) if isinstance(y_pred, dict) else y_pred
+        score = float(score)
+        if math.isnan(score):
+            raise ValueError("PRBEP cannot rank a NaN score")
+        return score
+
+    def update(self, y_true, y_pred, w=1.0):
+        if w != 1.0:
+            raise ValueError("PRBEP does not support sample weights")
+        score = self._score(y_pred)
+        is_positive = check_label(y_true) == self.pos_val
+        self._scores.add(score)
+        if is_positive:
+            self._positive_scores.add(score)
+
+    def revert(self, y_true, y_pred, w=1.0):
+        if w != 1.0:
+            raise ValueError("PRBEP does not support sample weights")
+        score = self._score(y_pred)
+        self._scores.remove(score)
+        if y_true == self.pos_val:
+            self._positive_scores.remove(score)
+
+    def get(self) -> float:
+        n_positive = len(self._positive_scores)
+        if not n_positive:
+            return 0.0
+        scores, positives = self._scores, self._positive_scores
+        cutoff = scores[len(scores) - n_positive]  # the P-th largest score
+        above = len(scores) - scores.bisect_right(cutoff)
+        tied = scores.bisect_right(cutoff) - scores.bisect_left(cutoff)
+        positive_above = n_positive - positives.bisect_right(cutoff)
+        positive_tied = positives.bisect_right(cutoff) - positives.bisect_left(cutoff)
+        taken = n_positive - above  # how many of the tied samples the top P includes
+        return (positive_above + taken * positive_tied / tied) / n_positive

@@ -1,0 +1,186 @@
+"""State shared by LASVM and the chapter 6 family (seed 003): the kernel expansion's members in a
+sparse store, their coefficients and gradients, and the LRU cache of kernel rows (see
+:mod:`imbalance_stream._numba.lasvm`)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from imbalance_stream._numba import lasvm as core
+from imbalance_stream.base import BinaryClassifier, capacity_for
+from imbalance_stream.base.validation import InvalidParameter, check_choice, check_real
+
+__all__: list[str] = []
+
+_KERNELS = {"rbf": core.RBF, "linear": core.LINEAR}
+_MB = 1 << 20
+
+
+def _check_class_weight(class_weight) -> dict | None:
+    """``class_weight`` as a dict of positive finite floats, or None."""
+    if class_weight is None:
+        return None
+    if not isinstance(class_weight, dict):
+        raise InvalidParameter(
+            f"class_weight must be None or a dict {{label: weight}}, got {class_weight!r}"
+        )
+    for label, weight in class_weight.items():
+        check_real(f"class_weight[{label!r}]", weight, low=0.0, low_open=True)
+    return class_weight
+
+
+class KernelExpansion(BinaryClassifier):
+    """A binary classifier whose model is ``f(x) = sum_s alpha_s K(x_s, x) + b`` over members
+    kept in a sparse store with a kernel-row cache; subclasses implement the learning."""
+
+    def __init__(self, C, gamma, kernel, tau, cache_mb, class_weight, positive):
+        check_real("C", C, low=0.0, low_open=True)
+        check_real("gamma", gamma, low=0.0, low_open=True)
+        check_choice("kernel", kernel, tuple(_KERNELS))
+        check_real("tau", tau, low=0.0, low_open=True)
+        check_real("cache_mb", cache_mb, low=0.0, low_open=True)
+        _check_class_weight(class_weight)
+        super().__init__(positive=positive)
+        self.C = C
+        self.gamma = gamma
+        self.kernel = kernel
+        self.tau = tau
+        self.cache_mb = cache_mb
+        self.class_weight = class_weight
+
+        self._kind = _KERNELS[kernel]
+        self._ints = np.zeros(5, dtype=np.int64)  # the counters of _numba.lasvm (COUNT, ...)
+        self._scalars = np.zeros(2)  # b and delta
+        self._flat_indices = np.zeros(64, dtype=np.int64)
+        self._flat_values = np.zeros(64)
+        self._work = np.zeros(0)  # dense scratch vector, all zeros between calls
+        self._allocate_members(8)
+
+    # ---- state --------------------------------------------------------------------------------
+
+    def _allocate_members(self, capacity: int) -> None:
+        """Member arrays of ``capacity`` slots and an empty cache sized to the budget."""
+        self._start = np.zeros(capacity, dtype=np.int64)
+        self._nnz = np.zeros(capacity, dtype=np.int64)
+        self._sqnorm = np.zeros(capacity)
+        # alpha, g, A, B, y, K_ss and the key of a stored example (see _numba.lasvm)
+        self._model = tuple(np.zeros(capacity) for _ in range(7))
+        self._qrow = np.zeros(capacity)
+        n_lines = self._cache_lines(capacity)
+        self._lines = np.zeros((n_lines, capacity))
+        self._line_len = np.zeros(n_lines, dtype=np.int64)
+        self._line_owner = np.full(n_lines, -1, dtype=np.int64)
+        self._line_stamp = np.zeros(n_lines, dtype=np.int64)
+        self._row_of = np.full(capacity, -1, dtype=np.int64)
+
+    def _cache_lines(self, capacity: int) -> int:
+        """Rows of ``capacity`` float64 values that fit the budget (2 <= rows <= capacity)."""
+        return int(max(2, min(capacity, self.cache_mb * _MB // (8 * capacity))))
+
+    def _grow_members(self, capacity: int) -> None:
+        """Move the state to ``capacity`` slots; the cache keeps its most recently used rows."""
+        count = int(self._ints[core.COUNT])
+        old = (self._start, self._nnz, self._sqnorm, self._model)
+        old_cache = (self._lines, self._line_len, self._line_owner, self._line_stamp)
+        self._allocate_members(capacity)
+        for new_array, old_array in zip((self._start, self._nnz, self._sqnorm), old[:3]):
+            new_array[:count] = old_array[:count]
+        for new_array, old_array in zip(self._model, old[3]):
+            new_array[:count] = old_array[:count]
+        lines, line_len, line_owner, line_stamp = old_cache
+        owned = np.flatnonzero(line_owner >= 0)
+        keep = owned[np.argsort(-line_stamp[owned], kind="stable")][: self._lines.shape[0]]
+        for new_line, line in enumerate(keep.tolist()):
+            self._lines[new_line, : line_len[line]] = lines[line, : line_len[line]]
+            self._line_len[new_line] = line_len[line]
+            self._line_owner[new_line] = line_owner[line]
+            self._line_stamp[new_line] = line_stamp[line]
+            self._row_of[line_owner[line]] = new_line
+
+    def _ensure_room(self, nnz: int) -> None:
+        """Room for one more member of ``nnz`` nonzeros."""
+        ints = self._ints
+        if ints[core.COUNT] == self._start.shape[0]:
+            self._grow_members(2 * self._start.shape[0])
+        if ints[core.FLAT_USED] + nnz > self._flat_values.shape[0]:
+            if 2 * ints[core.GARBAGE] >= ints[core.FLAT_USED]:
+                core.compact_store(self._store, ints)
+            needed = int(ints[core.FLAT_USED]) + nnz
+            if needed > self._flat_values.shape[0]:
+                size = capacity_for(self._flat_values.shape[0], needed)
+                used = int(ints[core.FLAT_USED])
+                for name in ("_flat_indices", "_flat_values"):
+                    old = getattr(self, name)
+                    new = np.zeros(size, dtype=old.dtype)
+                    new[:used] = old[:used]
+                    setattr(self, name, new)
+
+    def _grow(self, n_features):
+        if self._work.shape[0] < n_features:
+            self._work = np.zeros(capacity_for(self._work.shape[0], n_features))
+
+    @property
+    def _store(self):
+        return self._flat_indices, self._flat_values, self._start, self._nnz, self._sqnorm
+
+    @property
+    def _cache(self):
+        return self._lines, self._line_len, self._line_owner, self._line_stamp, self._row_of
+
+    def _box(self, sign: float) -> tuple[float, float]:
+        """``(A, B)`` of eq. 2.21 for a new example of class ``sign``."""
+        label = self.positive if sign > 0 else self._negative
+        weight = 1.0 if self.class_weight is None else self.class_weight.get(label, 1.0)
+        bound = float(self.C) * float(weight) * sign
+        return min(0.0, bound), max(0.0, bound)
+
+    # ---- inference ----------------------------------------------------------------------------
+
+    def _decision(self, indices, values):
+        return core.decision(
+            self._kind,
+            float(self.gamma),
+            self._store,
+            self._model,
+            int(self._ints[core.COUNT]),
+            indices,
+            values,
+            float(self._scalars[core.BIAS]),
+            self._work,
+        )
+
+    def _proba(self, indices, values):
+        score = self._decision(indices, values)
+        return 0.5 * (1.0 + math.tanh(0.5 * score))  # the logistic function, overflow-free
+
+    # ---- inspection ---------------------------------------------------------------------------
+
+    @property
+    def n_expansion_(self) -> int:
+        return int(self._ints[core.COUNT])
+
+    @property
+    def n_support_(self) -> int:
+        return int(np.count_nonzero(self._model[0][: self.n_expansion_]))
+
+    @property
+    def n_kernel_evaluations_(self) -> int:
+        return int(self._ints[core.N_KERNEL])
+
+    @property
+    def support_vectors_(self) -> list[tuple[dict, float]]:
+        """The ``(x_s, alpha_s)`` pairs with ``alpha_s != 0`` (signed coefficients)."""
+        names = self._features.names
+        alpha = self._model[0]
+        pairs = []
+        for s in range(self.n_expansion_):
+            if alpha[s] != 0.0:
+                begin, end = self._start[s], self._start[s] + self._nnz[s]
+                x = {
+                    names[j]: float(v)
+                    for j, v in zip(self._flat_indices[begin:end], self._flat_values[begin:end])
+                }
+                pairs.append((x, float(alpha[s])))
+        return pairs

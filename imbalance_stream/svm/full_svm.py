@@ -1,0 +1,97 @@
+"""FULL SVM: LASVM-G without CLEAN (seed 003, section 6.4)."""
+
+from __future__ import annotations
+
+from ._gap import GapSVM
+
+__all__ = ["FullSVM"]
+
+
+class FullSVM(GapSVM):
+    """FULL SVM: LASVM-G without CLEAN, the baseline of chapter 6.
+
+    Ertekin (2009), section 6.4. Every sample is admitted (PROCESS of section 6.1) and nothing is
+    ever removed, so the expansion holds every sample seen; REPROCESS steps run while the duality
+    gap (eq. 6.4, corrected as D-LASVM-10) exceeds ``max(C, G^)`` (eq. 6.3). Over several passes
+    it converges to the batch SVM without bias; its cost grows with the whole stream.
+
+    The model is ``f(x) = sum_s alpha_s K(x_s, x)``; ``predict_proba_one`` is the logistic of
+    ``f`` (D-LASVM-8). :meth:`finish` runs REPROCESS until no coefficient violates by more than
+    ``tau``.
+
+    Parameters
+    ----------
+    C
+        Box bound of the coefficients (misclassification cost); also the floor of the gap
+        threshold ``max(C, gap target)`` of section 6.1.
+    gamma
+        Width of the RBF kernel ``exp(-gamma |a - b|^2)``.
+    kernel
+        ``"rbf"`` or ``"linear"`` (``a.b``).
+    tau
+        Tolerance: REPROCESS steps only on a coefficient whose gradient violates its optimality
+        condition by more than ``tau``, and :meth:`finish` stops when none does.
+    cache_mb
+        Budget of the kernel-row cache, in megabytes (at least two rows are always kept).
+    class_weight
+        ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given).
+    positive
+        The rare label, +1 inside the model.
+
+    Attributes
+    ----------
+    n_support_
+        Support vectors (members with ``alpha != 0``).
+    n_expansion_
+        Members of the expansion: support vectors and the ``alpha = 0`` members CLEAN has not
+        removed yet.
+    n_kernel_evaluations_
+        Kernel values computed while learning and finishing (fresh rows and cache misses;
+        D-LASVM-7).
+    duality_gap_
+        The gap of eq. 6.4, corrected (D-LASVM-10), over the members.
+    n_cleaned_, n_reprocess_, n_capped_
+        Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
+        loop stopped at its cap (D-LASVM-12).
+
+    Examples
+    --------
+
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> from imbalance_stream.svm import FullSVM
+
+    >>> model = preprocessing.StandardScaler() | FullSVM(C=1.0, gamma=0.1)
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
+    Accuracy: 90.08%
+
+    >>> svm = model["FullSVM"]
+    >>> svm.n_support_, svm.n_expansion_
+    (413, 1249)
+
+    References
+    ----------
+    Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
+    Imbalanced and Noisy Data. PhD thesis, The Pennsylvania State University, chapter 6.
+
+    Ertekin, S., Bottou, L., Giles, C. L. (2011). Nonconvex Online Support Vector Machines. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 33(2).
+
+    """
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        gamma: float = 1.0,
+        kernel: str = "rbf",
+        tau: float = 1e-3,
+        cache_mb: float = 40,
+        class_weight: dict | None = None,
+        positive=True,
+    ):
+        super().__init__(C, gamma, kernel, tau, cache_mb, class_weight, positive, 0, 0)
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"C": 10.0, "gamma": 0.1, "tau": 1e-2, "cache_mb": 1e-3}
+        yield {"kernel": "linear", "C": 0.5, "class_weight": {True: 3.0}}

@@ -1,0 +1,111 @@
+"""LASVM-G: the gap-driven online SVM without bias (seed 003, section 6.1)."""
+
+from __future__ import annotations
+
+from ._gap import GapSVM
+
+__all__ = ["LASVMG"]
+
+
+class LASVMG(GapSVM):
+    """LASVM-G: an online SVM without bias whose REPROCESS steps are driven by the duality gap.
+
+    Ertekin (2009), section 6.1. The dual is the signed box QP of eq. 2.21 without the equality
+    constraint (b = 0), so each step moves one coefficient. For each sample: the gap target
+    ``G^`` of eq. 6.3 is taken, PROCESS admits the sample and takes one clipped Newton step on its
+    coefficient, then REPROCESS steps on the most violating coefficient while the duality gap
+    (eq. 6.4, corrected as D-LASVM-10) exceeds ``max(C, G^)``. Nothing leaves the expansion but by
+    CLEAN, which every ``clean_every`` samples removes all but ``clean_keep`` of the ``alpha = 0``
+    members, the ones with the largest |g| first. The printed PROCESS and REPROCESS carry typos
+    (a ``max`` for a ``min``, ``i`` for the selected ``k``); the corrected steps are D-LASVM-9.
+
+    The model is ``f(x) = sum_s alpha_s K(x_s, x)``; ``predict_proba_one`` is the logistic of
+    ``f`` (D-LASVM-8). :meth:`finish` runs REPROCESS until no coefficient violates by more than
+    ``tau`` (the thesis's online models need none; it gives the exact solution on the members).
+
+    Parameters
+    ----------
+    C
+        Box bound of the coefficients (misclassification cost); also the floor of the gap
+        threshold ``max(C, gap target)`` of section 6.1.
+    gamma
+        Width of the RBF kernel ``exp(-gamma |a - b|^2)``.
+    kernel
+        ``"rbf"`` or ``"linear"`` (``a.b``).
+    tau
+        Tolerance: REPROCESS steps only on a coefficient whose gradient violates its optimality
+        condition by more than ``tau``, and :meth:`finish` stops when none does.
+    cache_mb
+        Budget of the kernel-row cache, in megabytes (at least two rows are always kept).
+    class_weight
+        ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given).
+    clean_every
+        CLEAN runs after every ``clean_every`` arriving samples (300 in chapter 6; counted in
+        arrivals, D-LASVM-14).
+    clean_keep
+        CLEAN keeps at most this many ``alpha = 0`` members, those of smallest |g| (the thesis's
+        m, not given; D-LASVM-13).
+    positive
+        The rare label, +1 inside the model.
+
+    Attributes
+    ----------
+    n_support_
+        Support vectors (members with ``alpha != 0``).
+    n_expansion_
+        Members of the expansion: support vectors and the ``alpha = 0`` members CLEAN has not
+        removed yet.
+    n_kernel_evaluations_
+        Kernel values computed while learning and finishing (fresh rows and cache misses;
+        D-LASVM-7).
+    duality_gap_
+        The gap of eq. 6.4, corrected (D-LASVM-10), over the members.
+    n_cleaned_, n_reprocess_, n_capped_
+        Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
+        loop stopped at its cap (D-LASVM-12).
+
+    Examples
+    --------
+
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> from imbalance_stream.svm import LASVMG
+
+    >>> model = preprocessing.StandardScaler() | LASVMG(C=1.0, gamma=0.1)
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
+    Accuracy: 90.16%
+
+    >>> svm = model["LASVMG"]
+    >>> svm.n_support_, svm.n_expansion_
+    (397, 733)
+
+    References
+    ----------
+    Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
+    Imbalanced and Noisy Data. PhD thesis, The Pennsylvania State University, chapter 6.
+
+    Ertekin, S., Bottou, L., Giles, C. L. (2011). Nonconvex Online Support Vector Machines. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 33(2).
+
+    """
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        gamma: float = 1.0,
+        kernel: str = "rbf",
+        tau: float = 1e-3,
+        cache_mb: float = 40,
+        class_weight: dict | None = None,
+        clean_every: int = 300,
+        clean_keep: int = 300,
+        positive=True,
+    ):
+        super().__init__(
+            C, gamma, kernel, tau, cache_mb, class_weight, positive, clean_every, clean_keep
+        )
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"C": 10.0, "gamma": 0.1, "tau": 1e-2, "cache_mb": 1e-3, "clean_every": 20}
+        yield {"kernel": "linear", "C": 0.5, "class_weight": {True: 3.0}, "clean_keep": 0}

@@ -1,0 +1,124 @@
+"""LASVM-I: LASVM-G with ignored samples (seed 003, section 6.3)."""
+
+from __future__ import annotations
+
+from imbalance_stream._numba import lasvm as core
+
+from ._gap import GapSVM, check_ramp
+
+__all__ = ["LASVMI"]
+
+
+class LASVMI(GapSVM):
+    """LASVM-I: LASVM-G that ignores the samples outside the Ramp's sloped region.
+
+    Ertekin (2009), section 6.3. Before PROCESS, ``z = y f(x)`` is computed from the sample's
+    fresh kernel row; a sample with ``z > 1`` or ``z < s`` (D-LASVM-16) has a zero Ramp
+    derivative and cannot shape the model (eq. 6.7), so it is skipped: it never enters the
+    expansion. The kernel values of that test are counted in ``n_kernel_evaluations_``
+    (D-LASVM-7). The samples that pass are learned as by LASVM-G (convex, ``beta = 0``):
+    gap-driven REPROCESS (eqs. 6.3-6.4, D-LASVM-9/10) and CLEAN every ``clean_every`` samples.
+
+    The model is ``f(x) = sum_s alpha_s K(x_s, x)``; ``predict_proba_one`` is the logistic of
+    ``f`` (D-LASVM-8).
+
+    Parameters
+    ----------
+    C
+        Box bound of the coefficients (misclassification cost); also the floor of the gap
+        threshold ``max(C, gap target)`` of section 6.1.
+    gamma
+        Width of the RBF kernel ``exp(-gamma |a - b|^2)``.
+    kernel
+        ``"rbf"`` or ``"linear"`` (``a.b``).
+    tau
+        Tolerance: REPROCESS steps only on a coefficient whose gradient violates its optimality
+        condition by more than ``tau``, and :meth:`finish` stops when none does.
+    cache_mb
+        Budget of the kernel-row cache, in megabytes (at least two rows are always kept).
+    class_weight
+        ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given).
+    clean_every
+        CLEAN runs after every ``clean_every`` arriving samples (300 in chapter 6; counted in
+        arrivals, D-LASVM-14).
+    clean_keep
+        CLEAN keeps at most this many ``alpha = 0`` members, those of smallest |g| (the thesis's
+        m, not given; D-LASVM-13).
+    s
+        Lower end of the processed region ``s <= y f(x) <= 1`` (``s < 1``; -1 in chapter 6).
+    positive
+        The rare label, +1 inside the model.
+
+    Attributes
+    ----------
+    n_support_
+        Support vectors (members with ``alpha != 0``).
+    n_expansion_
+        Members of the expansion: support vectors and the ``alpha = 0`` members CLEAN has not
+        removed yet.
+    n_kernel_evaluations_
+        Kernel values computed while learning and finishing (fresh rows and cache misses;
+        D-LASVM-7).
+    duality_gap_
+        The gap of eq. 6.4, corrected (D-LASVM-10), over the members.
+    n_cleaned_, n_reprocess_, n_capped_
+        Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
+        loop stopped at its cap (D-LASVM-12).
+    n_skipped_
+        Samples the filter left out.
+
+    Examples
+    --------
+
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> from imbalance_stream.svm import LASVMI
+
+    >>> model = preprocessing.StandardScaler() | LASVMI(C=1.0, gamma=0.1)
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
+    Accuracy: 89.92%
+
+    >>> svm = model["LASVMI"]
+    >>> svm.n_support_, svm.n_expansion_
+    (315, 424)
+    >>> svm.n_skipped_
+    825
+
+    References
+    ----------
+    Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
+    Imbalanced and Noisy Data. PhD thesis, The Pennsylvania State University, chapter 6.
+
+    Ertekin, S., Bottou, L., Giles, C. L. (2011). Nonconvex Online Support Vector Machines. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 33(2).
+
+    """
+
+    _ramp = core.RAMP_I
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        gamma: float = 1.0,
+        kernel: str = "rbf",
+        tau: float = 1e-3,
+        cache_mb: float = 40,
+        class_weight: dict | None = None,
+        clean_every: int = 300,
+        clean_keep: int = 300,
+        s: float = -1.0,
+        positive=True,
+    ):
+        check_ramp(s)
+        super().__init__(
+            C, gamma, kernel, tau, cache_mb, class_weight, positive, clean_every, clean_keep
+        )
+        self.s = s
+
+    def _ramp_parameters(self) -> tuple[float, int]:
+        return float(self.s), 0
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"C": 10.0, "gamma": 0.1, "tau": 1e-2, "cache_mb": 1e-3, "clean_every": 20}
+        yield {"kernel": "linear", "C": 0.5, "s": 0.0, "class_weight": {True: 3.0}}

@@ -1,0 +1,130 @@
+"""LASVM-NC: the Ramp-loss online SVM (seed 003, section 6.2)."""
+
+from __future__ import annotations
+
+from imbalance_stream._numba import lasvm as core
+
+from ._gap import GapSVM, check_ramp
+
+__all__ = ["LASVMNC"]
+
+
+class LASVMNC(GapSVM):
+    """LASVM-NC: the non-convex online SVM of the Ramp loss (one CCCP step per sample).
+
+    Ertekin (2009), section 6.2. The Ramp loss ``R_s(z) = H_1(z) - H_s(z)`` (eq. 6.9) caps the
+    cost of a badly misclassified sample. Its CCCP dual (eq. 6.13) is LASVM-G's with the box of a
+    sample shifted by ``-beta y``: ``beta = C`` when ``y f(x) < s`` at arrival (eq. 6.12), once
+    the model has more than ``min_support`` support vectors, so that such a sample enters with a
+    box that keeps it at ``alpha = 0`` and CLEAN removes it later. ``beta`` is set once and never
+    revisited. The rest is LASVM-G: gap-driven REPROCESS (eqs. 6.3-6.4, D-LASVM-9/10) and CLEAN
+    every ``clean_every`` samples.
+
+    The model is ``f(x) = sum_s alpha_s K(x_s, x)``; ``predict_proba_one`` is the logistic of
+    ``f`` (D-LASVM-8).
+
+    Parameters
+    ----------
+    C
+        Box bound of the coefficients (misclassification cost); also the floor of the gap
+        threshold ``max(C, gap target)`` of section 6.1.
+    gamma
+        Width of the RBF kernel ``exp(-gamma |a - b|^2)``.
+    kernel
+        ``"rbf"`` or ``"linear"`` (``a.b``).
+    tau
+        Tolerance: REPROCESS steps only on a coefficient whose gradient violates its optimality
+        condition by more than ``tau``, and :meth:`finish` stops when none does.
+    cache_mb
+        Budget of the kernel-row cache, in megabytes (at least two rows are always kept).
+    class_weight
+        ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given).
+    clean_every
+        CLEAN runs after every ``clean_every`` arriving samples (300 in chapter 6; counted in
+        arrivals, D-LASVM-14).
+    clean_keep
+        CLEAN keeps at most this many ``alpha = 0`` members, those of smallest |g| (the thesis's
+        m, not given; D-LASVM-13).
+    s
+        Hinge point of the Ramp (``s < 1``; -1 in chapter 6).
+    min_support
+        The Ramp applies once the model has more than this many support vectors (the thesis's
+        S, not given; D-LASVM-15).
+    positive
+        The rare label, +1 inside the model.
+
+    Attributes
+    ----------
+    n_support_
+        Support vectors (members with ``alpha != 0``).
+    n_expansion_
+        Members of the expansion: support vectors and the ``alpha = 0`` members CLEAN has not
+        removed yet.
+    n_kernel_evaluations_
+        Kernel values computed while learning and finishing (fresh rows and cache misses;
+        D-LASVM-7).
+    duality_gap_
+        The gap of eq. 6.4, corrected (D-LASVM-10), over the members.
+    n_cleaned_, n_reprocess_, n_capped_
+        Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
+        loop stopped at its cap (D-LASVM-12).
+    n_admitted_flat_
+        Samples admitted in the left flat part of the Ramp (``beta = C``).
+
+    Examples
+    --------
+
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> from imbalance_stream.svm import LASVMNC
+
+    >>> model = preprocessing.StandardScaler() | LASVMNC(C=1.0, gamma=0.1)
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
+    Accuracy: 90.24%
+
+    >>> svm = model["LASVMNC"]
+    >>> svm.n_support_, svm.n_expansion_
+    (336, 672)
+    >>> svm.n_admitted_flat_
+    24
+
+    References
+    ----------
+    Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
+    Imbalanced and Noisy Data. PhD thesis, The Pennsylvania State University, chapter 6.
+
+    Ertekin, S., Bottou, L., Giles, C. L. (2011). Nonconvex Online Support Vector Machines. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 33(2).
+
+    """
+
+    _ramp = core.RAMP_NC
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        gamma: float = 1.0,
+        kernel: str = "rbf",
+        tau: float = 1e-3,
+        cache_mb: float = 40,
+        class_weight: dict | None = None,
+        clean_every: int = 300,
+        clean_keep: int = 300,
+        s: float = -1.0,
+        min_support: int = 100,
+        positive=True,
+    ):
+        check_ramp(s, min_support)
+        super().__init__(
+            C, gamma, kernel, tau, cache_mb, class_weight, positive, clean_every, clean_keep
+        )
+        self.s = s
+        self.min_support = min_support
+
+    def _ramp_parameters(self) -> tuple[float, int]:
+        return float(self.s), int(self.min_support)
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"C": 10.0, "gamma": 0.1, "tau": 1e-2, "cache_mb": 1e-3, "min_support": 5}
+        yield {"kernel": "linear", "C": 0.5, "s": 0.0, "min_support": 0, "clean_every": 10}
