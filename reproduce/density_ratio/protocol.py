@@ -30,7 +30,15 @@ from imbalance_stream.metrics.batch import precision_at_t, roc_auc
 from reproduce.common.published import load_published
 from reproduce.common.results import write_rows
 
-__all__ = ["METHODS", "fig5_6", "novelty_scores", "spam_split", "table5_4", "table5_5"]
+__all__ = [
+    "METHODS",
+    "fig5_6",
+    "novelty_scores",
+    "solver_tolerance",
+    "spam_split",
+    "table5_4",
+    "table5_5",
+]
 
 METHODS = ("OSVM", "LOF", "KDE", "uLSIF", "KMM", "locKMM")
 PUBLISHED = pathlib.Path(__file__).resolve().parent / "published.csv"
@@ -255,3 +263,28 @@ def _plot_fig5_6(rows: list[dict], path: pathlib.Path) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
+
+
+def solver_tolerance(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """How far the KMM programme must be solved: AUC and Prec@t of KMM and locKMM on one
+    Spambase split (``rho`` = 50 %) for each stopping tolerance in ``tol`` (list). Parameters
+    (all optional): ``tol``, ``methods`` (KMM, locKMM), ``seed``, ``run`` (which split)."""
+    X, is_spam = scaled_spambase()
+    seed, run = int(params.get("seed", 2015)), int(params.get("run", 0))
+    rng = np.random.default_rng([seed, 50, 0, run])
+    reference, test = spam_split(is_spam, float(params.get("rho", 0.5)), 0.0, rng)
+    rows = []
+    for method in params.get("methods", ["KMM", "locKMM"]):
+        for tol in params.get("tol", [1e-3, 1e-4, 1e-5, 1e-6]):
+            start = time.process_time()
+            scores = novelty_scores(method, X[reference], X[test], seed + run, float(tol))
+            rows.append(
+                {
+                    "method": method,
+                    "tol": float(tol),
+                    "auc": round(roc_auc(scores, is_spam[test]), 4),
+                    "prec_at_t": round(precision_at_t(scores, is_spam[test]), 4),
+                    "cpu_seconds": round(time.process_time() - start, 1),
+                }
+            )
+    return rows
