@@ -37,3 +37,18 @@ def test_fig5_6_small_run_gives_one_row_per_method_and_k(tmp_path):
     rows = protocol.fig5_6({"methods": ["LOF"], "k": [3, 7], "runs": 2}, out_dir=tmp_path)
     assert [(row["method"], row["k"]) for row in rows] == [("LOF", 3), ("LOF", 7)]
     assert all(0.5 < row["auc"] <= 1.0 for row in rows)
+
+
+@pytest.mark.requires_data("mnist")
+def test_usps_stand_in_has_usps_shape_counts_and_range():
+    X_train, d_train, X_test, d_test = protocol.usps_stand_in(0)
+    assert X_train.shape == (7291, 256) and X_test.shape == (2007, 256)
+    assert tuple(np.bincount(d_test)) == protocol.USPS_TEST_COUNTS
+    assert X_train.min() >= -1.0 and X_train.max() <= 1.0
+
+
+@pytest.mark.requires_data("mnist")
+def test_digits_small_run_reads_the_thesis_values(tmp_path):
+    rows = protocol.table5_2_3({"digits": [1], "methods": ["LOF"]}, out_dir=tmp_path)
+    assert rows[0]["paper_auc"] == 0.7248 and rows[0]["paper_prec_at_t"] == 0.1174
+    assert 0.5 < rows[0]["auc"] <= 1.0
