@@ -58,6 +58,7 @@ import sys
 from collections.abc import Mapping
 
 from imbalance_stream.registry import SpecError, build
+from imbalance_stream.scenario import NamedSpecs, check_keys, check_name
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -459,7 +460,7 @@ def _is_number(text: str) -> bool:
 
 
 @dataclasses.dataclass
-class ReplayScenario:
+class ReplayScenario(NamedSpecs):
     """A validated replay scenario (what :func:`load` and :func:`parse` return)."""
 
     name: str
@@ -488,18 +489,6 @@ class ReplayScenario:
     def global_model(self) -> bool:
         return not self.per_entity or self.options.get("global_model", False)
 
-    def make_models(self) -> dict:
-        return {
-            name: build(spec, "estimator", f"models.{name}")
-            for name, spec in self.config["models"].items()
-        }
-
-    def make_metrics(self) -> dict:
-        return {
-            name: build(spec, "metric", f"metrics.{name}")
-            for name, spec in self.config.get("metrics", {}).items()
-        }
-
     def slots(self) -> list[tuple[str, str, str]]:
         """``(label, model name, mode)`` of every model that runs, in output order; mode is
         ``"entity"`` (one clone per entity) or ``"global"``."""
@@ -525,13 +514,7 @@ class ReplayScenario:
 
 
 def _check_keys(table, allowed, where):
-    if not isinstance(table, Mapping):
-        raise ReplayError(f"{where}: expected a table, got {table!r}")
-    for key in table:
-        if key not in allowed:
-            raise ReplayError(
-                f"{where}: unknown key {key!r}; allowed keys: " + ", ".join(sorted(allowed))
-            )
+    check_keys(table, allowed, where, error=ReplayError)
 
 
 def _column(log, key, where, required=False):
@@ -691,9 +674,7 @@ def _validate(config, name, source, base) -> ReplayScenario:
             "runs the other kinds)"
         )
     _check_keys(config, _TOP_KEYS, 'top level (kind = "replay")')
-    name = config.get("name", name)
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
-        raise ReplayError(f"name: expected letters, digits, '_', '-' or '.', got {name!r}")
+    name = check_name(config, name, error=ReplayError)
     if "log" not in config:
         raise ReplayError("missing [log] table (the event log to replay)")
     log = parse_log(config["log"], base)
@@ -719,15 +700,7 @@ def _validate(config, name, source, base) -> ReplayScenario:
     if "window" in options:
         parse_duration(options["window"], "replay.window")
     scenario = ReplayScenario(name=name, config=config, log=log, source=source)
-    models = scenario.make_models()
-    metrics = scenario.make_metrics()
-    for model_name, model in models.items():
-        for metric_name, metric in metrics.items():
-            if not metric.works_with(model):
-                raise ReplayError(
-                    f"metrics.{metric_name}: {type(metric).__name__} does not work "
-                    f"with model {model_name!r}"
-                )
+    scenario.check_metrics(error=ReplayError)
     return scenario
 
 
