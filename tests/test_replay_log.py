@@ -311,6 +311,32 @@ def test_max_rejects_fails_fast(phishing, tmp_path, capsys):
     assert code == 2 and "more than 5 rejected rows" in err and len(err.strip().splitlines()) == 1
 
 
+def test_checkpoints_hold_the_metric_states(phishing, tmp_path):
+    """A replay stopped by --max-rejects leaves its last checkpoint: the metric states in it are
+    those of the labels learned by then (the uninterrupted run's curve at that many labels), and
+    resuming from it gives the uninterrupted run's outputs byte for byte."""
+    rows = list(csv.DictReader(open(phishing / "log.csv")))
+    _write_rows(_bad_rows(rows, 60, seed=4), tmp_path / "log.csv", list(rows[0]))
+    text = _text(replay_options="checkpoint_every = 100").replace("step = 100", "step = 1")
+    scenario = parse(text, base=tmp_path)
+    whole = replay(scenario, out_dir=tmp_path / "whole")
+    with pytest.raises(ReplayError, match="more than 25 rejected rows"):
+        replay(scenario, out_dir=tmp_path / "stopped", max_rejects=25)
+    with open(tmp_path / "stopped" / ".replay" / "cell0.ckpt", "rb") as handle:
+        state = pickle.load(handle)  # our own checkpoint
+    assert not state["done"] and state["position"] > 0
+    (track,) = state["tracks"]  # cell 0 holds the per-entity model "M", model index 0
+    assert track.seen == state["counts"]["labelled"][0] > 0
+    curve = {
+        r["metric"]: r["value"]
+        for r in csv.DictReader(open(whole.out_dir / "curves.csv"))
+        if r["model"] == "M" and r["curve"] == "cumulative" and int(r["labels"]) == track.seen
+    }
+    assert curve == {name: repr(float(m.get())) for name, m in track.metrics.items()}
+    resumed = replay(scenario, out_dir=tmp_path / "stopped", resume=True)
+    assert _outputs(resumed.out_dir) == _outputs(whole.out_dir)
+
+
 def test_out_of_order(phishing, reference, tmp_path):
     rows = list(csv.DictReader(open(phishing / "log.csv")))
     shuffled = list(rows)
@@ -413,13 +439,9 @@ def test_resume_after_sigkill_is_byte_identical(tmp_path):
     assert _outputs(out) == _outputs(expected.out_dir)
 
 
+@pytest.mark.requires_data("a9a")
 def test_example_scenario_small(tmp_path):
     """scenarios/examples/replay.toml on its first 1,500 events."""
-    from imbalance_stream.datasets import get_data_home
-
-    data = get_data_home() / "libsvm" / "a9a.gz"
-    if not data.exists():
-        pytest.skip(f"scenarios/examples/replay.toml needs {data} (the data home's a9a)")
     text = (ROOT / "scenarios" / "examples" / "replay.toml").read_text()
     text = text.replace("n_samples = 15000", "n_samples = 1500")
     scenario = parse(text, name="replay")
