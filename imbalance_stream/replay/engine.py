@@ -9,19 +9,31 @@ whose time is at or after its label time, answers in order of label time and, on
 questions. Whether an answer comes before a question depends on those two times only, so a cell
 holding a subset of the entities sees, for each of them, exactly what a run over all rows would.
 
-A cell writes four part files into ``<out>/.replay/``: predictions (in replay order), answers (the
-records the metrics need, in label order), rejects and, at the end, per-entity sizes. The merge
-(:mod:`imbalance_stream.replay.merge`) puts the cells' parts together.
+Metrics. River's progressive validation updates a metric when the label of a prediction arrives.
+A cell that sees every row of its models (the global models, and every model of a run in one
+partition) does that itself: each label is folded into its model's
+:class:`~imbalance_stream.replay.tracking.MetricTrack` (cumulative, and per window of event time)
+as it arrives. Per-entity models spread over several partitions have their labels in several
+cells, and a metric must take them in label order over all the cells, so those cells record each
+label instead (an answer record: label time, the question's place, the model, the event time, the
+label and the prediction) and the merge folds the records of all the cells, in label order, into
+the same tracks.
+
+A cell writes its part files into ``<out>/.replay/``: predictions (in replay order), answer
+records (for the merge, in label order), rejects, curve rows (in label order) and, at the end,
+per-entity sizes. The merge (:mod:`imbalance_stream.replay.merge`) puts the cells' parts together.
 
 Checkpoints. After a question, every ``checkpoint_every`` rows or ``checkpoint_seconds``, the part
-files are flushed and the cell's state (models, the rows whose answers are pending with their
-predictions, counters, the reader position and the sizes of the part files) is pickled to a
-temporary file, synced, and renamed over ``cell<k>.ckpt`` (``os.replace``: a reader sees the old
-checkpoint or the new one, never half of one). A resumed cell truncates its part files to the
-recorded sizes, skips the rows already read, and rebuilds ``simulate_qa``'s queue by feeding it
-the pending rows again (not predicted again): their answers were not due before the checkpoint's
-question, so none comes out early, and ties keep their order. The run then continues exactly as
-if it had never stopped.
+files are flushed and the cell's state (the models, the rows whose labels are pending with their
+predictions, the metric tracks, the counters, the reader position and the sizes of the part
+files) is pickled to a temporary file, synced, and renamed over ``cell<k>.ckpt``
+(``os.replace``: a reader sees the old checkpoint or the new one, never half of one). A resumed
+cell truncates its part files to the recorded sizes, skips the rows already read, and rebuilds
+``simulate_qa``'s queue by feeding it the pending rows again (not predicted again): their answers
+were not due before the checkpoint's question, so none comes out early, and ties keep their order.
+The run then continues exactly as if it had never stopped. (For the records a cell leaves to the
+merge, its checkpoint holds the size of the answer file: the metric state they make is the fold of
+exactly those records, which the merge does once every cell has finished.)
 
 Checkpoints are pickles: load only those your own runs wrote (unpickling runs code).
 """
