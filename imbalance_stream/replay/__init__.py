@@ -137,14 +137,10 @@ def replay(
     if not isinstance(scenario, ReplayScenario):
         scenario = load(scenario)
     policy = _policy(scenario, max_rejects, checkpoint_every, checkpoint_seconds)
-    n_jobs = check_int("n_jobs", n_jobs, low=-1, optional=True)
-    if n_jobs == 0:
-        raise ValueError("n_jobs must be a positive number of processes, or -1 for one per core")
+    n_jobs, parallel, partitions = _parallelism(n_jobs, scheduler)
     out = pathlib.Path(out_dir) if out_dir is not None else pathlib.Path("out") / scenario.name
     out.mkdir(parents=True, exist_ok=True)
     work = out / WORK
-    parallel = scheduler is not None or (n_jobs is not None and n_jobs != 1)
-    partitions = (os.cpu_count() or 1) if n_jobs == -1 else (n_jobs or (2 if scheduler else 1))
     partitions = _prepare_work(work, scenario.fingerprint(), partitions, resume)
     if not scenario.per_entity:
         partitions = 1
@@ -174,6 +170,17 @@ def replay(
     )
     shutil.rmtree(work, ignore_errors=True)
     return ReplayResult(table=table, out_dir=out, models=models, rejected=rejected)
+
+
+def _parallelism(n_jobs, scheduler) -> tuple[int | None, bool, int]:
+    """``(n_jobs checked, whether the cells run in parallel, the number of entity partitions)``:
+    one per process, one per core for ``n_jobs=-1``, two on a Dask cluster unless told."""
+    n_jobs = check_int("n_jobs", n_jobs, low=-1, optional=True)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be a positive number of processes, or -1 for one per core")
+    parallel = scheduler is not None or (n_jobs is not None and n_jobs != 1)
+    partitions = (os.cpu_count() or 1) if n_jobs == -1 else (n_jobs or (2 if scheduler else 1))
+    return n_jobs, parallel, partitions
 
 
 def _policy(scenario, max_rejects, checkpoint_every, checkpoint_seconds) -> dict:

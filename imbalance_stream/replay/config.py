@@ -554,58 +554,44 @@ def _paths(value, base: pathlib.Path, fmt: str | None) -> list[str]:
     return out
 
 
-def parse_log(log, base: pathlib.Path) -> LogSpec:
-    where = "[log]"
-    _check_keys(log, _LOG_KEYS, where)
+def _log_source(log, base: pathlib.Path) -> tuple[str, list[str], str | None]:
+    """``(format, paths, dataset)`` of ``[log]``: the files (checked to exist) and their format,
+    or the River dataset that stands in for them."""
     fmt = log.get("format")
     if fmt is not None and fmt not in FORMATS:
         raise ReplayError(f"log.format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
-    paths: list[str] = []
-    dataset = None
     if fmt == "dataset" or (fmt is None and "dataset" in log):
-        fmt = "dataset"
         if "dataset" not in log:
             raise ReplayError('log.dataset: format = "dataset" needs dataset = "<class>"')
-        dataset = log["dataset"]
-        build(dataset, "dataset", "log.dataset")  # reported now, not after a long run
+        build(log["dataset"], "dataset", "log.dataset")  # reported now, not after a long run
         if not isinstance(log.get("events", {}), Mapping):
             raise ReplayError("log.events: expected a table")
-    else:
-        if "path" not in log:
-            raise ReplayError("[log]: missing 'path' (the event log file, a glob or a list)")
-        paths = _paths(log["path"], base, fmt)
+        return "dataset", [], log["dataset"]
+    if "path" not in log:
+        raise ReplayError("[log]: missing 'path' (the event log file, a glob or a list)")
+    paths = _paths(log["path"], base, fmt)
+    if fmt is None:
+        suffix = pathlib.Path(paths[0]).suffix.lower()
+        if suffix == ".gz":
+            suffix = pathlib.Path(paths[0][:-3]).suffix.lower() or ".gz"
+        fmt = _SUFFIX.get(suffix)
         if fmt is None:
-            suffix = pathlib.Path(paths[0]).suffix.lower()
-            if suffix == ".gz":
-                suffix = pathlib.Path(paths[0][:-3]).suffix.lower() or ".gz"
-            fmt = _SUFFIX.get(suffix)
-            if fmt is None:
-                raise ReplayError(
-                    f"log.format: cannot tell the format of {paths[0]!r} from its suffix; "
-                    f"say format = one of {', '.join(FORMATS[:-1])}"
-                )
-        if fmt in ("sqlite", "duckdb") and not isinstance(log.get("query"), str):
             raise ReplayError(
-                f'log.query: format = "{fmt}" needs query = "SELECT ... ORDER BY <time column>"'
+                f"log.format: cannot tell the format of {paths[0]!r} from its suffix; "
+                f"say format = one of {', '.join(FORMATS[:-1])}"
             )
+    if fmt in ("sqlite", "duckdb") and not isinstance(log.get("query"), str):
+        raise ReplayError(
+            f'log.query: format = "{fmt}" needs query = "SELECT ... ORDER BY <time column>"'
+        )
     for path in paths:
         if not os.path.exists(path):
             raise ReplayError(f"log.path: no such file {path!r}")
-    label_time = _column(log, "label_time", where)
-    label_delay = None
-    if "label_delay" in log:
-        if label_time is not None:
-            raise ReplayError("[log]: give label_time (a column) or label_delay, not both")
-        label_delay = parse_duration(log["label_delay"], "log.label_delay")
-    choice = {"out_of_order": ("error", "sort"), "missing": ("reject", "drop")}
-    for key, allowed in choice.items():
-        if key in log and log[key] not in allowed:
-            raise ReplayError(
-                f"log.{key}: expected {' or '.join(map(repr, allowed))}, got {log[key]!r}"
-            )
-    labels = log.get("labels")
-    if labels is not None and (not isinstance(labels, list) or len(labels) < 1):
-        raise ReplayError("log.labels: expected a list of the labels, e.g. [0, 1]")
+    return fmt, paths, None
+
+
+def _log_features(log) -> tuple[list[str] | None, list[str], dict]:
+    """``(include, exclude, types)`` of ``[log.features]``, checked."""
     features = log.get("features", {})
     _check_keys(features, _FEATURE_KEYS, "[log.features]")
     include = features.get("include")
@@ -623,6 +609,29 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
             raise ReplayError(
                 f"log.features.types.{column}: expected one of {', '.join(_TYPES)}, got {kind!r}"
             )
+    return include, exclude, dict(types)
+
+
+def parse_log(log, base: pathlib.Path) -> LogSpec:
+    where = "[log]"
+    _check_keys(log, _LOG_KEYS, where)
+    fmt, paths, dataset = _log_source(log, base)
+    label_time = _column(log, "label_time", where)
+    label_delay = None
+    if "label_delay" in log:
+        if label_time is not None:
+            raise ReplayError("[log]: give label_time (a column) or label_delay, not both")
+        label_delay = parse_duration(log["label_delay"], "log.label_delay")
+    choice = {"out_of_order": ("error", "sort"), "missing": ("reject", "drop")}
+    for key, allowed in choice.items():
+        if key in log and log[key] not in allowed:
+            raise ReplayError(
+                f"log.{key}: expected {' or '.join(map(repr, allowed))}, got {log[key]!r}"
+            )
+    labels = log.get("labels")
+    if labels is not None and (not isinstance(labels, list) or len(labels) < 1):
+        raise ReplayError("log.labels: expected a list of the labels, e.g. [0, 1]")
+    include, exclude, types = _log_features(log)
     positive = log.get("positive", True)
     if labels is not None and positive not in labels:
         raise ReplayError(f"log.positive: {positive!r} is not one of log.labels {labels!r}")
@@ -641,7 +650,7 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
         missing=log.get("missing", "reject"),
         include=include,
         exclude=tuple(exclude),
-        types=dict(types),
+        types=types,
         query=log.get("query"),
         delimiter=log.get("delimiter", "\t" if paths and paths[0].endswith(".tsv") else ","),
         dataset=dataset,
