@@ -295,6 +295,11 @@ def test_max_rejects_fails_fast(phishing, tmp_path, capsys):
     _write_rows(_bad_rows(rows[:200], 30), tmp_path / "log.csv", list(rows[0]))
     with pytest.raises(ReplayError, match="more than 5 rejected rows"):
         replay(_scenario(tmp_path), out_dir=tmp_path / "out", max_rejects=5)
+    # the rows rejected by then are in the output folder, as the error says
+    so_far = list(csv.DictReader(open(tmp_path / "out" / "rejected.csv")))
+    assert len(so_far) == 6 and all(r["reason"] for r in so_far)
+    rows_so_far = [int(r["row"]) for r in so_far]
+    assert rows_so_far == sorted(rows_so_far)
     (tmp_path / "s.toml").write_text(_text())
     code = main(
         [

@@ -123,7 +123,8 @@ def replay(
         sees.
     max_rejects
         Stop with :class:`ReplayError` once more rows than this are rejected (default: the
-        scenario's ``replay.max_rejects``, else never).
+        scenario's ``replay.max_rejects``, else never); the rows rejected by then are in
+        ``rejected.csv`` of ``out_dir``, and the last checkpoints stay for ``resume``.
     checkpoint_every, checkpoint_seconds
         Checkpoint every so many rows (per partition) and/or seconds (default: the scenario's
         ``replay.checkpoint_every`` / ``checkpoint_seconds``, else every 100,000 rows).
@@ -131,7 +132,6 @@ def replay(
         Progress bars with rows per second (serial), or over partitions (parallel).
 
     """
-    from ..evaluate.parallel import map_cells
     from .merge import merge
 
     if not isinstance(scenario, ReplayScenario):
@@ -153,14 +153,7 @@ def replay(
         "resume": resume,
     }
     cells = _cells(scenario, common, progress and not parallel)
-    map_cells(
-        run_cell,
-        cells,
-        n_jobs=n_jobs if parallel else None,
-        scheduler=scheduler,
-        progress=progress and parallel,
-        description="partitions",
-    )
+    _run_cells(cells, work, out, n_jobs if parallel else None, scheduler, progress and parallel)
     table, models, rejected = merge(
         scenario,
         str(work),
@@ -170,6 +163,26 @@ def replay(
     )
     shutil.rmtree(work, ignore_errors=True)
     return ReplayResult(table=table, out_dir=out, models=models, rejected=rejected)
+
+
+def _run_cells(cells, work, out, n_jobs, scheduler, progress) -> None:
+    """Run the cells serially, on processes or on Dask; a replay stopped by ``max_rejects``
+    leaves the rejects found so far in ``out/rejected.csv``, where its error says to look."""
+    from ..evaluate.parallel import map_cells
+    from .merge import write_rejects_so_far
+
+    try:
+        map_cells(
+            run_cell,
+            cells,
+            n_jobs=n_jobs,
+            scheduler=scheduler,
+            progress=progress,
+            description="partitions",
+        )
+    except ReplayError:
+        write_rejects_so_far(str(work), cells, str(out))
+        raise
 
 
 def _parallelism(n_jobs, scheduler) -> tuple[int | None, bool, int]:

@@ -127,6 +127,29 @@ def _merge_rejects(parts, out):
     return rejected
 
 
+def write_rejects_so_far(work, cells, out) -> int:
+    """``rejected.csv`` of a replay stopped by ``max_rejects``, from the rejects its cells had
+    written when it stopped (the cell that stopped flushed all of its own); returns their number.
+
+    A cell that never started has no part file, and one still running may be mid-line, so only
+    whole lines are taken.
+    """
+    records = []
+    for cell in cells:
+        path = os.path.join(work, f"cell{cell['index']}.rej")
+        if not os.path.exists(path):
+            continue
+        for record in _csv_rows(path):
+            if len(record) == 4 and record[0].isdigit() and record[1].lstrip("-").isdigit():
+                records.append(record)
+    records.sort(key=lambda r: (int(r[0]), int(r[1])))
+    with _atomic(os.path.join(out, "rejected.csv")) as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["row", "model", "reason"])
+        writer.writerows([record[0], record[2], record[3]] for record in records)
+    return len(records)
+
+
 def _curve_rows(path):
     for label_time, seq, midx, n, name, value in _csv_rows(path):
         yield int(label_time), int(seq), int(midx), int(n), name, value
@@ -302,7 +325,8 @@ def plot(out, title=""):
                 ax.plot(xs, ys, ".", alpha=0.5, label=f"{model} per window")
         ax.set_title(metric)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
+        if metric in data:  # the "(no labels)" panel has no lines to name
+            ax.legend(fontsize="small")
     axes[-1, 0].set_xlabel("event time" if not iso else "time (UTC)")
     if title:
         fig.suptitle(title)
