@@ -455,3 +455,27 @@ def test_example_scenario_small(tmp_path):
     assert table["ACOG"]["events"] == 1500
     assert 0 < table["ACOG"]["never"] < 300
     assert 0.5 < table["ACOG (global)"]["ExactROCAUC"] <= 1.0
+
+
+def test_a_dataset_log_and_its_export(phishing, reference, tmp_path, capsys):
+    """A ``format = "dataset"`` log is the log events_from_dataset writes: exported to CSV it is
+    the fixture's file byte for byte, and replayed it gives the fixture's outputs."""
+    from imbalance_stream.replay.export_log import main as export
+
+    source = (
+        'format = "dataset"\n'
+        'dataset = "river.datasets.Phishing"\n'
+        "events = { seed = 3, interval = 60.0, entities = 5, delay_scale = 3600.0, never = 0.1 }"
+    )
+    text = _text(extra_log=source).replace('path = "log.csv"\n', "")
+    (tmp_path / "s.toml").write_text(text)
+    assert export([str(tmp_path / "s.toml"), str(tmp_path / "exported.csv")]) == 0
+    assert "wrote 1250 events" in capsys.readouterr().out
+    assert (tmp_path / "exported.csv").read_bytes() == (phishing / "log.csv").read_bytes()
+    from_dataset = replay(parse(text, base=tmp_path), out_dir=tmp_path / "out")
+    assert _outputs(from_dataset.out_dir) == _outputs(reference.out_dir)
+    (tmp_path / "log.csv").write_bytes((phishing / "log.csv").read_bytes())
+    (tmp_path / "file.toml").write_text(_text())
+    with pytest.raises(SystemExit) as stopped:  # a file log has nothing to export
+        export([str(tmp_path / "file.toml"), str(tmp_path / "again.csv")])
+    assert stopped.value.code == 2 and "already a file" in capsys.readouterr().err
