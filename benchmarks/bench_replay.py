@@ -13,7 +13,7 @@ ratio, since the two loops run one after the other and the load may change in be
 
     python benchmarks/bench_replay.py                   # 50k, 200k, 800k rows
     python benchmarks/bench_replay.py --rows 1000000 3000000
-    python benchmarks/bench_replay.py --rows 10000000   # 10 million (37 min on a loaded 2-core machine)
+    python benchmarks/bench_replay.py --rows 10000000   # 10 million (37 min, loaded 2 cores)
 """
 
 from __future__ import annotations
