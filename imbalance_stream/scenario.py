@@ -93,15 +93,55 @@ def _suggest(word, candidates) -> str:
     return ("; did you mean " + " or ".join(repr(c) for c in close) + "?") if close else ""
 
 
-def _check_keys(table, allowed, where: str):
+def check_keys(table, allowed, where: str, error: type[SpecError] = ScenarioError) -> None:
+    """Raise ``error`` unless ``table`` is a table whose keys are all ``allowed`` (naming the
+    unknown key, with the allowed ones it is close to)."""
     if not isinstance(table, Mapping):
-        raise ScenarioError(f"{where}: expected a table, got {type(table).__name__} {table!r}")
+        raise error(f"{where}: expected a table, got {type(table).__name__} {table!r}")
     for key in table:
         if key not in allowed:
-            raise ScenarioError(
+            raise error(
                 f"{where}: unknown key {key!r}"
                 + (_suggest(key, allowed) or f"; allowed keys: {', '.join(sorted(allowed))}")
             )
+
+
+def check_name(config: Mapping, default: str, error: type[SpecError] = ScenarioError) -> str:
+    """The scenario's ``name`` (default ``default``): what may name an output folder."""
+    name = config.get("name", default)
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
+        raise error(f"name: expected letters, digits, '_', '-' or '.', got {name!r}")
+    return name
+
+
+class NamedSpecs:
+    """The ``[models]`` and ``[metrics]`` tables of a scenario's ``config`` (``name = spec``),
+    built on demand; shared by :class:`Scenario` and the replay's scenario."""
+
+    config: dict
+
+    def make_models(self) -> dict:
+        return _build_named(self.config, "models", "estimator")
+
+    def make_metrics(self) -> dict:
+        return _build_named(self.config, "metrics", "metric")
+
+    def check_metrics(self, error: type[SpecError] = ScenarioError) -> None:
+        """Build every model and metric once (a wrong class or parameter is reported now, not
+        after a long run) and raise ``error`` naming a metric that does not work with a model."""
+        models = self.make_models()
+        metrics = self.make_metrics()
+        for model_name, model in models.items():
+            for metric_name, metric in metrics.items():
+                if not metric.works_with(model):
+                    raise error(
+                        f"metrics.{metric_name}: {type(metric).__name__} does not work with "
+                        f"model {model_name!r}"
+                    )
+
+
+def _build_named(config: Mapping, key: str, kind: str) -> dict:
+    return {name: build(spec, kind, f"{key}.{name}") for name, spec in config.get(key, {}).items()}
 
 
 def _positive_int(value, where: str, minimum: int = 1) -> int:
@@ -162,7 +202,7 @@ class _Shifted:
 
 
 @dataclasses.dataclass
-class Scenario:
+class Scenario(NamedSpecs):
     """A validated scenario (what :func:`load` and :func:`parse` return).
 
     Attributes
@@ -255,7 +295,7 @@ class Scenario:
             return build(_with_seed(spec, seed), "dataset", where)
         from imbalance_stream.datasets import CSVFile
 
-        _check_keys(spec, _CSV_KEYS, where)
+        check_keys(spec, _CSV_KEYS, where)
         path = spec["csv"]
         if not isinstance(path, str) or not path:
             raise ScenarioError(f"{where}.csv: expected the path of a CSV file, got {path!r}")
@@ -269,18 +309,6 @@ class Scenario:
             raise ScenarioError(f"{where}.csv: {error}") from None
         except (TypeError, ValueError) as error:
             raise ScenarioError(f"{where}: {error}") from None
-
-    def make_models(self) -> dict:
-        return {
-            name: build(spec, "estimator", f"models.{name}")
-            for name, spec in self.config["models"].items()
-        }
-
-    def make_metrics(self) -> dict:
-        return {
-            name: build(spec, "metric", f"metrics.{name}")
-            for name, spec in self.config["metrics"].items()
-        }
 
     # ---- protocol parts --------------------------------------------------------------------
 
@@ -317,7 +345,7 @@ class ScenarioResult:
 
 
 def _validate_stream(stream, where="stream"):
-    _check_keys(stream, _STREAM_KEYS, where)
+    check_keys(stream, _STREAM_KEYS, where)
     if "source" not in stream:
         raise ScenarioError(f"{where}: missing 'source' (the dataset or generator to read)")
     if "n_samples" in stream:
@@ -326,7 +354,7 @@ def _validate_stream(stream, where="stream"):
         _positive_int(stream["seed"], f"{where}.seed", minimum=0)
     if "imbalance" in stream:
         imbalance = stream["imbalance"]
-        _check_keys(imbalance, _IMBALANCE_KEYS, f"{where}.imbalance")
+        check_keys(imbalance, _IMBALANCE_KEYS, f"{where}.imbalance")
         if "ratio" not in imbalance:
             raise ScenarioError(
                 f"{where}.imbalance: missing 'ratio' (a positive share in [0, 1], or a schedule "
@@ -347,7 +375,7 @@ def _validate_stream(stream, where="stream"):
             raise ScenarioError(f"{where}.imbalance.replace: expected true or false")
     if "drift" in stream:
         drift = stream["drift"]
-        _check_keys(drift, _DRIFT_KEYS, f"{where}.drift")
+        check_keys(drift, _DRIFT_KEYS, f"{where}.drift")
         for key in ("source", "position"):
             if key not in drift:
                 raise ScenarioError(f"{where}.drift: missing {key!r}")
@@ -439,12 +467,10 @@ def _validate(config: dict, name: str, source: str) -> Scenario:
     if kind not in KINDS:
         raise ScenarioError(f"kind: expected one of {', '.join(map(repr, KINDS))}, got {kind!r}")
     where = "top level" + ("" if kind == "protocol" else ' (kind = "prequential")')
-    _check_keys(config, _TOP_KEYS[kind], where)
-    name = config.get("name", name)
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
-        raise ScenarioError(f"name: expected letters, digits, '_', '-' or '.', got {name!r}")
+    check_keys(config, _TOP_KEYS[kind], where)
+    name = check_name(config, name)
     output = config.get("output", {})
-    _check_keys(output, _OUTPUT_KEYS[kind], "[output]")
+    check_keys(output, _OUTPUT_KEYS[kind], "[output]")
     if "step" in output:
         _positive_int(output["step"], "output.step")
     scenario = Scenario(name=name, kind=kind, config=config, source=source)
@@ -482,15 +508,7 @@ def _validate(config: dict, name: str, source: str) -> Scenario:
         raise ScenarioError(
             "stream.n_samples: the source is an endless generator; say how many samples to evaluate"
         )
-    models = scenario.make_models()
-    metrics = scenario.make_metrics()
-    for model_name, model in models.items():
-        for metric_name, metric in metrics.items():
-            if not metric.works_with(model):
-                raise ScenarioError(
-                    f"metrics.{metric_name}: {type(metric).__name__} does not work with model "
-                    f"{model_name!r}"
-                )
+    scenario.check_metrics()
     return scenario
 
 

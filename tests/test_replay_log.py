@@ -295,6 +295,11 @@ def test_max_rejects_fails_fast(phishing, tmp_path, capsys):
     _write_rows(_bad_rows(rows[:200], 30), tmp_path / "log.csv", list(rows[0]))
     with pytest.raises(ReplayError, match="more than 5 rejected rows"):
         replay(_scenario(tmp_path), out_dir=tmp_path / "out", max_rejects=5)
+    # the rows rejected by then are in the output folder, as the error says
+    so_far = list(csv.DictReader(open(tmp_path / "out" / "rejected.csv")))
+    assert len(so_far) == 6 and all(r["reason"] for r in so_far)
+    rows_so_far = [int(r["row"]) for r in so_far]
+    assert rows_so_far == sorted(rows_so_far)
     (tmp_path / "s.toml").write_text(_text())
     code = main(
         [
@@ -309,6 +314,32 @@ def test_max_rejects_fails_fast(phishing, tmp_path, capsys):
     )
     err = capsys.readouterr().err
     assert code == 2 and "more than 5 rejected rows" in err and len(err.strip().splitlines()) == 1
+
+
+def test_checkpoints_hold_the_metric_states(phishing, tmp_path):
+    """A replay stopped by --max-rejects leaves its last checkpoint: the metric states in it are
+    those of the labels learned by then (the uninterrupted run's curve at that many labels), and
+    resuming from it gives the uninterrupted run's outputs byte for byte."""
+    rows = list(csv.DictReader(open(phishing / "log.csv")))
+    _write_rows(_bad_rows(rows, 60, seed=4), tmp_path / "log.csv", list(rows[0]))
+    text = _text(replay_options="checkpoint_every = 100").replace("step = 100", "step = 1")
+    scenario = parse(text, base=tmp_path)
+    whole = replay(scenario, out_dir=tmp_path / "whole")
+    with pytest.raises(ReplayError, match="more than 25 rejected rows"):
+        replay(scenario, out_dir=tmp_path / "stopped", max_rejects=25)
+    with open(tmp_path / "stopped" / ".replay" / "cell0.ckpt", "rb") as handle:
+        state = pickle.load(handle)  # our own checkpoint
+    assert not state["done"] and state["position"] > 0
+    (track,) = state["tracks"]  # cell 0 holds the per-entity model "M", model index 0
+    assert track.seen == state["counts"]["labelled"][0] > 0
+    curve = {
+        r["metric"]: r["value"]
+        for r in csv.DictReader(open(whole.out_dir / "curves.csv"))
+        if r["model"] == "M" and r["curve"] == "cumulative" and int(r["labels"]) == track.seen
+    }
+    assert curve == {name: repr(float(m.get())) for name, m in track.metrics.items()}
+    resumed = replay(scenario, out_dir=tmp_path / "stopped", resume=True)
+    assert _outputs(resumed.out_dir) == _outputs(whole.out_dir)
 
 
 def test_out_of_order(phishing, reference, tmp_path):
@@ -413,13 +444,9 @@ def test_resume_after_sigkill_is_byte_identical(tmp_path):
     assert _outputs(out) == _outputs(expected.out_dir)
 
 
+@pytest.mark.requires_data("a9a")
 def test_example_scenario_small(tmp_path):
     """scenarios/examples/replay.toml on its first 1,500 events."""
-    from imbalance_stream.datasets import get_data_home
-
-    data = get_data_home() / "libsvm" / "a9a.gz"
-    if not data.exists():
-        pytest.skip(f"scenarios/examples/replay.toml needs {data} (the data home's a9a)")
     text = (ROOT / "scenarios" / "examples" / "replay.toml").read_text()
     text = text.replace("n_samples = 15000", "n_samples = 1500")
     scenario = parse(text, name="replay")
@@ -428,3 +455,27 @@ def test_example_scenario_small(tmp_path):
     assert table["ACOG"]["events"] == 1500
     assert 0 < table["ACOG"]["never"] < 300
     assert 0.5 < table["ACOG (global)"]["ExactROCAUC"] <= 1.0
+
+
+def test_a_dataset_log_and_its_export(phishing, reference, tmp_path, capsys):
+    """A ``format = "dataset"`` log is the log events_from_dataset writes: exported to CSV it is
+    the fixture's file byte for byte, and replayed it gives the fixture's outputs."""
+    from imbalance_stream.replay.export_log import main as export
+
+    source = (
+        'format = "dataset"\n'
+        'dataset = "river.datasets.Phishing"\n'
+        "events = { seed = 3, interval = 60.0, entities = 5, delay_scale = 3600.0, never = 0.1 }"
+    )
+    text = _text(extra_log=source).replace('path = "log.csv"\n', "")
+    (tmp_path / "s.toml").write_text(text)
+    assert export([str(tmp_path / "s.toml"), str(tmp_path / "exported.csv")]) == 0
+    assert "wrote 1250 events" in capsys.readouterr().out
+    assert (tmp_path / "exported.csv").read_bytes() == (phishing / "log.csv").read_bytes()
+    from_dataset = replay(parse(text, base=tmp_path), out_dir=tmp_path / "out")
+    assert _outputs(from_dataset.out_dir) == _outputs(reference.out_dir)
+    (tmp_path / "log.csv").write_bytes((phishing / "log.csv").read_bytes())
+    (tmp_path / "file.toml").write_text(_text())
+    with pytest.raises(SystemExit) as stopped:  # a file log has nothing to export
+        export([str(tmp_path / "file.toml"), str(tmp_path / "again.csv")])
+    assert stopped.value.code == 2 and "already a file" in capsys.readouterr().err

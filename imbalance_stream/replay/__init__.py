@@ -50,6 +50,8 @@ import os
 import pathlib
 import shutil
 
+from imbalance_stream.base.validation import check_int, check_real
+
 from .config import ReplayError, ReplayScenario, load, parse
 from .engine import partition_of, run_cell
 
@@ -121,7 +123,8 @@ def replay(
         sees.
     max_rejects
         Stop with :class:`ReplayError` once more rows than this are rejected (default: the
-        scenario's ``replay.max_rejects``, else never).
+        scenario's ``replay.max_rejects``, else never); the rows rejected by then are in
+        ``rejected.csv`` of ``out_dir``, and the last checkpoints stay for ``resume``.
     checkpoint_every, checkpoint_seconds
         Checkpoint every so many rows (per partition) and/or seconds (default: the scenario's
         ``replay.checkpoint_every`` / ``checkpoint_seconds``, else every 100,000 rows).
@@ -129,45 +132,101 @@ def replay(
         Progress bars with rows per second (serial), or over partitions (parallel).
 
     """
-    from imbalance_stream.base.validation import check_int, check_real
-
-    from ..evaluate.parallel import map_cells
     from .merge import merge
 
     if not isinstance(scenario, ReplayScenario):
         scenario = load(scenario)
-    options = scenario.options
-    max_rejects = check_int(
-        "max_rejects",
-        max_rejects if max_rejects is not None else options.get("max_rejects"),
-        low=0,
-        optional=True,
+    policy = _policy(scenario, max_rejects, checkpoint_every, checkpoint_seconds)
+    n_jobs, parallel, partitions = _parallelism(n_jobs, scheduler)
+    out = pathlib.Path(out_dir) if out_dir is not None else pathlib.Path("out") / scenario.name
+    out.mkdir(parents=True, exist_ok=True)
+    work = out / WORK
+    partitions = _prepare_work(work, scenario.fingerprint(), partitions, resume)
+    if not scenario.per_entity:
+        partitions = 1
+    common = {
+        **policy,
+        "scenario": scenario,
+        "fingerprint": scenario.fingerprint(),
+        "work": str(work),
+        "partitions": partitions,
+        "resume": resume,
+    }
+    cells = _cells(scenario, common, progress and not parallel)
+    _run_cells(cells, work, out, n_jobs if parallel else None, scheduler, progress and parallel)
+    table, models, rejected = merge(
+        scenario,
+        str(work),
+        cells,
+        str(out),
+        predictions_format=scenario.options.get("predictions", "csv"),
     )
+    shutil.rmtree(work, ignore_errors=True)
+    return ReplayResult(table=table, out_dir=out, models=models, rejected=rejected)
+
+
+def _run_cells(cells, work, out, n_jobs, scheduler, progress) -> None:
+    """Run the cells serially, on processes or on Dask; a replay stopped by ``max_rejects``
+    leaves the rejects found so far in ``out/rejected.csv``, where its error says to look."""
+    from ..evaluate.parallel import map_cells
+    from .merge import write_rejects_so_far
+
+    try:
+        map_cells(
+            run_cell,
+            cells,
+            n_jobs=n_jobs,
+            scheduler=scheduler,
+            progress=progress,
+            description="partitions",
+        )
+    except ReplayError:
+        write_rejects_so_far(str(work), cells, str(out))
+        raise
+
+
+def _parallelism(n_jobs, scheduler) -> tuple[int | None, bool, int]:
+    """``(n_jobs checked, whether the cells run in parallel, the number of entity partitions)``:
+    one per process, one per core for ``n_jobs=-1``, two on a Dask cluster unless told."""
+    n_jobs = check_int("n_jobs", n_jobs, low=-1, optional=True)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be a positive number of processes, or -1 for one per core")
+    parallel = scheduler is not None or (n_jobs is not None and n_jobs != 1)
+    partitions = (os.cpu_count() or 1) if n_jobs == -1 else (n_jobs or (2 if scheduler else 1))
+    return n_jobs, parallel, partitions
+
+
+def _policy(scenario, max_rejects, checkpoint_every, checkpoint_seconds) -> dict:
+    """``max_rejects`` and the checkpoint policy: the arguments, else the scenario's
+    ``[replay]`` values, else no limit and a checkpoint every 100,000 rows."""
+    options = scenario.options
+
+    def given(value, key):
+        return value if value is not None else options.get(key)
+
     every = check_int(
-        "checkpoint_every",
-        checkpoint_every if checkpoint_every is not None else options.get("checkpoint_every"),
-        low=1,
-        optional=True,
+        "checkpoint_every", given(checkpoint_every, "checkpoint_every"), low=1, optional=True
     )
     seconds = check_real(
         "checkpoint_seconds",
-        checkpoint_seconds if checkpoint_seconds is not None else options.get("checkpoint_seconds"),
+        given(checkpoint_seconds, "checkpoint_seconds"),
         low=0,
         low_open=True,
         optional=True,
     )
-    if every is None and seconds is None:
-        every = 100_000
-    n_jobs = check_int("n_jobs", n_jobs, low=-1, optional=True)
-    if n_jobs == 0:
-        raise ValueError("n_jobs must be a positive number of processes, or -1 for one per core")
-    out = pathlib.Path(out_dir) if out_dir is not None else pathlib.Path("out") / scenario.name
-    out.mkdir(parents=True, exist_ok=True)
-    work = out / WORK
-    fingerprint = scenario.fingerprint()
+    return {
+        "max_rejects": check_int(
+            "max_rejects", given(max_rejects, "max_rejects"), low=0, optional=True
+        ),
+        "checkpoint_every": 100_000 if every is None and seconds is None else every,
+        "checkpoint_seconds": seconds,
+    }
+
+
+def _prepare_work(work: pathlib.Path, fingerprint: str, partitions: int, resume: bool) -> int:
+    """A fresh work folder, or the one of the run being resumed (which must be of the same
+    scenario and log); returns the number of partitions (a resumed run keeps its own)."""
     manifest_path = work / "manifest.json"
-    parallel = scheduler is not None or (n_jobs is not None and n_jobs != 1)
-    partitions = (os.cpu_count() or 1) if n_jobs == -1 else (n_jobs or (2 if scheduler else 1))
     if resume and manifest_path.exists():
         manifest = json.loads(manifest_path.read_text())
         if manifest["fingerprint"] != fingerprint:
@@ -175,76 +234,37 @@ def replay(
                 f"the checkpoints in {work} are from another scenario or log; "
                 "run without --resume to start over"
             )
-        partitions = manifest["partitions"]
-    else:
-        shutil.rmtree(work, ignore_errors=True)
-        work.mkdir(parents=True)
-        manifest_path.write_text(json.dumps({"fingerprint": fingerprint, "partitions": partitions}))
-    if not scenario.per_entity:
-        partitions = 1
+        return manifest["partitions"]
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    manifest_path.write_text(json.dumps({"fingerprint": fingerprint, "partitions": partitions}))
+    return partitions
+
+
+def _cells(scenario, common: dict, progress: bool) -> list[dict]:
+    """One cell per entity partition (the per-entity models) and one for the global models.
+
+    A cell folds its models' metrics itself (``fold_metrics``) when it sees all their rows: the
+    global cell, and the entity cell of a run in one partition; otherwise the merge does.
+    """
     slots = scenario.slots()
     entity_slots = [i for i, (_, _, mode) in enumerate(slots) if mode == "entity"]
     global_slots = [i for i, (_, _, mode) in enumerate(slots) if mode == "global"]
-    common = {
-        "scenario": scenario,
-        "fingerprint": fingerprint,
-        "work": str(work),
-        "partitions": partitions,
-        "resume": resume,
-        "max_rejects": max_rejects,
-        "checkpoint_every": every,
-        "checkpoint_seconds": seconds,
-    }
+    partitions = common["partitions"]
     cells: list[dict] = []
     if entity_slots:
         for p in range(partitions):
-            cells.append(
-                {
-                    **common,
-                    "index": len(cells),
-                    "kind": "entity",
-                    "partition": p,
-                    "slots": entity_slots,
-                }
-            )
+            what = f"entities {p + 1}/{partitions}"
+            cells.append({"kind": "entity", "partition": p, "slots": entity_slots, "what": what})
     if global_slots:
         cells.append(
-            {
-                **common,
-                "index": len(cells),
-                "kind": "global",
-                "partition": None,
-                "slots": global_slots,
-            }
+            {"kind": "global", "partition": None, "slots": global_slots, "what": "global models"}
         )
-    for cell in cells:
-        cell["reporter"] = cell["index"] == 0
-        cell["progress"] = progress and not parallel
-        what = (
-            f"entities {cell['partition'] + 1}/{partitions}"
-            if cell["kind"] == "entity"
-            else ("global models")
-        )
-        cell["description"] = f"{scenario.name}: {what}"
-    map_cells(
-        run_cell,
-        cells,
-        n_jobs=n_jobs if parallel else None,
-        scheduler=scheduler,
-        progress=progress and parallel,
-        description="partitions",
-    )
-
-    def metrics_for():
-        return scenario.make_metrics()
-
-    table, models, rejected = merge(
-        scenario,
-        str(work),
-        cells,
-        str(out),
-        metrics_for,
-        predictions_format=options.get("predictions", "csv"),
-    )
-    shutil.rmtree(work, ignore_errors=True)
-    return ReplayResult(table=table, out_dir=out, models=models, rejected=rejected)
+    for index, cell in enumerate(cells):
+        cell.update(common)
+        cell["index"] = index
+        cell["reporter"] = index == 0  # the one cell that writes the unreadable rows
+        cell["fold_metrics"] = cell["kind"] == "global" or partitions == 1
+        cell["progress"] = progress
+        cell["description"] = f"{scenario.name}: {cell.pop('what')}"
+    return cells

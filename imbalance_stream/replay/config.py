@@ -57,6 +57,7 @@ import re
 from collections.abc import Mapping
 
 from imbalance_stream.registry import SpecError, build
+from imbalance_stream.scenario import NamedSpecs, check_keys, check_name
 
 __all__ = ["Event", "LogSpec", "Reject", "ReplayError", "ReplayScenario", "load", "parse"]
 
@@ -453,7 +454,7 @@ def _is_number(text: str) -> bool:
 
 
 @dataclasses.dataclass
-class ReplayScenario:
+class ReplayScenario(NamedSpecs):
     """A validated replay scenario (what :func:`load` and :func:`parse` return)."""
 
     name: str
@@ -482,18 +483,6 @@ class ReplayScenario:
     def global_model(self) -> bool:
         return not self.per_entity or self.options.get("global_model", False)
 
-    def make_models(self) -> dict:
-        return {
-            name: build(spec, "estimator", f"models.{name}")
-            for name, spec in self.config["models"].items()
-        }
-
-    def make_metrics(self) -> dict:
-        return {
-            name: build(spec, "metric", f"metrics.{name}")
-            for name, spec in self.config.get("metrics", {}).items()
-        }
-
     def slots(self) -> list[tuple[str, str, str]]:
         """``(label, model name, mode)`` of every model that runs, in output order; mode is
         ``"entity"`` (one clone per entity) or ``"global"``."""
@@ -519,13 +508,7 @@ class ReplayScenario:
 
 
 def _check_keys(table, allowed, where):
-    if not isinstance(table, Mapping):
-        raise ReplayError(f"{where}: expected a table, got {table!r}")
-    for key in table:
-        if key not in allowed:
-            raise ReplayError(
-                f"{where}: unknown key {key!r}; allowed keys: " + ", ".join(sorted(allowed))
-            )
+    check_keys(table, allowed, where, error=ReplayError)
 
 
 def _column(log, key, where, required=False):
@@ -565,58 +548,44 @@ def _paths(value, base: pathlib.Path, fmt: str | None) -> list[str]:
     return out
 
 
-def parse_log(log, base: pathlib.Path) -> LogSpec:
-    where = "[log]"
-    _check_keys(log, _LOG_KEYS, where)
+def _log_source(log, base: pathlib.Path) -> tuple[str, list[str], str | None]:
+    """``(format, paths, dataset)`` of ``[log]``: the files (checked to exist) and their format,
+    or the River dataset that stands in for them."""
     fmt = log.get("format")
     if fmt is not None and fmt not in FORMATS:
         raise ReplayError(f"log.format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
-    paths: list[str] = []
-    dataset = None
     if fmt == "dataset" or (fmt is None and "dataset" in log):
-        fmt = "dataset"
         if "dataset" not in log:
             raise ReplayError('log.dataset: format = "dataset" needs dataset = "<class>"')
-        dataset = log["dataset"]
-        build(dataset, "dataset", "log.dataset")  # reported now, not after a long run
+        build(log["dataset"], "dataset", "log.dataset")  # reported now, not after a long run
         if not isinstance(log.get("events", {}), Mapping):
             raise ReplayError("log.events: expected a table")
-    else:
-        if "path" not in log:
-            raise ReplayError("[log]: missing 'path' (the event log file, a glob or a list)")
-        paths = _paths(log["path"], base, fmt)
+        return "dataset", [], log["dataset"]
+    if "path" not in log:
+        raise ReplayError("[log]: missing 'path' (the event log file, a glob or a list)")
+    paths = _paths(log["path"], base, fmt)
+    if fmt is None:
+        suffix = pathlib.Path(paths[0]).suffix.lower()
+        if suffix == ".gz":
+            suffix = pathlib.Path(paths[0][:-3]).suffix.lower() or ".gz"
+        fmt = _SUFFIX.get(suffix)
         if fmt is None:
-            suffix = pathlib.Path(paths[0]).suffix.lower()
-            if suffix == ".gz":
-                suffix = pathlib.Path(paths[0][:-3]).suffix.lower() or ".gz"
-            fmt = _SUFFIX.get(suffix)
-            if fmt is None:
-                raise ReplayError(
-                    f"log.format: cannot tell the format of {paths[0]!r} from its suffix; "
-                    f"say format = one of {', '.join(FORMATS[:-1])}"
-                )
-        if fmt in ("sqlite", "duckdb") and not isinstance(log.get("query"), str):
             raise ReplayError(
-                f'log.query: format = "{fmt}" needs query = "SELECT ... ORDER BY <time column>"'
+                f"log.format: cannot tell the format of {paths[0]!r} from its suffix; "
+                f"say format = one of {', '.join(FORMATS[:-1])}"
             )
+    if fmt in ("sqlite", "duckdb") and not isinstance(log.get("query"), str):
+        raise ReplayError(
+            f'log.query: format = "{fmt}" needs query = "SELECT ... ORDER BY <time column>"'
+        )
     for path in paths:
         if not os.path.exists(path):
             raise ReplayError(f"log.path: no such file {path!r}")
-    label_time = _column(log, "label_time", where)
-    label_delay = None
-    if "label_delay" in log:
-        if label_time is not None:
-            raise ReplayError("[log]: give label_time (a column) or label_delay, not both")
-        label_delay = parse_duration(log["label_delay"], "log.label_delay")
-    choice = {"out_of_order": ("error", "sort"), "missing": ("reject", "drop")}
-    for key, allowed in choice.items():
-        if key in log and log[key] not in allowed:
-            raise ReplayError(
-                f"log.{key}: expected {' or '.join(map(repr, allowed))}, got {log[key]!r}"
-            )
-    labels = log.get("labels")
-    if labels is not None and (not isinstance(labels, list) or len(labels) < 1):
-        raise ReplayError("log.labels: expected a list of the labels, e.g. [0, 1]")
+    return fmt, paths, None
+
+
+def _log_features(log) -> tuple[list[str] | None, list[str], dict]:
+    """``(include, exclude, types)`` of ``[log.features]``, checked."""
     features = log.get("features", {})
     _check_keys(features, _FEATURE_KEYS, "[log.features]")
     include = features.get("include")
@@ -634,6 +603,29 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
             raise ReplayError(
                 f"log.features.types.{column}: expected one of {', '.join(_TYPES)}, got {kind!r}"
             )
+    return include, exclude, dict(types)
+
+
+def parse_log(log, base: pathlib.Path) -> LogSpec:
+    where = "[log]"
+    _check_keys(log, _LOG_KEYS, where)
+    fmt, paths, dataset = _log_source(log, base)
+    label_time = _column(log, "label_time", where)
+    label_delay = None
+    if "label_delay" in log:
+        if label_time is not None:
+            raise ReplayError("[log]: give label_time (a column) or label_delay, not both")
+        label_delay = parse_duration(log["label_delay"], "log.label_delay")
+    choice = {"out_of_order": ("error", "sort"), "missing": ("reject", "drop")}
+    for key, allowed in choice.items():
+        if key in log and log[key] not in allowed:
+            raise ReplayError(
+                f"log.{key}: expected {' or '.join(map(repr, allowed))}, got {log[key]!r}"
+            )
+    labels = log.get("labels")
+    if labels is not None and (not isinstance(labels, list) or len(labels) < 1):
+        raise ReplayError("log.labels: expected a list of the labels, e.g. [0, 1]")
+    include, exclude, types = _log_features(log)
     positive = log.get("positive", True)
     if labels is not None and positive not in labels:
         raise ReplayError(f"log.positive: {positive!r} is not one of log.labels {labels!r}")
@@ -652,7 +644,7 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
         missing=log.get("missing", "reject"),
         include=include,
         exclude=tuple(exclude),
-        types=dict(types),
+        types=types,
         query=log.get("query"),
         delimiter=log.get("delimiter", "\t" if paths and paths[0].endswith(".tsv") else ","),
         dataset=dataset,
@@ -684,9 +676,7 @@ def _validate(config, name, source, base) -> ReplayScenario:
             "runs the other kinds)"
         )
     _check_keys(config, _TOP_KEYS, 'top level (kind = "replay")')
-    name = config.get("name", name)
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
-        raise ReplayError(f"name: expected letters, digits, '_', '-' or '.', got {name!r}")
+    name = check_name(config, name, error=ReplayError)
     if "log" not in config:
         raise ReplayError("missing [log] table (the event log to replay)")
     log = parse_log(config["log"], base)
@@ -712,15 +702,7 @@ def _validate(config, name, source, base) -> ReplayScenario:
     if "window" in options:
         parse_duration(options["window"], "replay.window")
     scenario = ReplayScenario(name=name, config=config, log=log, source=source)
-    models = scenario.make_models()
-    metrics = scenario.make_metrics()
-    for model_name, model in models.items():
-        for metric_name, metric in metrics.items():
-            if not metric.works_with(model):
-                raise ReplayError(
-                    f"metrics.{metric_name}: {type(metric).__name__} does not work "
-                    f"with model {model_name!r}"
-                )
+    scenario.check_metrics(error=ReplayError)
     return scenario
 
 

@@ -9,19 +9,31 @@ whose time is at or after its label time, answers in order of label time and, on
 questions. Whether an answer comes before a question depends on those two times only, so a cell
 holding a subset of the entities sees, for each of them, exactly what a run over all rows would.
 
-A cell writes four part files into ``<out>/.replay/``: predictions (in replay order), answers (the
-records the metrics need, in label order), rejects and, at the end, per-entity sizes. The merge
-(:mod:`imbalance_stream.replay.merge`) puts the cells' parts together.
+Metrics. River's progressive validation updates a metric when the label of a prediction arrives.
+A cell that sees every row of its models (the global models, and every model of a run in one
+partition) does that itself: each label is folded into its model's
+:class:`~imbalance_stream.replay.tracking.MetricTrack` (cumulative, and per window of event time)
+as it arrives. Per-entity models spread over several partitions have their labels in several
+cells, and a metric must take them in label order over all the cells, so those cells record each
+label instead (an answer record: label time, the question's place, the model, the event time, the
+label and the prediction) and the merge folds the records of all the cells, in label order, into
+the same tracks.
+
+A cell writes its part files into ``<out>/.replay/``: predictions (in replay order), answer
+records (for the merge, in label order), rejects, curve rows (in label order) and, at the end,
+per-entity sizes. The merge (:mod:`imbalance_stream.replay.merge`) puts the cells' parts together.
 
 Checkpoints. After a question, every ``checkpoint_every`` rows or ``checkpoint_seconds``, the part
-files are flushed and the cell's state (models, the rows whose answers are pending with their
-predictions, counters, the reader position and the sizes of the part files) is pickled to a
-temporary file, synced, and renamed over ``cell<k>.ckpt`` (``os.replace``: a reader sees the old
-checkpoint or the new one, never half of one). A resumed cell truncates its part files to the
-recorded sizes, skips the rows already read, and rebuilds ``simulate_qa``'s queue by feeding it
-the pending rows again (not predicted again): their answers were not due before the checkpoint's
-question, so none comes out early, and ties keep their order. The run then continues exactly as
-if it had never stopped.
+files are flushed and the cell's state (the models, the rows whose labels are pending with their
+predictions, the metric tracks, the counters, the reader position and the sizes of the part
+files) is pickled to a temporary file, synced, and renamed over ``cell<k>.ckpt``
+(``os.replace``: a reader sees the old checkpoint or the new one, never half of one). A resumed
+cell truncates its part files to the recorded sizes, skips the rows already read, and rebuilds
+``simulate_qa``'s queue by feeding it the pending rows again (not predicted again): their answers
+were not due before the checkpoint's question, so none comes out early, and ties keep their order.
+The run then continues exactly as if it had never stopped. (For the records a cell leaves to the
+merge, its checkpoint holds the size of the answer file: the metric state they make is the fold of
+exactly those records, which the merge does once every cell has finished.)
 
 Checkpoints are pickles: load only those your own runs wrote (unpickling runs code).
 """
@@ -47,6 +59,7 @@ from imbalance_stream.base import InvalidFeature, UnknownLabel
 
 from .config import NEVER, Reject, ReplayError, _text
 from .sources import records
+from .tracking import MetricTrack
 
 __all__ = ["partition_of", "run_cell"]
 
@@ -54,6 +67,8 @@ __all__ = ["partition_of", "run_cell"]
 MODEL_ERRORS = (InvalidFeature, UnknownLabel)
 _SORT_CHUNK = 100_000
 _ANSWER_BATCH = 4096
+#: The part files of a cell: predictions, answers (for the merge), rejects, curve rows.
+PARTS = ("pred", "ans", "rej", "cur")
 
 
 def partition_of(entity: str, n_partitions: int) -> int:
@@ -106,7 +121,14 @@ class _Model:
             model.learn_one(x)
 
 
-def _fresh_state(cell, slots, n_models):
+def _fresh_state(cell, scenario, slots):
+    n_models = len(scenario.slots())
+    tracks = None
+    if cell["fold_metrics"]:
+        tracks = [
+            MetricTrack(midx, scenario.make_metrics, scenario.step, scenario.window)
+            for midx in cell["slots"]
+        ]
     return {
         "fingerprint": cell["fingerprint"],
         "cell": cell["index"],
@@ -117,6 +139,7 @@ def _fresh_state(cell, slots, n_models):
         "pending": [],
         "skip": [set() for _ in slots],
         "entities": [{} for _ in slots],
+        "tracks": tracks,
         "counts": {
             "events": [0] * n_models,
             "labelled": [0] * n_models,
@@ -124,14 +147,14 @@ def _fresh_state(cell, slots, n_models):
             "rejected": [0] * n_models,
         },
         "read_rejects": 0,
-        "sizes": {"pred": 0, "ans": 0, "rej": 0},
+        "sizes": dict.fromkeys(PARTS, 0),
         "done": False,
     }
 
 
 def _paths(cell):
     base = os.path.join(cell["work"], f"cell{cell['index']}")
-    return {kind: f"{base}.{kind}" for kind in ("pred", "ans", "rej", "ent", "ckpt")}
+    return {kind: f"{base}.{kind}" for kind in (*PARTS, "ent", "ckpt")}
 
 
 def load_checkpoint(path):
@@ -140,50 +163,51 @@ def load_checkpoint(path):
         return pickle.load(handle)
 
 
+def _checkpoint_of(cell, paths):
+    """The state of the cell's last checkpoint, when resuming from one that matches."""
+    if not (cell["resume"] and os.path.exists(paths["ckpt"])):
+        return None
+    state = load_checkpoint(paths["ckpt"])
+    if state["fingerprint"] != cell["fingerprint"]:
+        raise ReplayError(
+            f"the checkpoint in {cell['work']} is from another scenario or log; "
+            "run without --resume to start over"
+        )
+    return state
+
+
+def _open_parts(paths, state, resumed):
+    """The cell's part files, cut back to the sizes of the checkpoint when resuming."""
+    files = {}
+    for kind in PARTS:
+        mode = "r+b" if resumed and os.path.exists(paths[kind]) else "wb"
+        handle = open(paths[kind], mode)  # noqa: SIM115 - closed by run_cell
+        handle.truncate(state["sizes"][kind] if resumed else 0)
+        handle.seek(0, os.SEEK_END)
+        files[kind] = handle
+    return files
+
+
 def run_cell(cell: dict) -> dict:
     """Replay one cell (a module-level function, so processes and Dask workers can run it).
 
     ``cell`` holds the scenario, the cell's index, the number of entity partitions, which model
-    slots it owns, the work folder, whether to resume, the checkpoint policy, ``max_rejects`` and
-    whether to show progress. Returns the cell's final counts.
+    slots it owns, whether it folds their metrics (``fold_metrics``), the work folder, whether to
+    resume, the checkpoint policy, ``max_rejects`` and whether to show progress. Returns the
+    cell's final counts.
     """
     scenario = cell["scenario"]
-    log = scenario.log
-    all_slots = scenario.slots()
-    owned = cell["slots"]  # indices into all_slots
-    slots = [all_slots[i] for i in owned]
     paths = _paths(cell)
-    state = None
-    if cell["resume"] and os.path.exists(paths["ckpt"]):
-        state = load_checkpoint(paths["ckpt"])
-        if state["fingerprint"] != cell["fingerprint"]:
-            raise ReplayError(
-                f"the checkpoint in {cell['work']} is from another scenario or log; "
-                "run without --resume to start over"
-            )
-        if state["done"]:
-            return _summary(state)
+    state = _checkpoint_of(cell, paths)
+    if state is not None and state["done"]:
+        return _summary(state)
     resumed = state is not None
     if state is None:
-        state = _fresh_state(cell, slots, len(all_slots))
-    models_built = scenario.make_models()
-    templates = [models_built[name] for _, name, _ in slots]
-    kinds = [_Model(model, log.positive) for model in templates]
-    for j, (_, _, mode) in enumerate(slots):
-        if mode == "global" and state["models"][j] is None:
-            state["models"][j] = templates[j].clone()
-
-    files = {}
-    for kind in ("pred", "ans", "rej"):
-        mode = "r+b" if resumed else "wb"
-        if resumed and not os.path.exists(paths[kind]):
-            mode = "wb"
-        handle = open(paths[kind], mode)  # noqa: SIM115 - closed in the finally below
-        handle.truncate(state["sizes"][kind] if resumed else 0)
-        handle.seek(0, os.SEEK_END)
-        files[kind] = handle
+        all_slots = scenario.slots()
+        state = _fresh_state(cell, scenario, [all_slots[i] for i in cell["slots"]])
+    files = _open_parts(paths, state, resumed)
     try:
-        _replay(cell, scenario, slots, owned, kinds, templates, state, files, paths, resumed)
+        _CellRun(cell, state, files, paths, resumed).run()
     finally:
         for handle in files.values():
             handle.close()
@@ -218,63 +242,98 @@ class _Text:
         self.handle.flush()
 
 
-def _replay(cell, scenario, slots, owned, kinds, templates, state, files, paths, resumed):
-    log = scenario.log
-    n_partitions = cell["partitions"]
-    is_entity_cell = cell["kind"] == "entity"
-    reporter = cell["reporter"]  # the one cell that writes the read rejections
-    max_rejects = cell.get("max_rejects")
-    every = cell.get("checkpoint_every")
-    seconds = cell.get("checkpoint_seconds")
-    pred = _Text(files["pred"])
-    rej = _Text(files["rej"])
-    answers: list = []
-    counts = state["counts"]
-    models = state["models"]
-    skip = state["skip"]
-    entity_stats = state["entities"]
-    pending: dict = dict((ev.seq, (ev, preds)) for ev, preds in state["pending"])
-    replaying = set(pending)
+def _progress_bar(cell, state):
+    if not cell.get("progress"):
+        return None
+    from tqdm.auto import tqdm
 
-    bar = None
-    if cell.get("progress"):
-        from tqdm.auto import tqdm
+    return tqdm(
+        desc=cell["description"],
+        unit=" rows",
+        initial=state["position"],
+        mininterval=0.1 if sys.stderr.isatty() else 5.0,
+        leave=False,
+    )
 
-        every_bar = 0.1 if sys.stderr.isatty() else 5.0
-        bar = tqdm(
-            desc=cell["description"],
-            unit=" rows",
-            initial=state["position"],
-            mininterval=every_bar,
-            leave=False,
+
+class _CellRun:
+    """The replay loop of one cell over ``state`` (a fresh one or a checkpoint's)."""
+
+    def __init__(self, cell, state, files, paths, resumed):
+        scenario = cell["scenario"]
+        self.cell = cell
+        self.log = scenario.log
+        self.state = state
+        self.files = files
+        self.paths = paths
+        self.resumed = resumed
+        all_slots = scenario.slots()
+        self.owned = cell["slots"]  # indices into all_slots
+        self.slots = [all_slots[i] for i in self.owned]
+        self.labels = [label for label, _, _ in self.slots]
+        self.per_entity = [mode == "entity" for _, _, mode in self.slots]
+        built = scenario.make_models()
+        self.templates = [built[name] for _, name, _ in self.slots]
+        self.kinds = [_Model(model, self.log.positive) for model in self.templates]
+        for j, model in enumerate(state["models"]):
+            if model is None:  # a global model, before its first checkpoint
+                state["models"][j] = self.templates[j].clone()
+        self.make_metrics = scenario.make_metrics
+        self.pred, self.rej, self.cur = (_Text(files[kind]) for kind in ("pred", "rej", "cur"))
+        self.answers: list = []
+        self.pending = {ev.seq: (ev, preds) for ev, preds in state["pending"]}
+        self.replaying = set(self.pending)  # rebuilt into the queue, already predicted
+        self.since_save = 0
+        self.last_save = time.monotonic()
+        self.last_reject = 0
+        self.bar = _progress_bar(cell, state)
+
+    def run(self):
+        try:
+            for _, ev, y in river_stream.simulate_qa(self._dataset(), _moment, _delay, copy=False):
+                if y is None:  # a question: predict at the event time
+                    self._question(ev)
+                else:  # an answer: the label arrives
+                    self._answer(ev, y)
+        finally:
+            if self.bar is not None:
+                self.bar.close()
+        # the end of the log: every answer is out
+        self.state["done"] = True
+        _write_entities(
+            self.paths["ent"], self.slots, self.owned, self.state["models"], self.state["entities"]
         )
+        self._save()
 
-    def reject(row, midx, model, reason):
-        rej.row([row, midx, model, reason])
+    # ---- the rows ----------------------------------------------------------------------------
 
-    def count_reject():
-        total = state["read_rejects"] + sum(counts["rejected"])
-        if max_rejects is not None and total > max_rejects:
-            rej.flush()
-            raise ReplayError(
-                f"more than {max_rejects} rejected rows (the last: row {last_reject[0]}); "
-                "see rejected rows in the output folder, fix the log or raise --max-rejects"
-            )
+    def _dataset(self):
+        """``(event, label)`` for simulate_qa: the checkpoint's pending rows first (to rebuild
+        its queue; they are not predicted again), then this cell's valid rows."""
+        for ev, _ in self.state["pending"]:
+            yield ev, ev.label if ev.label_time is not None else NEVER
+        state, cell = self.state, self.cell
+        entity_cell = cell["kind"] == "entity"
+        for ev in self._valid_events():
+            ev.seq = state["seq"]  # every cell numbers every valid row alike
+            state["seq"] += 1
+            if entity_cell and partition_of(ev.entity, cell["partitions"]) != cell["partition"]:
+                continue
+            yield ev, ev.label if ev.label_time is not None else NEVER
 
-    last_reject = [0]
-
-    def valid_events():
-        """The log's valid rows in replay order, numbered, from the checkpoint's position on."""
+    def _valid_events(self):
+        """The log's valid rows in replay order, from the checkpoint's position on."""
+        log, state = self.log, self.state
         if log.out_of_order == "sort":
-            yield from _sorted_events(log, cell, state, bar, resumed, reject_row)
+            yield from _sorted_events(log, self.cell, state, self.bar, self.resumed, self._reject)
             return
         for row, record in records(log, state["position"]):
-            if bar is not None:
-                bar.update()
+            if self.bar is not None:
+                self.bar.update()
             try:
                 ev = log.event(row, record)
             except Reject as error:
-                reject_row(row, str(error), write=True)
+                self._reject(row, str(error))
                 continue
             if state["last_time"] is not None and ev.time < state["last_time"]:
                 raise ReplayError(
@@ -285,138 +344,149 @@ def _replay(cell, scenario, slots, owned, kinds, templates, state, files, paths,
             ev.pos = row
             yield ev
 
-    def reject_row(row, reason, write):
-        if reporter and write:
-            reject(row, -1, "", reason)
-        state["read_rejects"] += 1
-        last_reject[0] = row
-        count_reject()
+    # ---- questions and answers ---------------------------------------------------------------
 
-    def mine(events):
-        for ev in events:
-            ev.seq = state["seq"]
-            state["seq"] += 1
-            if is_entity_cell and partition_of(ev.entity, n_partitions) != cell["partition"]:
+    def _model(self, j, ev):
+        model = self.state["models"][j]
+        return model[ev.entity] if self.per_entity[j] else model
+
+    def _question(self, ev):
+        if ev.seq in self.replaying:
+            self.replaying.discard(ev.seq)
+            return
+        preds = [self._predict(j, midx, ev) for j, midx in enumerate(self.owned)]
+        self.pending[ev.seq] = (ev, preds)
+        self.state["position"] = ev.pos
+        self.since_save += 1
+        every, seconds = self.cell.get("checkpoint_every"), self.cell.get("checkpoint_seconds")
+        if (every is not None and self.since_save >= every) or (
+            seconds is not None
+            and self.since_save % 256 == 0
+            and time.monotonic() - self.last_save >= seconds
+        ):
+            self._save()
+
+    def _predict(self, j, midx, ev):
+        """Model ``j``'s prediction of ``ev``, written out; what its metrics take, or None when
+        the model rejects the row."""
+        state = self.state
+        if self.per_entity[j]:
+            stats = state["entities"][j].get(ev.entity)
+            if stats is None:
+                stats = state["entities"][j][ev.entity] = [0, 0]
+                state["models"][j][ev.entity] = self.templates[j].clone()
+            stats[0] += 1
+        counts = state["counts"]
+        try:
+            prediction, score, taken = self.kinds[j].predict(self._model(j, ev), ev.x)
+        except MODEL_ERRORS as error:
+            state["skip"][j].add(ev.seq)
+            self._reject_for_model(ev, j, midx, f"predict: {error}")
+            return None
+        counts["events"][midx] += 1
+        labelled = ev.label_time is not None
+        if not labelled:
+            counts["never"][midx] += 1
+        self.pred.row(
+            [
+                ev.seq,
+                midx,
+                ev.row,
+                ev.id,
+                ev.time_text,
+                "" if ev.entity is None else ev.entity,
+                self.labels[j],
+                _text(prediction) if prediction is not None else "",
+                repr(float(score)) if score != "" else "",
+                _text(ev.label) if labelled else "",
+                ev.label_time_text,
+            ]
+        )
+        return taken
+
+    def _answer(self, ev, y):
+        _, preds = self.pending.pop(ev.seq)
+        skip = self.state["skip"]
+        if y is NEVER:
+            for ids in skip:
+                ids.discard(ev.seq)
+            return
+        for j, midx in enumerate(self.owned):
+            if ev.seq in skip[j]:  # the model rejected the row when predicting
+                skip[j].discard(ev.seq)
                 continue
-            yield ev
+            try:
+                self.kinds[j].learn(self._model(j, ev), ev.x, y)
+            except MODEL_ERRORS as error:
+                self._reject_for_model(ev, j, midx, f"learn: {error}")
+                continue
+            self.state["counts"]["labelled"][midx] += 1
+            if self.per_entity[j]:
+                self.state["entities"][j][ev.entity][1] += 1
+            self._score(j, midx, ev, y, preds[j])
 
-    def dataset():
-        for ev, _ in state["pending"]:  # rebuild simulate_qa's queue (not predicted again)
-            yield ev, ev.label if ev.label_time is not None else NEVER
-        for ev in mine(valid_events()):
-            yield ev, ev.label if ev.label_time is not None else NEVER
+    def _score(self, j, midx, ev, y, taken):
+        """The label reaches the metrics: folded here, or recorded for the merge."""
+        tracks = self.state["tracks"]
+        if tracks is not None:
+            for row in tracks[j].update(
+                self.make_metrics, ev.label_time, ev.seq, ev.time, y, taken
+            ):
+                self.cur.row(row)
+            return
+        self.answers.append((ev.label_time, ev.seq, midx, ev.time, y, taken))
+        if len(self.answers) >= _ANSWER_BATCH:
+            _flush_answers(self.files["ans"], self.answers)
 
-    def moment(ev):
-        return ev.time
+    # ---- rejects and checkpoints -------------------------------------------------------------
 
-    def delay(ev, _):
-        return 0 if ev.label_time is None else ev.label_time - ev.time
+    def _reject(self, row, reason):
+        """A row that cannot be read: every cell counts it, the reporter cell writes it."""
+        if self.cell["reporter"]:
+            self.rej.row([row, -1, "", reason])
+        self.state["read_rejects"] += 1
+        self.last_reject = row
+        self._check_rejects()
 
-    since = 0
-    last_save = time.monotonic()
+    def _reject_for_model(self, ev, j, midx, reason):
+        self.state["counts"]["rejected"][midx] += 1
+        self.rej.row([ev.row, midx, self.labels[j], reason])
+        self.last_reject = ev.row
+        self._check_rejects()
 
-    def save():
-        nonlocal last_save, since
-        pred.flush()
-        rej.flush()
-        _flush_answers(files["ans"], answers)
-        for kind in ("pred", "ans", "rej"):
-            state["sizes"][kind] = files[kind].tell()
-        state["pending"] = list(pending.values())
-        _write_atomic(paths["ckpt"], pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    def _check_rejects(self):
+        limit = self.cell.get("max_rejects")
+        total = self.state["read_rejects"] + sum(self.state["counts"]["rejected"])
+        if limit is not None and total > limit:
+            self.rej.flush()
+            raise ReplayError(
+                f"more than {limit} rejected rows (the last: row {self.last_reject}); "
+                "see rejected rows in the output folder, fix the log or raise --max-rejects"
+            )
+
+    def _save(self):
+        """Flush the part files and write the checkpoint atomically (the pending rows with their
+        predictions, the models, the metric tracks, the counters and the part files' sizes)."""
+        state = self.state
+        self.pred.flush()
+        self.rej.flush()
+        self.cur.flush()
+        _flush_answers(self.files["ans"], self.answers)
+        for kind in PARTS:
+            state["sizes"][kind] = self.files[kind].tell()
+        state["pending"] = list(self.pending.values())
+        _write_atomic(self.paths["ckpt"], pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
         state["pending"] = []
-        last_save = time.monotonic()
-        since = 0
+        self.last_save = time.monotonic()
+        self.since_save = 0
 
-    slot_names = [label for label, _, _ in slots]
-    try:
-        for _, ev, y in river_stream.simulate_qa(dataset(), moment, delay, copy=False):
-            if y is None:  # a question: predict at the event time
-                if ev.seq in replaying:
-                    replaying.discard(ev.seq)
-                    continue
-                preds = []
-                for j, midx in enumerate(owned):
-                    model = models[j]
-                    if slots[j][2] == "entity":
-                        stats = entity_stats[j].get(ev.entity)
-                        if stats is None:
-                            stats = entity_stats[j][ev.entity] = [0, 0]
-                            models[j][ev.entity] = templates[j].clone()
-                        stats[0] += 1
-                        model = models[j][ev.entity]
-                    try:
-                        prediction, score, taken = kinds[j].predict(model, ev.x)
-                    except MODEL_ERRORS as error:
-                        counts["rejected"][midx] += 1
-                        skip[j].add(ev.seq)
-                        reject(ev.row, midx, slot_names[j], f"predict: {error}")
-                        last_reject[0] = ev.row
-                        count_reject()
-                        preds.append(None)
-                        continue
-                    counts["events"][midx] += 1
-                    labelled = ev.label_time is not None
-                    if not labelled:
-                        counts["never"][midx] += 1
-                    pred.row(
-                        [
-                            ev.seq,
-                            midx,
-                            ev.row,
-                            ev.id,
-                            ev.time_text,
-                            "" if ev.entity is None else ev.entity,
-                            slot_names[j],
-                            _text(prediction) if prediction is not None else "",
-                            repr(float(score)) if score != "" else "",
-                            _text(ev.label) if labelled else "",
-                            ev.label_time_text,
-                        ]
-                    )
-                    preds.append(taken)
-                pending[ev.seq] = (ev, preds)
-                state["position"] = ev.pos
-                since += 1
-                if (every is not None and since >= every) or (
-                    seconds is not None
-                    and since % 256 == 0
-                    and time.monotonic() - last_save >= seconds
-                ):
-                    save()
-                continue
-            # an answer: the label arrives
-            _, preds = pending.pop(ev.seq)
-            if y is NEVER:
-                for ids in skip:
-                    ids.discard(ev.seq)
-                continue
-            for j, midx in enumerate(owned):
-                if ev.seq in skip[j]:
-                    skip[j].discard(ev.seq)
-                    continue
-                model = models[j][ev.entity] if slots[j][2] == "entity" else models[j]
-                try:
-                    kinds[j].learn(model, ev.x, y)
-                except MODEL_ERRORS as error:
-                    counts["rejected"][midx] += 1
-                    reject(ev.row, midx, slot_names[j], f"learn: {error}")
-                    last_reject[0] = ev.row
-                    count_reject()
-                    continue
-                counts["labelled"][midx] += 1
-                if slots[j][2] == "entity":
-                    entity_stats[j][ev.entity][1] += 1
-                answers.append((ev.label_time, ev.seq, midx, ev.time, y, preds[j]))
-                if len(answers) >= _ANSWER_BATCH:
-                    _flush_answers(files["ans"], answers)
-    finally:
-        if bar is not None:
-            bar.close()
-    # the end of the log: every answer is out
-    state["done"] = True
-    _write_entities(paths["ent"], slots, owned, models, entity_stats)
-    save()
+
+def _moment(ev):
+    return ev.time
+
+
+def _delay(ev, _):
+    return 0 if ev.label_time is None else ev.label_time - ev.time
 
 
 def _flush_answers(handle, answers):
@@ -474,7 +544,7 @@ def _sorted_events(log, cell, state, bar, resumed, reject_row):
                 chunk.append(log.event(row, record))
             except Reject as error:
                 if not resumed:  # a resumed cell wrote and counted these before its checkpoint
-                    reject_row(row, str(error), write=True)
+                    reject_row(row, str(error))
                 continue
             if len(chunk) >= _SORT_CHUNK:
                 spill()

@@ -3,11 +3,18 @@
 * ``predictions.csv``: the cells' predictions merged in replay order (and model order within a
   row); ``predictions.parquet`` instead when asked;
 * ``rejected.csv``: row, model (empty: the row could not be read, so no model saw it) and reason;
-* the metrics: the answer records of every cell merged in label order (label time, then the
-  question's place), each updating the metrics of its model as the label arrives, as River's
-  progressive validation does. ``curves.csv`` holds the cumulative values every ``step`` labels
-  (``curve = "cumulative"``, at the label's time) and, with a ``window``, the values over the
-  events of each window of event time (``curve = "window"``, at the window's start);
+* ``curves.csv``: the cumulative metric values every ``step`` labels (``curve = "cumulative"``,
+  at the label's time) and, with a ``window``, the values over the events of each window of event
+  time (``curve = "window"``, at the window's start). A cell that sees every row of its models
+  (the global models; every model of a serial run) folds their labels into their metrics as the
+  labels arrive, keeps the metric states in its checkpoints and writes its curve rows; the merge
+  takes those rows and the final states. The per-entity models of a run spread over several
+  partitions have their labels in several cells, and a metric must see them in label order, so
+  those cells record each label (an answer record) and the merge folds them, in label order,
+  into the same :class:`~imbalance_stream.replay.tracking.MetricTrack` a cell would use: the
+  same updates in the same order, so the same floats as a serial run (see the tests). Either
+  way the curve rows are merged by the key of the label that produced them (label time, the
+  question's place, the model);
 * ``entities.csv``: per entity and model, its events, the labels it learned and the size of its
   model (bytes, pickled);
 * ``table.csv``: one row per model.
@@ -26,6 +33,7 @@ import pickle
 
 from .config import MICRO, _is_number
 from .engine import load_checkpoint, read_answers
+from .tracking import MetricTrack
 
 __all__ = ["merge"]
 
@@ -68,14 +76,29 @@ def _time_writer(iso: bool):
     return number
 
 
-def merge(scenario, work, cells, out, metrics_for, predictions_format="csv"):
-    """Write the outputs of a finished replay from the part files in ``work`` to ``out``;
-    returns ``(table rows, models)`` with ``models`` ``{label: model or {entity: model}}``."""
-    slots = scenario.slots()
-    labels = [label for label, _, _ in slots]
+def merge(scenario, work, cells, out, predictions_format="csv"):
+    """Write the outputs of a finished replay from the part files and checkpoints in ``work`` to
+    ``out``; returns ``(table rows, models, rejected rows)`` with ``models`` ``{label: model or
+    {entity: model}}``."""
     parts = [os.path.join(work, f"cell{cell['index']}") for cell in cells]
+    states = [load_checkpoint(f"{part}.ckpt") for part in parts]
+    iso = _merge_predictions(parts, out, predictions_format)
+    rejected = _merge_rejects(parts, out)
+    tracks = _write_curves(scenario, cells, states, parts, out, _time_writer(bool(iso)))
+    models = _final_models(scenario, cells, states)
+    sizes = _merge_entities(scenario, parts, out)
+    table = _table(scenario, tracks, _counts(states, len(tracks)), models, sizes)
+    with _atomic(os.path.join(out, "table.csv")) as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(table[0]), lineterminator="\n")
+        writer.writeheader()
+        for row in table:
+            writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})
+    return table, models, rejected
 
-    # predictions, in replay order
+
+def _merge_predictions(parts, out, predictions_format):
+    """``predictions.csv`` (or ``.parquet``) in replay order; whether the times are ISO text
+    (None when nothing was predicted)."""
     iso = None
     target = os.path.join(out, "predictions.csv")
     with _atomic(target) as handle:
@@ -89,8 +112,10 @@ def merge(scenario, work, cells, out, metrics_for, predictions_format="csv"):
     if predictions_format == "parquet":
         _to_parquet(target, os.path.join(out, "predictions.parquet"))
         os.unlink(target)
+    return iso
 
-    # rejected rows
+
+def _merge_rejects(parts, out):
     rejected = 0
     with _atomic(os.path.join(out, "rejected.csv")) as handle:
         writer = csv.writer(handle, lineterminator="\n")
@@ -99,52 +124,99 @@ def merge(scenario, work, cells, out, metrics_for, predictions_format="csv"):
         for record in heapq.merge(*streams, key=lambda r: (int(r[0]), int(r[1]))):
             writer.writerow([record[0], record[2], record[3]])
             rejected += 1
+    return rejected
 
-    # metrics as the labels arrive
-    when = _time_writer(bool(iso))
-    step = scenario.step
-    window = scenario.window
-    metrics = [metrics_for() for _ in slots]
-    windows: dict = {}
-    seen = [0] * len(slots)
-    last = [None] * len(slots)
+
+def write_rejects_so_far(work, cells, out) -> int:
+    """``rejected.csv`` of a replay stopped by ``max_rejects``, from the rejects its cells had
+    written when it stopped (the cell that stopped flushed all of its own); returns their number.
+
+    A cell that never started has no part file, and one still running may be mid-line, so only
+    whole lines are taken.
+    """
+    records = []
+    for cell in cells:
+        path = os.path.join(work, f"cell{cell['index']}.rej")
+        if not os.path.exists(path):
+            continue
+        for record in _csv_rows(path):
+            if len(record) == 4 and record[0].isdigit() and record[1].lstrip("-").isdigit():
+                records.append(record)
+    records.sort(key=lambda r: (int(r[0]), int(r[1])))
+    with _atomic(os.path.join(out, "rejected.csv")) as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["row", "model", "reason"])
+        writer.writerows([record[0], record[2], record[3]] for record in records)
+    return len(records)
+
+
+def _curve_rows(path):
+    for label_time, seq, midx, n, name, value in _csv_rows(path):
+        yield int(label_time), int(seq), int(midx), int(n), name, value
+
+
+def _fold_answers(paths, tracks, make_metrics):
+    """The metrics of the models whose rows were spread over partitions: their answer records
+    merged in label order (label time, then the question's place), each folded into its model's
+    track as a cell does; yields the curve rows."""
+    streams = [read_answers(path) for path in paths]
+    for label_time, seq, midx, event_time, y, taken in heapq.merge(
+        *streams, key=lambda r: (r[0], r[1], r[2])
+    ):
+        yield from tracks[midx].update(make_metrics, label_time, seq, event_time, y, taken)
+
+
+def _write_curves(scenario, cells, states, parts, out, when):
+    """``curves.csv``; returns the final :class:`MetricTrack` of every model."""
+    labels = [label for label, _, _ in scenario.slots()]
+    tracks: list = [None] * len(labels)
+    folded_here = []
+    for cell, state, part in zip(cells, states, parts):
+        if cell["fold_metrics"]:
+            for j, midx in enumerate(cell["slots"]):
+                tracks[midx] = state["tracks"][j]
+        else:
+            folded_here.append(f"{part}.ans")
+    for midx, track in enumerate(tracks):
+        if track is None:
+            tracks[midx] = MetricTrack(midx, scenario.make_metrics, scenario.step, scenario.window)
+    streams = [_curve_rows(f"{p}.cur") for p in parts]
+    if folded_here:
+        streams.append(_fold_answers(folded_here, tracks, scenario.make_metrics))
     with _atomic(os.path.join(out, "curves.csv")) as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(["model", "curve", "time", "labels", "metric", "value"])
-        streams = [read_answers(f"{p}.ans") for p in parts]
-        for label_time, _, midx, event_time, y, taken in heapq.merge(
+        for label_time, _, midx, n, name, value in heapq.merge(
             *streams, key=lambda r: (r[0], r[1], r[2])
         ):
-            _update(metrics[midx], y, taken)
-            if window is not None:
-                key = (midx, event_time // window)
-                if key not in windows:
-                    windows[key] = [metrics_for(), 0]
-                _update(windows[key][0], y, taken)
-                windows[key][1] += 1
-            seen[midx] += 1
-            last[midx] = label_time
-            if seen[midx] % step == 0:
-                _write_metrics(
-                    writer, labels[midx], "cumulative", when(label_time), seen[midx], metrics[midx]
+            writer.writerow([labels[midx], "cumulative", when(label_time), n, name, value])
+        for track in tracks:
+            for label_time, n, name, value in track.tail():
+                writer.writerow(
+                    [labels[track.midx], "cumulative", when(label_time), n, name, value]
                 )
-        for midx, n in enumerate(seen):
-            if n % step and last[midx] is not None:
-                _write_metrics(
-                    writer, labels[midx], "cumulative", when(last[midx]), n, metrics[midx]
-                )
-        for (midx, index), (window_metrics, n) in sorted(windows.items()):
-            _write_metrics(writer, labels[midx], "window", when(index * window), n, window_metrics)
+        for track in tracks:
+            for start, n, name, value in track.window_rows():
+                writer.writerow([labels[track.midx], "window", when(start), n, name, value])
+    return tracks
 
-    # entities, and the final models
+
+def _final_models(scenario, cells, states) -> dict:
+    slots = scenario.slots()
     models: dict = {label: {} if mode == "entity" else None for label, _, mode in slots}
-    for cell in cells:
-        state = load_checkpoint(f"{os.path.join(work, 'cell' + str(cell['index']))}.ckpt")
+    for cell, state in zip(cells, states):
         for j, midx in enumerate(cell["slots"]):
-            if slots[midx][2] == "entity":
-                models[labels[midx]].update(state["models"][j])
+            label, _, mode = slots[midx]
+            if mode == "entity":
+                models[label].update(state["models"][j])
             else:
-                models[labels[midx]] = state["models"][j]
+                models[label] = state["models"][j]
+    return models
+
+
+def _merge_entities(scenario, parts, out) -> dict:
+    """``entities.csv``; returns the pickled sizes of the per-entity models, by model."""
+    labels = [label for label, _, _ in scenario.slots()]
     sizes: dict = {label: [] for label in labels}
     with _atomic(os.path.join(out, "entities.csv")) as handle:
         writer = csv.writer(handle, lineterminator="\n")
@@ -155,12 +227,14 @@ def merge(scenario, work, cells, out, metrics_for, predictions_format="csv"):
         ):
             writer.writerow([labels[int(midx)], entity, events, labelled, size])
             sizes[labels[int(midx)]].append(int(size))
+    return sizes
 
-    counts = _counts(work, cells, len(slots))
+
+def _table(scenario, tracks, counts, models, sizes):
     table = []
-    for midx, (label, _, mode) in enumerate(slots):
+    for midx, (label, _, mode) in enumerate(scenario.slots()):
         row = {"model": label}
-        for name, metric in metrics[midx].items():
+        for name, metric in tracks[midx].metrics.items():
             row[name] = metric.get()
         row["events"] = counts["events"][midx]
         row["labelled"] = counts["labelled"][midx]
@@ -175,43 +249,22 @@ def merge(scenario, work, cells, out, metrics_for, predictions_format="csv"):
             row["entities"] = 1
             row["bytes_per_entity"] = len(pickle.dumps(models[label], pickle.HIGHEST_PROTOCOL))
         table.append(row)
-    with _atomic(os.path.join(out, "table.csv")) as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(table[0]), lineterminator="\n")
-        writer.writeheader()
-        for row in table:
-            writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})
-    return table, models, rejected
+    return table
 
 
-def _counts(work, cells, n):
+def _counts(states, n):
     total = {
         "events": [0] * n,
         "labelled": [0] * n,
         "never": [0] * n,
         "rejected": [0] * n,
-        "read_rejects": 0,
+        "read_rejects": states[0]["read_rejects"],  # every cell counts the unreadable rows
     }
-    for k, cell in enumerate(cells):
-        state = load_checkpoint(os.path.join(work, f"cell{cell['index']}.ckpt"))
+    for state in states:
         for key in ("events", "labelled", "never", "rejected"):
             for i in range(n):
                 total[key][i] += state["counts"][key][i]
-        if k == 0:
-            total["read_rejects"] = state["read_rejects"]
     return total
-
-
-def _update(metrics, y, taken):
-    for metric in metrics.values():
-        if isinstance(taken, tuple):  # a classifier: (label, probabilities)
-            metric.update(y, taken[0] if metric.requires_labels else taken[1])
-        else:  # an anomaly detector's score
-            metric.update(y, taken)
-
-
-def _write_metrics(writer, label, curve, when, n, metrics):
-    for name, metric in metrics.items():
-        writer.writerow([label, curve, when, n, name, repr(float(metric.get()))])
 
 
 def _to_parquet(csv_path, parquet_path):
@@ -272,7 +325,8 @@ def plot(out, title=""):
                 ax.plot(xs, ys, ".", alpha=0.5, label=f"{model} per window")
         ax.set_title(metric)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
+        if metric in data:  # the "(no labels)" panel has no lines to name
+            ax.legend(fontsize="small")
     axes[-1, 0].set_xlabel("event time" if not iso else "time (UTC)")
     if title:
         fig.suptitle(title)

@@ -251,28 +251,3 @@ def write_csv_log(stream, path) -> int:
             writer.writerow(record)
             n += 1
     return n
-
-
-def main(argv=None) -> int:
-    """``python -m imbalance_stream.replay.sources SCENARIO OUT.csv``: write the event log a
-    ``format = "dataset"`` scenario builds to a CSV file."""
-    import argparse
-
-    from imbalance_stream.registry import build
-
-    from .config import load
-
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("scenario")
-    parser.add_argument("out")
-    args = parser.parse_args(argv)
-    log = load(args.scenario).log
-    if log.format != "dataset":
-        parser.error("the scenario's log is already a file")
-    n = write_csv_log(events_from_dataset(build(log.dataset, "dataset"), **log.events), args.out)
-    print(f"wrote {n} events to {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
