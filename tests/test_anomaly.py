@@ -202,7 +202,7 @@ def test_mode_errors_say_what_to_do():
 
 def test_new_features_after_a_refresh_are_ignored_until_the_next():
     reference, test = small_problem(7)
-    detector = fitted_two_sample(ULSIFNovelty(seed=0), reference, test)
+    detector = fitted_two_sample(KDENovelty(sigma=1.0), reference, test)  # frozen between
     score = detector.score_one({"x0": 0.1, "x1": 0.2})
     detector.learn_one({"x0": 0.1, "x1": 0.2, "extra": 5.0})
     assert detector.score_one({"x0": 0.1, "x1": 0.2, "extra": 5.0}) == score
@@ -316,3 +316,53 @@ def test_novelty_stream_schedules_and_labels():
     assert [y for _, y in stream] == labels  # seeded: the same stream again
     with pytest.raises(ValueError, match="emerging class 9"):
         NoveltyStream(source, emerging=9)
+
+
+# ----------------------------------------------------------------------------------------------
+# uLSIF between refreshes
+
+
+def test_rank_one_update_matches_numpy():
+    from imbalance_stream._numba.density_ratio import rank_one_update
+
+    rng = np.random.default_rng(20)
+    S, a, r = rng.normal(size=(5, 5)), rng.normal(size=5), rng.normal(size=5)
+    expected = S + np.outer(a, a) - np.outer(r, r)
+    rank_one_update(S, a, r)
+    np.testing.assert_allclose(S, expected, rtol=1e-14)
+    rank_one_update(S, a, np.empty(0))
+    np.testing.assert_allclose(S, expected + np.outer(a, a), rtol=1e-14)
+
+
+@pytest.mark.parametrize("mode", ["two-sample", "stream"])
+def test_ulsif_between_refreshes_is_the_fit_on_the_current_windows(mode):
+    """After a refresh, each sample updates h and H exactly: alpha equals uLSIF's closed form on
+    the windows of that moment with the centres, width and ridge of the refresh."""
+    from imbalance_stream.density_ratio._common import gaussian_gram
+    from imbalance_stream.density_ratio.ulsif import ulsif_alpha
+
+    rng = np.random.default_rng(21)
+    detector = ULSIFNovelty(mode=mode, n_reference=40, n_test=15, seed=0)
+    if mode == "stream":
+        detector = ULSIFNovelty(mode=mode, n_reference=40, n_test=15, seed=0)
+        for x in as_dicts(rng.normal(size=(60, 2))):
+            detector.learn_one(x)
+        detector.refresh()
+        for x in as_dicts(rng.normal(0.5, 1.0, size=(20, 2))):
+            detector.learn_one(x)
+    else:
+        reference, test = small_problem(22)
+        fitted_two_sample(detector, reference, test)
+        for x in as_dicts(rng.normal(size=(7, 2))):
+            detector.learn_one(x)
+        for x in as_dicts(rng.normal(3.0, 1.0, size=(5, 2))):
+            detector.observe_one(x)
+    fitted = detector.estimator_
+    R, T = np.array(detector._reference), np.array(detector._test)
+    H = gaussian_gram(T, fitted.centres_, fitted.sigma_)
+    h = gaussian_gram(R, fitted.centres_, fitted.sigma_).mean(0)
+    expected = ulsif_alpha(H.T @ H / len(T), h, fitted.lambda_chosen_)
+    np.testing.assert_allclose(detector._alpha, expected, rtol=1e-8, atol=1e-12)
+    x = {"x0": 0.2, "x1": -0.4}
+    phi = gaussian_gram(np.array([[0.2, -0.4]]), fitted.centres_, fitted.sigma_)[0]
+    assert detector.score_one(x) == pytest.approx(-(phi @ expected), rel=1e-8, abs=1e-12)

@@ -12,6 +12,8 @@ each point's distance to its k-th nearest neighbour.
 * :func:`local_gaussian_sum`, :func:`kth_smallest`: the fused passes of one query against a
   window (squared distances, kernel values and their weighted sum in one loop), locKMM's
   per-sample score.
+* :func:`rank_one_update`: the sliding-window update of a scatter matrix ``S += a a' - r r'``
+  (uLSIF's statistics between refreshes, Algorithm 4).
 * :func:`kliep_ascent`: Algorithm 2's projected gradient ascent at one step size.
 """
 
@@ -28,6 +30,7 @@ __all__ = [
     "kth_smallest",
     "local_gaussian_sum",
     "project_box_slab",
+    "rank_one_update",
 ]
 
 
@@ -213,3 +216,17 @@ def kliep_ascent(A, xi, alpha, step, max_iter):
         fitted = new_fitted
         objective = new_objective
     return objective
+
+
+@njit(cache=True)
+def rank_one_update(S, added, removed):
+    """``S += a a' - r r'`` in place, ``a`` = ``added``; ``removed`` of length 0 adds only.
+    O(b^2)."""
+    b = added.shape[0]
+    has_removed = removed.shape[0] > 0
+    for i in range(b):
+        for j in range(b):
+            delta = added[i] * added[j]
+            if has_removed:
+                delta -= removed[i] * removed[j]
+            S[i, j] += delta

@@ -57,6 +57,9 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     #: 1), the score's value before anything has been solved: such a point is not flagged, and
     #: a warm-up does not rank above the novelties that come later.
     NEUTRAL_INLIER = 1.0
+    #: Whether the method's solution exists only at the test points it was solved on (KMM,
+    #: locKMM): ``score_one`` of such a point then returns its solved value.
+    TRANSDUCTIVE = False
 
     def __init__(
         self,
@@ -99,11 +102,11 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
         window and move the point it pushes out into the reference window."""
         vector = self._vector(x)
         if self.mode == "two-sample":
-            self._reference.append(vector)
+            self._push(self._reference, vector)
         else:
-            if len(self._test) == self._test.maxlen:
-                self._reference.append(self._test[0])
-            self._test.append(vector)
+            left = self._push(self._test, vector)
+            if left is not None:
+                self._push(self._reference, left)
         self._count_sample()
 
     def observe_one(self, x: dict) -> None:
@@ -113,8 +116,22 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
                 "observe_one is for mode='two-sample'; in mode='stream' every sample goes through "
                 "learn_one"
             )
-        self._test.append(self._vector(x))
+        self._push(self._test, self._vector(x))
         self._count_sample()
+
+    def _push(self, window: collections.deque, vector: np.ndarray) -> np.ndarray | None:
+        """Append ``vector`` to ``window``; return the vector it pushed out, if any. After a
+        refresh, a detector that keeps statistics of the windows hears of both."""
+        left = window[0] if len(window) == window.maxlen else None
+        window.append(vector)
+        if self._fitted:
+            self._window_changed(window is self._reference, vector, left)
+        return left
+
+    def _window_changed(
+        self, is_reference: bool, added: np.ndarray, removed: np.ndarray | None
+    ) -> None:
+        """Update statistics kept between refreshes (none by default: the solution is frozen)."""
 
     def _count_sample(self) -> None:
         self._since_refresh += 1
@@ -138,10 +155,10 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
         n_columns = len(self._features)
         reference = self._window_matrix(self._reference, n_columns)
         test = self._window_matrix(self._test, n_columns)
-        solved = self._solve(reference, test)
         self._n_columns = n_columns
+        solved = self._solve(reference, test)
         self._solved = {}
-        if self.mode == "two-sample":
+        if self.TRANSDUCTIVE and self.mode == "two-sample":
             self._solved = {row.tobytes(): float(value) for row, value in zip(test, solved)}
         self._fitted = True
         return True

@@ -74,6 +74,8 @@ class KMMNovelty(EstimatorNovelty):
 
     """
 
+    TRANSDUCTIVE = True
+
     def __init__(
         self,
         sigma: float | None = None,

@@ -96,6 +96,8 @@ class LocKMMNovelty(DensityRatioNovelty):
 
     """
 
+    TRANSDUCTIVE = True
+
     def __init__(
         self,
         k: int = 7,
