@@ -134,6 +134,17 @@ ALGORITHMS: dict[str, Algorithm] = {
     "Projectron++": Algorithm(
         "imbalance_stream.kernel:ProjectronPlusPlus", {}, ("proj_eta", "sigma")
     ),
+    # variants testing the causes of the page's gaps (reproduce/koil/variants.py): RBP with one
+    # buffer of 100 per class, NORMA with a fixed margin 1 (without, then with an offset)
+    "RBP_per_class": Algorithm(
+        "reproduce.koil.variants:PerClassRBP", {}, ("sigma",), "per_class", seeded=True
+    ),
+    "NORMA_fixed": Algorithm(
+        "reproduce.koil.variants:FixedMarginNORMA", {}, ("lam", "sigma"), step=True
+    ),
+    "NORMA_fixed_offset": Algorithm(
+        "reproduce.koil.variants:FixedMarginNORMA", {"offset": True}, ("lam", "sigma"), step=True
+    ),
 }
 
 #: Table 4.1 compares each multiple-kernel column with the single-kernel KOIL of the same policy
