@@ -27,6 +27,10 @@ __all__ = [
 ]
 
 
+#: Counter-examples shown per dataset (the rest are counted).
+SHOWN = 3
+
+
 def number(row: dict | None, key: str) -> float | None:
     """``row[key]`` as a float, or None when the row or the value is missing or NaN."""
     if row is None:
@@ -103,7 +107,8 @@ def evaluate(claim: Claim, tables: dict, prefix: str) -> tuple[str, list[str]]:
             continue
         checked += 1
         if found:
-            failing.append(f"{dataset}: " + "; ".join(found))
+            shown = found[:SHOWN] + ([f"{len(found) - SHOWN} more"] if len(found) > SHOWN else [])
+            failing.append(f"{dataset}: " + "; ".join(shown))
     if not checked:
         return "n/a", []
     holds = len(failing) < checked / 2 if claim.most else len(failing) <= claim.allowed
