@@ -1,8 +1,10 @@
 """The ACOG paper's qualitative claims, checked on a protocol's ``table.csv``.
 
 ``python -m reproduce.acog.claims TABLE PATH`` prints one line per claim of the paper's Section 4
-about table ``TABLE`` (``2``, ``3``, ``5_6`` or ``8``): whether it holds on our numbers and on the
-paper's own (its ``paper_*`` columns). The claims compare means, as the paper's text does; the
+about table ``TABLE`` (``2``, ``3``, ``5_6``, ``8`` or a figure, ``fig1_3`` ... ``fig9_10``):
+whether it holds on our numbers and on the paper's own (its ``paper_*`` columns); ``python -m
+reproduce.acog.claims all out`` prints them all from the CLI's output folders (the results page's
+section "The paper's claims, checked"). The claims compare means, as the paper's text does; the
 paper tests no significance, so neither do we ("significantly outperform" is read as "has a
 higher mean"). Only the paper's own rows take part: our added variants (``AROW-cv``, ``CPA-ML``)
 are not among the "other algorithms".
@@ -10,11 +12,20 @@ are not among the "other algorithms".
 
 from __future__ import annotations
 
+import pathlib
 import sys
+from collections import Counter
 
-from reproduce.common.claims import Claim, claims_table, number, pairs_failing
+from reproduce.common.claims import (
+    Claim,
+    by_dataset,
+    claims_table,
+    evaluate,
+    number,
+    pairs_failing,
+)
 
-__all__ = ["CLAIMS", "best_in", "main"]
+__all__ = ["CLAIMS", "TITLES", "all_claims", "best_in", "main", "output_dir"]
 
 #: The paper's regular first-order baselines ("the first 5 baselines", Section 5).
 REGULAR = ("Perceptron", "ROMMA", "PA-I", "PAUM", "CPAPB")
@@ -430,16 +441,67 @@ CLAIMS = {
 CLAIMS["fig9_10"] = [CLAIMS["5_6"][1], CLAIMS["5_6"][3]]
 
 
+#: The heading of each table's or figure's claims on the results page.
+TITLES = {
+    "2": "Table II",
+    "3": "Table III",
+    "5_6": "Tables V and VI",
+    "8": "Table VIII",
+    "fig1_3": "Figs. 1 and 3",
+    "fig2_4": "Figs. 2 and 4",
+    "fig5": "Fig. 5",
+    "fig6": "Fig. 6",
+    "fig7": "Fig. 7",
+    "fig8": "Fig. 8",
+    "fig9_10": "Figs. 9 and 10",
+}
+
+
+def output_dir(table: str) -> str:
+    """The output folder the CLI gives the scenario of ``table`` (``out/<scenario name>``)."""
+    return f"acog_{table}" if table.startswith("fig") else f"acog_table{table}"
+
+
+def all_claims(out: str | pathlib.Path) -> str:
+    """Every claim of :data:`CLAIMS`, one Markdown table per table or figure, on the
+    ``table.csv`` files under ``out`` (the CLI's default folders); a scenario not run yet is
+    named as such, and the last line counts the claims that hold and fail on each side."""
+    from reproduce.acog.protocol import read_table
+
+    parts, counts = [], {"": Counter(), "paper_": Counter()}
+    for table, title in TITLES.items():
+        path = pathlib.Path(out) / output_dir(table) / "table.csv"
+        if not path.exists():
+            parts.append(f"**{title}**: not run (`{path}` missing)")
+            continue
+        rows = read_table(path)
+        for prefix, counter in counts.items():
+            tables = by_dataset(rows)
+            counter.update(evaluate(claim, tables, prefix)[0] for claim in CLAIMS[table])
+        parts.append(f"**{title}** (`{path}`)\n\n{claims_table(CLAIMS[table], rows)}")
+    ours, theirs = counts[""], counts["paper_"]
+    parts.append(
+        f"Claims holding on our numbers: {ours['holds']}, failing: {ours['fails']}, not "
+        f"checkable: {ours['n/a']}; on the paper's numbers: {theirs['holds']} / "
+        f"{theirs['fails']} / {theirs['n/a']}."
+    )
+    return "\n\n".join(parts)
+
+
 def main(argv: list[str]) -> str:
-    """``TABLE PATH``: the claims of table ``TABLE`` on the ``table.csv`` at ``PATH``."""
+    """``TABLE PATH``: the claims of table ``TABLE`` on the ``table.csv`` at ``PATH``; ``all
+    OUT``: every table's and figure's claims on the CLI's output folders under ``OUT``."""
     from reproduce.acog.protocol import read_table
 
     table, path = argv
+    if table == "all":
+        return all_claims(path)
     if table not in CLAIMS:
-        raise SystemExit(f"table must be one of {', '.join(CLAIMS)}, got {table!r}")
+        raise SystemExit(f"table must be 'all' or one of {', '.join(CLAIMS)}, got {table!r}")
     return claims_table(CLAIMS[table], read_table(path))
 
 
 if __name__ == "__main__":
     # python -m reproduce.acog.claims 8 out/acog_table8/table.csv
+    # python -m reproduce.acog.claims all out
     print(main(sys.argv[1:]))

@@ -88,3 +88,25 @@ def test_the_markdown_lists_every_claim_with_both_statuses(tmp_path):
         ",".join(keys) + "\n" + "\n".join(",".join(str(r.get(k, "")) for k in keys) for r in rows)
     )
     assert claims.main(["8", str(path)]) == text
+
+
+def test_all_claims_reads_the_cli_folders_names_missing_ones_and_counts(tmp_path):
+    import csv
+
+    rows = _table8(cpa_sum=57.5, paper_cpa_sum=61.0)
+    folder = tmp_path / claims.output_dir("8")
+    folder.mkdir()
+    with open(folder / "table.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["dataset", "algorithm", "sum", "paper_sum"])
+        writer.writeheader()
+        writer.writerows(rows)
+    text = claims.all_claims(tmp_path)
+    assert "**Table II**: not run" in text and "**Fig. 7**: not run" in text
+    assert "a: PA-I 60.000 >= CPAPB 57.500" in text
+    # Table VIII's four claims: PAUM/CPA_PB fails on ours; "ACOG and AROW outperform" and
+    # "best is proposed" cannot be checked without ACOG rows; "COG outperforms" neither.
+    assert text.endswith(
+        "Claims holding on our numbers: 0, failing: 1, not checkable: 3; on the paper's "
+        "numbers: 1 / 0 / 3."
+    )
+    assert claims.output_dir("fig5") == "acog_fig5" and claims.output_dir("5_6") == "acog_table5_6"
