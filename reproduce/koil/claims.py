@@ -16,11 +16,12 @@ than its single kernel, ``-`` comparable, empty significantly worse (the thesis 
 from __future__ import annotations
 
 import csv
+import pathlib
 import sys
 
 from reproduce.common.claims import Claim, claims_table, number
 
-__all__ = ["CLAIMS", "main", "read_rows"]
+__all__ = ["CLAIMS", "SOURCES", "all_claims", "main", "read_rows"]
 
 KOIL = ("KOIL_RS++", "KOIL_FIFO++")
 SMOOTH = ("KOIL^s_RS++", "KOIL^s_FIFO++")
@@ -193,9 +194,57 @@ def read_rows(*paths) -> list[dict]:
     return rows
 
 
+#: Per table, its heading and the CLI output folders of the scenarios that run its rows (the
+#: reduced runs; the first folder holding a (dataset, column) wins).
+SOURCES = {
+    "3.2": ("Table 3.2 (reduced grid)", ("koil_table3_2_reduced",)),
+    "3.3": (
+        "Table 3.3 (reduced)",
+        (
+            "koil_table3_3_reduced",
+            "koil_table3_3_reduced_larger",
+            "koil_table3_3_reduced_letter",
+            "koil_table3_3_reduced_poker",
+            "koil_table3_3_reduced_poker_norma",
+        ),
+    ),
+    "4.1": (
+        "Table 4.1 (reduced)",
+        (
+            "koil_table4_1_reduced",
+            "koil_table4_1_reduced_larger",
+            "koil_table4_1_reduced_letter",
+            "koil_table4_1_reduced_poker",
+        ),
+    ),
+}
+
+
+def all_claims(out) -> str:
+    """Every claim of :data:`CLAIMS` on the ``table.csv`` files of :data:`SOURCES` found under
+    ``out``, one Markdown table per thesis table, each naming the folders read and the ones
+    missing (their datasets are then not checked)."""
+    parts = []
+    for table, (title, folders) in SOURCES.items():
+        paths = [pathlib.Path(out) / f / "table.csv" for f in folders]
+        found = [p for p in paths if p.exists()]
+        missing = [p.parent.name for p in paths if not p.exists()]
+        if not found:
+            parts.append(f"**{title}**: not run ({', '.join(missing)} missing)")
+            continue
+        rows = read_rows(*found)
+        datasets = ", ".join(dict.fromkeys(r["dataset"] for r in rows))
+        note = f"; not run: {', '.join(missing)}" if missing else ""
+        head = f"**{title}** on {datasets} (from {', '.join(p.parent.name for p in found)}{note})"
+        parts.append(f"{head}\n\n{claims_table(CLAIMS[table], rows)}")
+    return "\n\n".join(parts)
+
+
 def main(argv: list[str]) -> str:
-    """``TABLE PATH [PATH ...]``."""
+    """``TABLE PATH [PATH ...]``, or ``all OUT`` (every table from the CLI's folders)."""
     table, *paths = argv
+    if table == "all":
+        return all_claims(paths[0] if paths else "out")
     if table not in CLAIMS:
         raise SystemExit(f"table must be one of {', '.join(CLAIMS)}, got {table!r}")
     return claims_table(CLAIMS[table], read_rows(*paths))
@@ -203,4 +252,5 @@ def main(argv: list[str]) -> str:
 
 if __name__ == "__main__":
     # python -m reproduce.koil.claims 3.3 out/koil_table3_3_reduced/table.csv
+    # python -m reproduce.koil.claims all out
     print(main(sys.argv[1:]))

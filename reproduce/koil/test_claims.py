@@ -68,3 +68,23 @@ def test_table_4_1_marks_and_reading_csv(tmp_path):
     assert evaluate(not_worse, tables, "") == ("fails", ["sonar: KOIL^MKL_RS++ ''"])
     assert evaluate(not_worse, tables, "paper_") == ("holds", [])
     assert "| §4.3, Table 4.1 |" in claims.main(["4.1", str(path)])
+
+
+def test_all_claims_reads_the_cli_folders_and_names_the_missing_ones(tmp_path):
+    import csv
+
+    rows = [
+        _row("ionosphere", "KOIL_RS++", 0.962, paper_auc=0.985),
+        _row("ionosphere", "KOIL^s_RS++", 0.974, "-", paper_auc=0.959, paper_mark="*"),
+    ]
+    folder = tmp_path / "koil_table3_3_reduced"
+    folder.mkdir()
+    with open(folder / "table.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    text = claims.all_claims(tmp_path)
+    assert "**Table 3.2 (reduced grid)**: not run (koil_table3_2_reduced missing)" in text
+    assert "**Table 3.3 (reduced)** on ionosphere (from koil_table3_3_reduced; not run: " in text
+    assert "**fails** (ionosphere: KOIL^s_RS++ '-')" in text
+    assert "**Table 4.1 (reduced)**: not run" in text
