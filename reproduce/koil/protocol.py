@@ -164,6 +164,9 @@ MKL_VARIANTS = {
     "(Hedge w/o C)": {"hedge_loss_includes_C": False},
     "(sign vote)": {"vote": "sign"},
     "(Gaussians)": {"degrees": None},
+    # the authors' C++ search (cv_mkl.cpp) writes its Gaussians exp(-g |x - x'|^2) with g (not
+    # sigma) in 2^[-6:6]: sigma = 1 / sqrt(2 g), from 2^2.5 down to 2^-3.5 in half-octave steps
+    "(gamma pool)": {"sigmas": tuple(float((2.0 * 2.0**g) ** -0.5) for g in range(-6, 7))},
 }
 
 for _mkl, _single in list(MKL_PAIRS.items()):

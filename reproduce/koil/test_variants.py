@@ -55,3 +55,12 @@ def test_fixed_margin_norma_keeps_its_scores_through_many_shrinks():
             model.learn_one(x, bool(label))
     assert np.isfinite(model.decision_one(rows[0]))
     assert model._scale >= 1e-100
+
+
+def test_the_gamma_pool_is_the_authors_search_grid_g_in_2_to_the_minus_6_to_6():
+    from reproduce.koil.protocol import ALGORITHMS
+
+    sigmas = ALGORITHMS["KOIL^MKL_FIFO++(gamma pool)"].fixed["sigmas"]
+    gammas = [1.0 / (2.0 * s * s) for s in sigmas]
+    np.testing.assert_allclose(gammas, [2.0**g for g in range(-6, 7)], rtol=1e-12)
+    assert ALGORITHMS["KOIL^MKL,s_FIFO++(gamma pool)"].fixed["loss"] == "smooth"
