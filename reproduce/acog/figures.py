@@ -146,15 +146,17 @@ def _plot(panels: dict, path, xlabel: str, ylabel: str, *, logx=False) -> None:
         return
     fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.4), squeeze=False)
     for ax, (dataset, lines) in zip(axes[0], panels.items()):
-        for name, (xs, ys) in lines.items():
-            ax.plot(xs, ys, marker=".", label=name, linewidth=1)
+        for i, (name, (xs, ys)) in enumerate(lines.items()):
+            # past the 10 colours of the cycle, dashed lines keep 12 learners apart
+            style = "-" if i < 10 else "--"
+            ax.plot(xs, ys, style, marker=".", label=name, linewidth=1)
         ax.set_title(dataset)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         if logx:
             ax.set_xscale("log")
         ax.grid(alpha=0.3)
-    axes[0][-1].legend(fontsize=7)
+    axes[0][-1].legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
