@@ -19,9 +19,9 @@ import csv
 import pathlib
 import sys
 
-from reproduce.common.claims import Claim, claims_table, number
+from reproduce.common.claims import Claim, by_dataset, claims_table, evaluate, number
 
-__all__ = ["CLAIMS", "SOURCES", "all_claims", "main", "read_rows"]
+__all__ = ["CLAIMS", "SOURCES", "all_claims", "main", "read_rows", "thesis_rows"]
 
 KOIL = ("KOIL_RS++", "KOIL_FIFO++")
 SMOOTH = ("KOIL^s_RS++", "KOIL^s_FIFO++")
@@ -157,14 +157,17 @@ CLAIMS = {
             "with the smooth loss, multiple kernels gain on at least 7 of the 14 datasets (read: a "
             "smooth multiple-kernel column significantly better on at least half the datasets)",
             any_marked(MKL_SMOOTH, _MKL_BETTER),
-            most=True,
+            share=0.5,
         ),
-        Claim(
-            "§4.3, Table 4.1",
-            "with the hinge loss, multiple kernels are comparable in most datasets (read: neither "
-            "hinge column significantly worse, in most datasets)",
-            marked(MKL_HINGE, _MKL_NOT_WORSE),
-            most=True,
+        *(
+            Claim(
+                "§4.3, Table 4.1",
+                "with the hinge loss, multiple kernels are comparable in most datasets (read: "
+                f"{column} not significantly worse than its single kernel, in most datasets)",
+                marked((column,), _MKL_NOT_WORSE),
+                most=True,
+            )
+            for column in MKL_HINGE
         ),
     ],
 }
@@ -220,6 +223,40 @@ SOURCES = {
 }
 
 
+def thesis_rows(table: str) -> list[dict]:
+    """The thesis's own rows of ``table`` on every dataset it reports, as ``paper_*`` columns (its
+    claims are about all of them, while our runs may cover fewer)."""
+    from .protocol import PAPER
+
+    rows = []
+    for dataset, columns in PAPER[table].items():
+        for name, (mean, std, mark) in columns.items():
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "algorithm": name,
+                    "paper_auc_mean": mean,
+                    "paper_auc_std": std,
+                    "paper_mark": mark,
+                }
+            )
+    return rows
+
+
+def _on_all_thesis_datasets(table: str) -> str:
+    tables = by_dataset(thesis_rows(table))
+    lines = []
+    for number_, claim in enumerate(CLAIMS[table], 1):
+        status, details = evaluate(claim, tables, "paper_")
+        failing = f" (failing on {len(details)} of {len(tables)})" if details else ""
+        lines.append(f"claim {number_} **{status}**{failing}")
+    return (
+        f"On the thesis's own numbers over all {len(tables)} of its datasets: "
+        + "; ".join(lines)
+        + "."
+    )
+
+
 def all_claims(out) -> str:
     """Every claim of :data:`CLAIMS` on the ``table.csv`` files of :data:`SOURCES` found under
     ``out``, one Markdown table per thesis table, each naming the folders read and the ones
@@ -237,6 +274,7 @@ def all_claims(out) -> str:
         note = f"; not run: {', '.join(missing)}" if missing else ""
         head = f"**{title}** on {datasets} (from {', '.join(p.parent.name for p in found)}{note})"
         parts.append(f"{head}\n\n{claims_table(CLAIMS[table], rows)}")
+        parts.append(_on_all_thesis_datasets(table))
     return "\n\n".join(parts)
 
 
