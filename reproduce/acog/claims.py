@@ -22,6 +22,7 @@ from reproduce.common.claims import (
     claims_table,
     evaluate,
     number,
+    numbers,
     pairs_failing,
 )
 
@@ -48,11 +49,7 @@ def best_in(group, key, *, lower_is_better=False):
     """A check: the best of the paper's rows on ``key`` is in ``group``."""
 
     def check(table: dict, prefix: str) -> list[str] | None:
-        scored = {
-            name: number(table.get(name), prefix + key)
-            for name in PAPER_ROWS
-            if number(table.get(name), prefix + key) is not None
-        }
+        scored = numbers(table, PAPER_ROWS, prefix + key)
         if not scored or not any(name in scored for name in group):
             return None
         pick = min if lower_is_better else max
@@ -138,16 +135,16 @@ def settings_of(row: dict, prefix: str, metric: str) -> dict:
     """``{setting: value}`` of a sweep row's ``<metric>_<setting>`` columns (with ``prefix``);
     numeric settings as floats."""
     head = f"{prefix}{metric}_"
-    out = {}
+    out: dict[float | str, float] = {}
     for key in row:
-        if isinstance(key, str) and key.startswith(head) and number(row, key) is not None:
-            setting = key[len(head) :]
-            if setting == "std":
-                continue
-            try:
-                out[float(setting)] = number(row, key)
-            except ValueError:
-                out[setting] = number(row, key)
+        value = number(row, key) if isinstance(key, str) and key.startswith(head) else None
+        setting = key[len(head) :] if value is not None else "std"
+        if value is None or setting == "std":
+            continue
+        try:
+            out[float(setting)] = value
+        except ValueError:
+            out[setting] = value
     return out
 
 
@@ -468,7 +465,8 @@ def all_claims(out: str | pathlib.Path) -> str:
     named as such, and the last line counts the claims that hold and fail on each side."""
     from reproduce.acog.protocol import read_table
 
-    parts, counts = [], {"": Counter(), "paper_": Counter()}
+    parts: list[str] = []
+    counts: dict[str, Counter] = {"": Counter(), "paper_": Counter()}
     for table, title in TITLES.items():
         path = pathlib.Path(out) / output_dir(table) / "table.csv"
         if not path.exists():

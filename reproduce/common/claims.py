@@ -23,6 +23,7 @@ __all__ = [
     "claims_table",
     "evaluate",
     "number",
+    "numbers",
     "pairs_failing",
 ]
 
@@ -41,6 +42,13 @@ def number(row: dict | None, key: str) -> float | None:
     except (TypeError, ValueError):
         return None
     return None if math.isnan(value) else value
+
+
+def numbers(table: dict, names, key: str) -> dict[str, float]:
+    """``{name: row[key]}`` for the rows of ``names`` in one dataset's table that have the
+    number (the others left out)."""
+    found = {name: number(table.get(name), key) for name in names}
+    return {name: value for name, value in found.items() if value is not None}
 
 
 def by_dataset(rows: Sequence[dict], name: str = "algorithm") -> dict:

@@ -19,7 +19,14 @@ import csv
 import pathlib
 import sys
 
-from reproduce.common.claims import Claim, by_dataset, claims_table, evaluate, number
+from reproduce.common.claims import (
+    Claim,
+    by_dataset,
+    claims_table,
+    evaluate,
+    number,
+    numbers,
+)
 
 __all__ = ["CLAIMS", "SOURCES", "all_claims", "main", "read_rows", "thesis_rows"]
 
@@ -86,10 +93,7 @@ def means_above(winners, losers, *, average: bool = False):
 
     def check(table: dict, prefix: str) -> list[str] | None:
         key = f"{prefix}auc_mean"
-        wins = {n: number(table.get(n), key) for n in winners}
-        loses = {n: number(table.get(n), key) for n in losers}
-        wins = {n: v for n, v in wins.items() if v is not None}
-        loses = {n: v for n, v in loses.items() if v is not None}
+        wins, loses = numbers(table, winners, key), numbers(table, losers, key)
         if not wins or not loses:
             return None
         if average:
