@@ -138,6 +138,17 @@ ALGORITHMS: dict[str, Algorithm] = {
     "Projectron++": Algorithm(
         "imbalance_stream.kernel:ProjectronPlusPlus", {"budget": None}, ("proj_eta", "sigma")
     ),
+    # variants testing the causes of the page's gaps (reproduce/koil/variants.py): RBP with one
+    # buffer of 100 per class, NORMA with a fixed margin 1 (without, then with an offset)
+    "RBP_per_class": Algorithm(
+        "reproduce.koil.variants:PerClassRBP", {}, ("sigma",), "per_class", seeded=True
+    ),
+    "NORMA_fixed": Algorithm(
+        "reproduce.koil.variants:FixedMarginNORMA", {}, ("lam", "sigma"), step=True
+    ),
+    "NORMA_fixed_offset": Algorithm(
+        "reproduce.koil.variants:FixedMarginNORMA", {"offset": True}, ("lam", "sigma"), step=True
+    ),
 }
 
 #: Table 4.1 compares each multiple-kernel column with the single-kernel KOIL of the same policy
@@ -157,6 +168,9 @@ MKL_VARIANTS = {
     "(Hedge w/o C)": {"hedge_loss_includes_C": False},
     "(sign vote)": {"vote": "sign"},
     "(Gaussians)": {"degrees": None},
+    # the authors' C++ search (cv_mkl.cpp) writes its Gaussians exp(-g |x - x'|^2) with g (not
+    # sigma) in 2^[-6:6]: sigma = 1 / sqrt(2 g), from 2^2.5 down to 2^-3.5 in half-octave steps
+    "(gamma pool)": {"sigmas": tuple(float((2.0 * 2.0**g) ** -0.5) for g in range(-6, 7))},
 }
 
 for _mkl, _single in list(MKL_PAIRS.items()):
