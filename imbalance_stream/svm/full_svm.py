@@ -84,7 +84,7 @@ class FullSVM(GapSVM):
         gamma: float = 1.0,
         kernel: str = "rbf",
         tau: float = 1e-3,
-        cache_mb: float = 40,
+        cache_mb: float = 40.0,
         class_weight: dict | None = None,
         positive=True,
     ):

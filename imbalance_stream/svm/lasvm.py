@@ -116,7 +116,7 @@ class LASVM(KernelExpansion):
         gamma: float = 1.0,
         kernel: str = "rbf",
         tau: float = 1e-3,
-        cache_mb: float = 40,
+        cache_mb: float = 40.0,
         class_weight: dict | None = None,
         positive=True,
         seed: int | None = None,

@@ -94,7 +94,7 @@ class LASVMG(GapSVM):
         gamma: float = 1.0,
         kernel: str = "rbf",
         tau: float = 1e-3,
-        cache_mb: float = 40,
+        cache_mb: float = 40.0,
         class_weight: dict | None = None,
         clean_every: int = 300,
         clean_keep: int = 300,
