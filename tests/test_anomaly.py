@@ -366,3 +366,29 @@ def test_ulsif_between_refreshes_is_the_fit_on_the_current_windows(mode):
     x = {"x0": 0.2, "x1": -0.4}
     phi = gaussian_gram(np.array([[0.2, -0.4]]), fitted.centres_, fitted.sigma_)[0]
     assert detector.score_one(x) == pytest.approx(-(phi @ expected), rel=1e-8, abs=1e-12)
+
+
+def test_a_scenario_evaluates_anomaly_detectors_prequentially():
+    """The novelty-stream example's parts, small: detectors as scenario models, scored before
+    they learn, with the ranking metrics."""
+    from imbalance_stream.scenario import parse, run
+
+    text = """
+[stream]
+source = { class = "NoveltyStream", params = { source = { class = "river.datasets.ImageSegments" }, emerging = "grass", evolving = "sky", emerge_at = 200, novelty_rate = 0.1, seed = 1 } }
+n_samples = 400
+[models]
+ULSIF = ["river.preprocessing.StandardScaler", { class = "ULSIFNovelty", params = { mode = "stream", n_reference = 100, n_test = 40, refresh_every = 40, seed = 0 } }]
+HST = ["river.preprocessing.MinMaxScaler", { class = "river.anomaly.HalfSpaceTrees", params = { seed = 0 } }]
+[metrics]
+AUC = { class = "ExactROCAUC", params = { pos_val = true } }
+PrecAtT = { class = "PrecisionAtT", params = { pos_val = true } }
+[output]
+step = 100
+"""  # noqa: E501
+    result = run(parse(text, name="novelty"))
+    rows = {row["model"]: row for row in result.table}
+    assert set(rows) == {"ULSIF", "HST"}
+    for row in rows.values():
+        assert row["samples"] == 400 and 0.0 <= row["PrecAtT"] <= 1.0
+        assert 0.5 < row["AUC"] <= 1.0
