@@ -227,6 +227,12 @@ def test_kde_log_density_is_the_mean_of_gaussian_densities():
     np.testing.assert_allclose(kde_log_density(reference, X, 0.7), expected, rtol=1e-10)
 
 
+def test_kde_log_density_stays_finite_far_from_the_reference():
+    reference = np.zeros((3, 2))
+    far = kde_log_density(reference, np.array([[1e6, 0.0]]), 1.0)[0]
+    assert np.isfinite(far) and far == pytest.approx(-0.5e12 - np.log(2 * np.pi), rel=1e-12)
+
+
 def test_median_distance_of_a_small_set():
     X = np.array([[0.0], [1.0], [3.0]])
     assert median_distance(X, 0) == pytest.approx(2.0)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
 from imbalance_stream.base.validation import check_int, check_real
 
@@ -18,11 +17,11 @@ def kde_log_density(reference: np.ndarray, X: np.ndarray, sigma: float) -> np.nd
     log-sum-exp so that points far from every reference point keep a finite value."""
     d = reference.shape[1]
     exponent = -sq_distances(X, reference) / (2.0 * sigma * sigma)
-    return (
-        logsumexp(exponent, axis=1)
-        - np.log(reference.shape[0])
-        - 0.5 * d * np.log(2.0 * np.pi * sigma * sigma)
-    )
+    # log-sum-exp with the largest term factored out; scipy.special.logsumexp computes the same
+    # but costs about 100 us a call in argument handling, which dominated a detector's score_one
+    peak = exponent.max(axis=1)
+    log_sum = peak + np.log(np.exp(exponent - peak[:, None]).sum(axis=1))
+    return log_sum - np.log(reference.shape[0]) - 0.5 * d * np.log(2.0 * np.pi * sigma * sigma)
 
 
 def kde_sigma(
