@@ -132,23 +132,26 @@ def kmm_solve(K, k, upper, low, high, beta, step, tol, max_iter):
 
 
 @njit(cache=True)
+def _squared_distance(a, b):
+    total = 0.0
+    for j in range(b.shape[0]):
+        diff = a[j] - b[j]
+        total += diff * diff
+    return total
+
+
+@njit(cache=True)
 def local_gaussian_sum(X, count, x, s_x, s, weights, skip):
     """``sum_{i < count, i != skip} w_i exp(-||X_i - x||^2 / (2 s_x s_i))`` (eq. 5.7). O(count d).
 
     ``weights`` of length 0 means every weight is 1; ``skip = -1`` skips nothing.
     """
-    n = x.shape[0]
     unweighted = weights.shape[0] == 0
     total = 0.0
     for i in range(count):
         if i == skip:
             continue
-        row = X[i]
-        d2 = 0.0
-        for j in range(n):
-            diff = row[j] - x[j]
-            d2 += diff * diff
-        value = math.exp(-d2 / (2.0 * s_x * s[i]))
+        value = math.exp(-_squared_distance(X[i], x) / (2.0 * s_x * s[i]))
         total += value if unweighted else weights[i] * value
     return total
 
@@ -160,17 +163,11 @@ def kth_smallest(X, count, x, k, skip, scratch):
     The squared distances go to ``scratch`` and ``np.partition`` selects the k-th in O(count).
     With fewer than ``k`` other rows, the farthest of them; 0 with none.
     """
-    n = x.shape[0]
     m = 0
     for i in range(count):
         if i == skip:
             continue
-        row = X[i]
-        d2 = 0.0
-        for j in range(n):
-            diff = row[j] - x[j]
-            d2 += diff * diff
-        scratch[m] = d2
+        scratch[m] = _squared_distance(X[i], x)
         m += 1
     if m == 0:
         return 0.0

@@ -125,13 +125,24 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
         left = window[0] if len(window) == window.maxlen else None
         window.append(vector)
         if self._fitted:
-            self._window_changed(window is self._reference, vector, left)
+            added = self._at_solved_columns(vector)
+            removed = None if left is None else self._at_solved_columns(left)
+            self._window_changed(window is self._reference, added, removed)
         return left
+
+    def _at_solved_columns(self, vector: np.ndarray) -> np.ndarray:
+        """``vector`` over the columns of the last refresh: names learned since are dropped, names
+        learned since the vector was stored are 0."""
+        out = np.zeros(self._n_columns)
+        kept = min(len(vector), self._n_columns)
+        out[:kept] = vector[:kept]
+        return out
 
     def _window_changed(
         self, is_reference: bool, added: np.ndarray, removed: np.ndarray | None
     ) -> None:
-        """Update statistics kept between refreshes (none by default: the solution is frozen)."""
+        """Update statistics kept between refreshes (none by default: the solution is frozen).
+        ``added`` and ``removed`` are given over the columns of the last refresh."""
 
     def _count_sample(self) -> None:
         self._since_refresh += 1

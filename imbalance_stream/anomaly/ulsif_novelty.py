@@ -106,19 +106,16 @@ class ULSIFNovelty(EstimatorNovelty):
         return values
 
     def _phi(self, X: np.ndarray) -> np.ndarray:
-        """The basis functions at the rows of ``X`` (a vector is one row), over the columns of the
-        last refresh."""
-        X = np.atleast_2d(X)
-        columns = self._n_columns
-        if X.shape[1] != columns:
-            X = np.pad(X[:, :columns], ((0, 0), (0, max(0, columns - X.shape[1]))))
-        return gaussian_gram(X, self.estimator_.centres_, self.estimator_.sigma_)
+        """The basis functions at the rows of ``X`` (a vector is one row)."""
+        return gaussian_gram(np.atleast_2d(X), self.estimator_.centres_, self.estimator_.sigma_)
 
     def _window_changed(self, is_reference, added, removed) -> None:
         phi_added = self._phi(added)[0]
-        phi_removed = self._phi(removed)[0] if removed is not None else np.empty(0)
+        phi_removed = np.empty(0) if removed is None else self._phi(removed)[0]
         if is_reference:
-            self._reference_sum += phi_added - (phi_removed if removed is not None else 0.0)
+            self._reference_sum += phi_added
+            if removed is not None:
+                self._reference_sum -= phi_removed
         else:
             rank_one_update(self._test_scatter, phi_added, phi_removed)
         H = self._test_scatter / len(self._test)

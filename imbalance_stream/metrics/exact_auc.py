@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import math
-
-from river import base, metrics
 from sortedcontainers import SortedList
 
-from imbalance_stream.base.binary import check_label
+from .ranking import RankingMetric
 
 __all__ = ["ExactROCAUC"]
 
 
-def works_with_scores(metric: metrics.base.BinaryMetric, model) -> bool:
-    """Whether ``metric``, a ranking metric, can read ``model``'s outputs: a binary classifier's
-    probabilities or margins (River's rule), or an anomaly detector's or filter's scores."""
-    return metrics.base.BinaryMetric.works_with(metric, model) or isinstance(
-        model, (base.AnomalyDetector, base.AnomalyFilter)
-    )
-
-
-class ExactROCAUC(metrics.base.BinaryMetric):
+class ExactROCAUC(RankingMetric):
     """Exact ROC AUC of every score seen so far, updated in O(log n) per sample.
 
     River's `metrics.ROCAUC` discretises the ROC curve over a few thresholds in [0, 1]: a fine
@@ -64,24 +53,6 @@ class ExactROCAUC(metrics.base.BinaryMetric):
         self._negative_scores = SortedList()
         self._ordered_pairs = 0.0  # (positive, negative) pairs ranked correctly, ties count 1/2
 
-    @property
-    def requires_labels(self):
-        return False
-
-    @property
-    def works_with_weights(self):
-        return False
-
-    def works_with(self, model) -> bool:
-        return works_with_scores(self, model)
-
-    def _score(self, y_pred) -> float:
-        score = y_pred.get(self.pos_val, 0.0) if isinstance(y_pred, dict) else y_pred
-        score = float(score)
-        if math.isnan(score):
-            raise ValueError("ExactROCAUC cannot rank a NaN score")
-        return score
-
     @staticmethod
     def _below(scores: SortedList, score: float) -> float:
         """How many of ``scores`` are below ``score``, ties counting one half."""
@@ -94,18 +65,12 @@ class ExactROCAUC(metrics.base.BinaryMetric):
         return len(self._positive_scores) - self._below(self._positive_scores, score)
 
     def update(self, y_true, y_pred, w=1.0):
-        if w != 1.0:
-            raise ValueError("ExactROCAUC does not support sample weights")
-        score = self._score(y_pred)
-        is_positive = check_label(y_true) == self.pos_val
+        is_positive, score = self._ranked(y_true, y_pred, w)
         self._ordered_pairs += self._pairs(is_positive, score)
         (self._positive_scores if is_positive else self._negative_scores).add(score)
 
     def revert(self, y_true, y_pred, w=1.0):
-        if w != 1.0:
-            raise ValueError("ExactROCAUC does not support sample weights")
-        score = self._score(y_pred)
-        is_positive = y_true == self.pos_val
+        is_positive, score = self._ranked(y_true, y_pred, w)
         (self._positive_scores if is_positive else self._negative_scores).remove(score)
         self._ordered_pairs -= self._pairs(is_positive, score)
 

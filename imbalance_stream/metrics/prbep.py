@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import math
-
-from river import metrics
 from sortedcontainers import SortedList
 
-from imbalance_stream.base.binary import check_label
-
-from .exact_auc import works_with_scores
+from .ranking import RankingMetric
 
 __all__ = ["PRBEP"]
 
 
-class PRBEP(metrics.base.BinaryMetric):
+class PRBEP(RankingMetric):
     """Precision-recall break-even point of every score seen so far (exact, O(log n) per sample).
 
     The break-even point is where precision equals recall: ranking the samples by score and
@@ -57,39 +52,16 @@ class PRBEP(metrics.base.BinaryMetric):
         self._scores = SortedList()
         self._positive_scores = SortedList()
 
-    @property
-    def requires_labels(self):
-        return False
-
-    def works_with(self, model) -> bool:
-        return works_with_scores(self, model)
-
-    @property
-    def works_with_weights(self):
-        return False
-
-    def _score(self, y_pred) -> float:
-        score = y_pred.get(self.pos_val, 0.0) if isinstance(y_pred, dict) else y_pred
-        score = float(score)
-        if math.isnan(score):
-            raise ValueError("PRBEP cannot rank a NaN score")
-        return score
-
     def update(self, y_true, y_pred, w=1.0):
-        if w != 1.0:
-            raise ValueError("PRBEP does not support sample weights")
-        score = self._score(y_pred)
-        is_positive = check_label(y_true) == self.pos_val
+        is_positive, score = self._ranked(y_true, y_pred, w)
         self._scores.add(score)
         if is_positive:
             self._positive_scores.add(score)
 
     def revert(self, y_true, y_pred, w=1.0):
-        if w != 1.0:
-            raise ValueError("PRBEP does not support sample weights")
-        score = self._score(y_pred)
+        is_positive, score = self._ranked(y_true, y_pred, w)
         self._scores.remove(score)
-        if y_true == self.pos_val:
+        if is_positive:
             self._positive_scores.remove(score)
 
     def get(self) -> float:
