@@ -233,6 +233,13 @@ def test_kde_log_density_stays_finite_far_from_the_reference():
     assert np.isfinite(far) and far == pytest.approx(-0.5e12 - np.log(2 * np.pi), rel=1e-12)
 
 
+@pytest.mark.parametrize("n", [2, 3, 4, 7, 30])
+def test_median_distance_is_the_root_of_numpys_median_squared_distance(n):
+    X = np.random.default_rng(n).normal(size=(n, 3))
+    squared = [np.sum((X[i] - X[j]) ** 2) for i in range(n) for j in range(i + 1, n)]
+    assert median_distance(X, 0) == pytest.approx(np.sqrt(np.median(squared)), rel=1e-12)
+
+
 def test_median_distance_of_a_small_set():
     X = np.array([[0.0], [1.0], [3.0]])
     assert median_distance(X, 0) == pytest.approx(2.0)

@@ -15,6 +15,8 @@ each point's distance to its k-th nearest neighbour.
 * :func:`rank_one_update`: the sliding-window update of a scatter matrix ``S += a a' - r r'``
   (uLSIF's statistics between refreshes, Algorithm 4).
 * :func:`kliep_ascent`: Algorithm 2's projected gradient ascent at one step size.
+* :func:`ulsif_loocv_scores`: uLSIF's closed-form leave-one-out score over a grid of ridges
+  (Algorithm 4's model selection).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ __all__ = [
     "local_gaussian_sum",
     "project_box_slab",
     "rank_one_update",
+    "ulsif_loocv_scores",
 ]
 
 
@@ -227,3 +230,51 @@ def rank_one_update(S, added, removed):
             if has_removed:
                 delta -= removed[i] * removed[j]
             S[i, j] += delta
+
+
+@njit(cache=True)
+def ulsif_loocv_scores(eigenvalues, QT, PT_de, PT_nu, q_h, XT_de, XT_nu, n_de, n_nu, lambdas, out):
+    """Closed-form leave-one-out scores of uLSIF, one per ridge in ``lambdas``, into ``out``.
+
+    Kanamori, Hido and Sugiyama (2009, Section 3.3) in the eigenbasis of ``H = Q diag(e) Q'``:
+    ``PT_de``, ``PT_nu`` are the held-out basis columns turned into that basis (``(Q' X)'``,
+    ``n_min x b``), ``XT_de``, ``XT_nu`` the same columns untransformed (``n_min x b``), ``q_h``
+    is ``Q' h`` and ``QT`` is ``Q'``. Everything but the product that maps back from the eigenbasis
+    is fused into passes over the rows (one held-out pair each); that product is one BLAS call.
+    """
+    n_min, b = PT_de.shape
+    D = np.empty(b)
+    Y = np.empty((n_min, b))
+    shrink = (n_de - 1.0) / n_de
+    scale = (n_de - 1.0) / (n_de * (n_nu - 1.0))
+    for position in range(lambdas.shape[0]):
+        ridge = lambdas[position] * shrink
+        for k in range(b):
+            D[k] = 1.0 / (eigenvalues[k] + ridge)
+        for i in range(n_min):
+            # n - x_i' C^-1 x_i, h' C^-1 x_i and x'_i C^-1 x_i of the closed form
+            tmp = float(n_de)
+            c0 = 0.0
+            c1 = 0.0
+            for k in range(b):
+                dp = D[k] * PT_de[i, k]
+                tmp -= PT_de[i, k] * dp
+                c0 += q_h[k] * dp
+                c1 += PT_nu[i, k] * dp
+            coefficient = (n_nu * c0 - c1) / tmp
+            for k in range(b):
+                Y[i, k] = D[k] * (n_nu * q_h[k] - PT_nu[i, k] + PT_de[i, k] * coefficient)
+        M = Y @ QT  # back from the eigenbasis: row i is column i of n_nu B0 - B1
+        sum_sq_de = 0.0
+        sum_nu = 0.0
+        for i in range(n_min):
+            w_de = 0.0
+            w_nu = 0.0
+            for k in range(b):
+                a = scale * M[i, k]
+                if a > 0.0:
+                    w_de += XT_de[i, k] * a
+                    w_nu += XT_nu[i, k] * a
+            sum_sq_de += w_de * w_de
+            sum_nu += w_nu
+        out[position] = sum_sq_de / (2.0 * n_min) - sum_nu / n_min

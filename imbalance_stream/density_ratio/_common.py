@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 from scipy.sparse import linalg as sparse_linalg
+from scipy.spatial import distance
 
 from imbalance_stream._numba.density_ratio import kmm_solve, project_box_slab
 
@@ -19,6 +20,7 @@ __all__ = [
     "floor_bandwidths",
     "as_matrix",
     "gaussian_gram",
+    "gaussian_of_distances",
     "knn_bandwidths",
     "median_distance",
     "smoothed_weight",
@@ -62,7 +64,13 @@ def sq_distances(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 
 def gaussian_gram(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:
     """``exp(-||a - b||^2 / (2 sigma^2))`` for every row pair (eq. 3.10)."""
-    return np.exp(-sq_distances(A, B) / (2.0 * sigma * sigma))
+    return gaussian_of_distances(sq_distances(A, B), sigma)
+
+
+def gaussian_of_distances(d2: np.ndarray, sigma: float) -> np.ndarray:
+    """The Gaussian kernel of eq. 3.10 from squared distances ``d2``: a width search computes the
+    distances once and the kernel once per candidate width."""
+    return np.exp(d2 * (-1.0 / (2.0 * sigma * sigma)))
 
 
 def median_distance(X: np.ndarray, seed: int | None, max_points: int = 5000) -> float:
@@ -76,9 +84,11 @@ def median_distance(X: np.ndarray, seed: int | None, max_points: int = 5000) -> 
         X = X[rows]
     if X.shape[0] < 2:
         return 1.0
-    d2 = sq_distances(X, X)
-    upper = d2[np.triu_indices(X.shape[0], k=1)]
-    return max(float(np.sqrt(np.median(upper))), 1e-12)
+    d2 = distance.pdist(X, "sqeuclidean")  # each pair once, without an n x n matrix
+    middle = d2.shape[0] // 2
+    d2.partition(middle)  # in place: np.median would copy the n^2 / 2 values first
+    median = d2[middle] if d2.shape[0] % 2 else 0.5 * (d2[middle] + d2[:middle].max())
+    return max(float(np.sqrt(median)), 1e-12)
 
 
 def knn_bandwidths(P: np.ndarray, k: int, block: int = 512) -> np.ndarray:

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from imbalance_stream._numba.density_ratio import ulsif_loocv_scores
 from imbalance_stream.base.validation import check_int, check_real
 
-from ._common import LAMBDA_GRID, SIGMA_FACTORS, gaussian_gram, median_distance
+from ._common import (
+    LAMBDA_GRID,
+    SIGMA_FACTORS,
+    gaussian_gram,
+    gaussian_of_distances,
+    median_distance,
+    sq_distances,
+)
 from .base import DensityRatioEstimator
 
 __all__ = ["ULSIF", "ulsif_alpha", "ulsif_loocv"]
@@ -36,25 +44,27 @@ def ulsif_loocv(phi_de: np.ndarray, phi_nu: np.ndarray, lambdas: np.ndarray) -> 
     X_de, X_nu = phi_de[:, :n_min], phi_nu[:, :n_min]
     H = phi_de @ phi_de.T / n_de
     h = phi_nu.mean(1)
-    scores = np.empty(len(lambdas))
     # One eigendecomposition H = Q diag(e) Q' serves every ridge: (H + l I)^-1 = Q D Q' with
-    # D = diag(1 / (e + l)). In the eigenbasis (P = Q' X) every quantity of the closed form but
-    # the final clipping is a column-wise product, so each ridge costs one b x b x n product.
+    # D = diag(1 / (e + l)). In the eigenbasis every quantity of the closed form but the final
+    # clipping is a column-wise product, so each ridge costs one b x b x n product.
     eigenvalues, Q = np.linalg.eigh(H)
     eigenvalues = np.maximum(eigenvalues, 0.0)  # H is positive semi-definite; drop round-off
-    P_de, P_nu, q_h = Q.T @ X_de, Q.T @ X_nu, Q.T @ h
-    for position, lambda_ in enumerate(lambdas):
-        D = (1.0 / (eigenvalues + lambda_ * (n_de - 1) / n_de))[:, None]
-        DP_de = D * P_de
-        tmp = n_de - (P_de * DP_de).sum(0)  # n - x_i' C^-1 x_i
-        c0 = ((D[:, 0] * q_h) @ P_de) / tmp  # h' C^-1 x_i / tmp
-        c1 = (P_nu * DP_de).sum(0) / tmp  # x'_i C^-1 x_i / tmp
-        # n_nu B0 - B1 of the closed form, mapped back from the eigenbasis
-        M = Q @ (D * (n_nu * q_h[:, None] - P_nu) + DP_de * (n_nu * c0 - c1)[None, :])
-        A = np.maximum(0.0, (n_de - 1) / (n_de * (n_nu - 1)) * M)
-        w_de = (X_de * A).sum(0)
-        w_nu = (X_nu * A).sum(0)
-        scores[position] = (w_de @ w_de) / (2 * n_min) - w_nu.sum() / n_min
+    scores = np.empty(len(lambdas))
+    # the kernel walks the held-out pairs row by row: every matrix goes in as n_min x b
+    XT_de, XT_nu = np.ascontiguousarray(X_de.T), np.ascontiguousarray(X_nu.T)
+    ulsif_loocv_scores(
+        eigenvalues,
+        np.ascontiguousarray(Q.T),
+        XT_de @ Q,
+        XT_nu @ Q,
+        Q.T @ h,
+        XT_de,
+        XT_nu,
+        n_de,
+        n_nu,
+        np.ascontiguousarray(lambdas, dtype=np.float64),
+        scores,
+    )
     return scores
 
 
@@ -148,21 +158,26 @@ class ULSIF(DensityRatioEstimator):
             if self.lambda_ is not None
             else (self.lambda_grid if self.lambda_grid is not None else LAMBDA_GRID)
         )
-        source_order = rng.permutation(source.shape[0])
-        target_order = rng.permutation(target.shape[0])
+        # The leave-one-out pairs are the first rows of each shuffled sample; the distances to
+        # the centres do not depend on the width, so they are computed once for the whole grid.
+        d2_de = sq_distances(self.centres_, source[rng.permutation(source.shape[0])])
+        d2_nu = sq_distances(self.centres_, target[rng.permutation(target.shape[0])])
         self.loocv_ = np.full((len(sigmas), len(lambdas)), np.inf)
         if len(sigmas) * len(lambdas) > 1:
             for row, sigma in enumerate(sigmas):
-                phi_de = gaussian_gram(self.centres_, source[source_order], sigma)
-                phi_nu = gaussian_gram(self.centres_, target[target_order], sigma)
-                self.loocv_[row] = ulsif_loocv(phi_de, phi_nu, lambdas)
+                self.loocv_[row] = ulsif_loocv(
+                    gaussian_of_distances(d2_de, sigma),
+                    gaussian_of_distances(d2_nu, sigma),
+                    lambdas,
+                )
         best_row, best_column = (
             int(i) for i in np.unravel_index(int(np.argmin(self.loocv_)), self.loocv_.shape)
         )
         self.sigma_, self.lambda_chosen_ = float(sigmas[best_row]), float(lambdas[best_column])
-        phi_de = gaussian_gram(self.centres_, source, self.sigma_)
+        # H and h are means over the samples, so the shuffled order gives the same statistics
+        phi_de = gaussian_of_distances(d2_de, self.sigma_)
         H = phi_de @ phi_de.T / source.shape[0]
-        h = gaussian_gram(self.centres_, target, self.sigma_).mean(1)
+        h = gaussian_of_distances(d2_nu, self.sigma_).mean(1)
         self.alpha_ = ulsif_alpha(H, h, self.lambda_chosen_)
 
     def _weight(self, X: np.ndarray) -> np.ndarray:
