@@ -184,7 +184,28 @@ def _summary(log, table: str, setting_key: str, settings, methods) -> list[dict]
                 row[f"paper_{metric}_std"] = paper.get(f"{metric}_std", float("nan"))
             row["cpu_seconds"] = round(float(np.mean([r["cpu_seconds"] for r in runs])), 2)
             rows.append(row)
+    _add_time_ratios(rows, setting_key)
     return rows
+
+
+def _add_time_ratios(rows: list[dict], setting_key: str) -> None:
+    """Table 5.11 as ratios: each method's CPU time over KMM's at the same setting, beside the
+    thesis's on its two tweet sets (its MATLAB seconds on another machine are not comparable,
+    their ratios are)."""
+    seconds = load_published(PUBLISHED).get("5.11", {})
+    for row in rows:
+        kmm = [r for r in rows if r[setting_key] == row[setting_key] and r["method"] == "KMM"]
+        row["time_vs_kmm"] = (
+            round(row["cpu_seconds"] / kmm[0]["cpu_seconds"], 3)
+            if kmm and kmm[0]["cpu_seconds"] > 0
+            else float("nan")
+        )
+        for tweets in ("S1", "S2"):
+            times = seconds.get(("tweets", tweets), {})
+            paper = times.get(row["method"], {}).get("seconds")
+            row[f"paper_time_vs_kmm_{tweets}"] = (
+                round(paper / times["KMM"]["seconds"], 3) if paper is not None else float("nan")
+            )
 
 
 def table5_4(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):

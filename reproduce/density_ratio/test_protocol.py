@@ -52,3 +52,17 @@ def test_digits_small_run_reads_the_thesis_values(tmp_path):
     rows = protocol.table5_2_3({"digits": [1], "methods": ["LOF"]}, out_dir=tmp_path)
     assert rows[0]["paper_auc"] == 0.7248 and rows[0]["paper_prec_at_t"] == 0.1174
     assert 0.5 < rows[0]["auc"] <= 1.0
+
+
+def test_time_ratios_divide_by_kmm_at_the_same_setting():
+    rows = [
+        {"rho": 0.5, "method": "KMM", "cpu_seconds": 4.0},
+        {"rho": 0.5, "method": "uLSIF", "cpu_seconds": 1.0},
+        {"rho": 0.5, "method": "OSVM", "cpu_seconds": 2.0},
+        {"rho": 0.7, "method": "uLSIF", "cpu_seconds": 1.0},
+    ]
+    protocol._add_time_ratios(rows, "rho")
+    assert [row["time_vs_kmm"] for row in rows[:3]] == [1.0, 0.25, 0.5]
+    assert np.isnan(rows[3]["time_vs_kmm"])  # no KMM at that setting
+    assert rows[1]["paper_time_vs_kmm_S1"] == pytest.approx(3.6 / 27.4, abs=1e-3)
+    assert np.isnan(rows[2]["paper_time_vs_kmm_S1"])  # OSVM is not in Table 5.11
