@@ -11,6 +11,12 @@ X_target)`` returns the estimator, ``weight(X)`` gives the ratio), usable on arr
   thesis trains on the weighted samples (Section 3.3.1), with importance-weighted
   cross-validation.
 
+The re-weighters carry them onto a stream (River's vocabulary, feature dicts): a source window
+of labelled samples and a target window of current unlabelled ones, refreshed by the batch
+method, give each labelled sample its weight ``p_target(x) / p_source(x)``
+(:class:`Reweighter`; :class:`KMMReweighter`, :class:`KLIEPReweighter`,
+:class:`ULSIFReweighter`).
+
 Gaussian kernels are written ``exp(-||a - b||^2 / (2 sigma^2))`` throughout. The streaming
 detectors built on them are in :mod:`imbalance_stream.anomaly`.
 """
@@ -19,7 +25,24 @@ from .base import DensityRatioEstimator, NotFitted
 from .iwlspc import IWLSPC
 from .kde_ratio import KDERatio
 from .kliep import KLIEP
+from .kliep_reweighter import KLIEPReweighter
 from .kmm import KMM
+from .kmm_reweighter import KMMReweighter
+from .reweighter import EstimatorReweighter, Reweighter
 from .ulsif import ULSIF
+from .ulsif_reweighter import ULSIFReweighter
 
-__all__ = ["DensityRatioEstimator", "IWLSPC", "KDERatio", "KLIEP", "KMM", "NotFitted", "ULSIF"]
+__all__ = [
+    "DensityRatioEstimator",
+    "EstimatorReweighter",
+    "IWLSPC",
+    "KDERatio",
+    "KLIEP",
+    "KLIEPReweighter",
+    "KMM",
+    "KMMReweighter",
+    "NotFitted",
+    "Reweighter",
+    "ULSIF",
+    "ULSIFReweighter",
+]
