@@ -15,13 +15,15 @@ The re-weighters carry them onto a stream (River's vocabulary, feature dicts): a
 of labelled samples and a target window of current unlabelled ones, refreshed by the batch
 method, give each labelled sample its weight ``p_target(x) / p_source(x)``
 (:class:`Reweighter`; :class:`KMMReweighter`, :class:`KLIEPReweighter`,
-:class:`ULSIFReweighter`).
+:class:`ULSIFReweighter`), and :class:`ImportanceWeighted` trains any River classifier on the
+weighted samples.
 
 Gaussian kernels are written ``exp(-||a - b||^2 / (2 sigma^2))`` throughout. The streaming
 detectors built on them are in :mod:`imbalance_stream.anomaly`.
 """
 
 from .base import DensityRatioEstimator, NotFitted
+from .importance_weighted import ImportanceWeighted
 from .iwlspc import IWLSPC
 from .kde_ratio import KDERatio
 from .kliep import KLIEP
@@ -36,6 +38,7 @@ __all__ = [
     "DensityRatioEstimator",
     "EstimatorReweighter",
     "IWLSPC",
+    "ImportanceWeighted",
     "KDERatio",
     "KLIEP",
     "KLIEPReweighter",
