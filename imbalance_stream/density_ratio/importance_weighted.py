@@ -122,8 +122,9 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
         check_label(y)  # refuses a label that is no class label before anything changes
         self.reweighter.check_one(x)  # and bad features
         weight = w * self.reweighter.weight_one(x, y)
-        if self._weighted:
-            self.classifier.learn_one(x, y, w=weight, **kwargs)
+        if self._weighted:  # checked at construction: this learn_one takes ``w``
+            kwargs["w"] = weight
+            self.classifier.learn_one(x, y, **kwargs)
         else:
             state = self._rng.bit_generator.state
             try:
