@@ -6,16 +6,46 @@ X_target)`` returns the estimator, ``weight(X)`` gives the ratio), usable on arr
 * :class:`KMM`: kernel mean matching (Algorithm 1), weights at the source points;
 * :class:`KLIEP`: KL importance estimation with likelihood cross-validation (Algorithms 2-3);
 * :class:`ULSIF`: least-squares importance fitting with closed-form leave-one-out (Algorithm 4);
-* :class:`KDERatio`: the two-step ratio of kernel density estimates (eqs. 3.11-3.12).
+* :class:`KDERatio`: the two-step ratio of kernel density estimates (eqs. 3.11-3.12);
+* :class:`IWLSPC`: the importance-weighted least-squares probabilistic classifier that the
+  thesis trains on the weighted samples (Section 3.3.1), with importance-weighted
+  cross-validation.
+
+The re-weighters carry them onto a stream (River's vocabulary, feature dicts): a source window
+of labelled samples and a target window of current unlabelled ones, refreshed by the batch
+method, give each labelled sample its weight ``p_target(x) / p_source(x)``
+(:class:`Reweighter`; :class:`KMMReweighter`, :class:`KLIEPReweighter`,
+:class:`ULSIFReweighter`), and :class:`ImportanceWeighted` trains any River classifier on the
+weighted samples.
 
 Gaussian kernels are written ``exp(-||a - b||^2 / (2 sigma^2))`` throughout. The streaming
 detectors built on them are in :mod:`imbalance_stream.anomaly`.
 """
 
 from .base import DensityRatioEstimator, NotFitted
+from .importance_weighted import ImportanceWeighted
+from .iwlspc import IWLSPC
 from .kde_ratio import KDERatio
 from .kliep import KLIEP
+from .kliep_reweighter import KLIEPReweighter
 from .kmm import KMM
+from .kmm_reweighter import KMMReweighter
+from .reweighter import EstimatorReweighter, Reweighter
 from .ulsif import ULSIF
+from .ulsif_reweighter import ULSIFReweighter
 
-__all__ = ["DensityRatioEstimator", "KDERatio", "KLIEP", "KMM", "NotFitted", "ULSIF"]
+__all__ = [
+    "DensityRatioEstimator",
+    "EstimatorReweighter",
+    "IWLSPC",
+    "ImportanceWeighted",
+    "KDERatio",
+    "KLIEP",
+    "KLIEPReweighter",
+    "KMM",
+    "KMMReweighter",
+    "NotFitted",
+    "Reweighter",
+    "ULSIF",
+    "ULSIFReweighter",
+]
