@@ -40,11 +40,15 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     ``T``, the most recent ``n_test`` points, and the point that leaves ``T`` moves into ``R``, the
     ``n_reference`` points before them: the recent past is the reference for the present.
 
-    Refreshes. The batch method runs every ``refresh_every`` samples taken in (learned or
-    observed), or when :meth:`refresh` is called; ``None`` leaves it to :meth:`refresh`. Before
-    the first refresh every score is ``-NEUTRAL_INLIER`` (-1.0, the score of a ratio of 1).
-    Scores are relative to the windows of the last refresh and are not calibrated across
-    refreshes: threshold them with River's quantile filters.
+    Scores. ``score_one`` returns ``NEUTRAL_INLIER - inlier``: 0 where the reference and the
+    test density agree (a ratio of 1), positive where the reference is thinner than the test data
+    (up to 1 where no reference point resembles the point), negative where it is denser. Before
+    the first refresh every score is 0, as River's ``HalfSpaceTrees`` scores its first window:
+    River's ``QuantileFilter``, which by default stops feeding its detector the points it flags,
+    then lets the warm-up through (it flags nothing while its quantile is 0; any other constant
+    would be flagged, the detector never fed, and never refreshed). Scores are relative to the
+    windows of the last refresh and are not calibrated across refreshes: threshold them with
+    River's quantile filters.
 
     Samples. Feature dicts are mapped to dense vectors over the names seen (a missing name is 0);
     a bad value raises a ``ValueError`` naming the feature and nothing changes, and so does a
@@ -53,8 +57,8 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     """
 
     #: The inlier value of a point where the reference and the test density agree (a ratio of
-    #: 1), the score's value before anything has been solved: such a point is not flagged, and
-    #: a warm-up does not rank above the novelties that come later.
+    #: 1), where the score is 0; the score's value before anything has been solved, so a warm-up
+    #: ranks neither above nor below what comes later.
     NEUTRAL_INLIER = 1.0
     #: Whether the method's solution exists only at the test points it was solved on (KMM,
     #: locKMM): ``score_one`` of such a point then returns its solved value.
@@ -158,14 +162,14 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     # ---- scoring ------------------------------------------------------------------------------
 
     def score_one(self, x: dict) -> float:
-        """Minus the inlier value of ``x``: higher means more anomalous. Before the first refresh,
-        minus :attr:`NEUTRAL_INLIER`, the value of an unremarkable point."""
+        """:attr:`NEUTRAL_INLIER` minus the inlier value of ``x``: higher means more anomalous,
+        0 for an unremarkable point and before the first refresh."""
         vector = self._windows.query(x)
         if not self._fitted:
-            return -self.NEUTRAL_INLIER
+            return 0.0
         known = self._solved.get(vector.tobytes())
         inlier = known if known is not None else self._inlier(vector)
-        return -float(inlier)
+        return self.NEUTRAL_INLIER - float(inlier)
 
     @property
     def n_reference_samples(self) -> int:

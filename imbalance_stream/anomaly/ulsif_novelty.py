@@ -21,7 +21,7 @@ class ULSIFNovelty(EstimatorNovelty):
     At a refresh, uLSIF (eqs. 3.24-3.28, with the leave-one-out choice of ``sigma`` and
     ``lambda`` of Algorithm 4) models the ratio of the reference density to the test density as
     ``w(x) = sum_l alpha_l k(x, c_l)`` with ``n_centres`` centres drawn from the reference window,
-    as Hido et al. (2011) do for inlier-based outlier detection; the score is ``-w(x)``, so a
+    as Hido et al. (2011) do for inlier-based outlier detection; the score is ``1 - w(x)``, so a
     point far from the reference data scores 0 and a point where the test data are denser than
     the reference scores above a normal one. Scoring costs ``O(n_centres d)``.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy import linalg
 
 from imbalance_stream._numba.density_ratio import ulsif_loocv_scores
 from imbalance_stream.base.validation import check_int, check_real
@@ -22,12 +23,11 @@ __all__ = ["ULSIF", "ulsif_alpha", "ulsif_loocv"]
 
 def ulsif_alpha(H: np.ndarray, h: np.ndarray, lambda_: float) -> np.ndarray:
     """``max(0, (H + lambda I)^-1 h)`` (eq. 3.28), by Cholesky (``H`` is positive semi-definite)."""
-    b = H.shape[0]
+    ridged = H + lambda_ * np.eye(H.shape[0])
     try:
-        factor = np.linalg.cholesky(H + lambda_ * np.eye(b))
-        alpha = np.linalg.solve(factor.T, np.linalg.solve(factor, h))
-    except np.linalg.LinAlgError:  # round-off made H + lambda I indefinite
-        alpha = np.linalg.lstsq(H + lambda_ * np.eye(b), h, rcond=None)[0]
+        alpha = linalg.cho_solve(linalg.cho_factor(ridged, check_finite=False), h)
+    except linalg.LinAlgError:  # round-off made H + lambda I indefinite
+        alpha = np.linalg.lstsq(ridged, h, rcond=None)[0]
     return np.maximum(alpha, 0.0)
 
 
