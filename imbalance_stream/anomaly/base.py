@@ -8,6 +8,7 @@ larger meaning more normal); this class owns the River protocol around them.
 from __future__ import annotations
 
 import abc
+import math
 
 import numpy as np
 from river.base import AnomalyDetector
@@ -18,6 +19,9 @@ from imbalance_stream.base.windows import SampleWindows
 __all__ = ["DensityRatioNovelty"]
 
 MODES = ("two-sample", "stream")
+
+#: The smallest ratio told apart from 0 in a score: a ratio of 0 scores -log of it (708.4), not inf.
+SMALLEST_RATIO = float(np.finfo(np.float64).tiny)
 
 #: Fewest points each window must hold before a refresh can estimate anything.
 MIN_WINDOW = 2
@@ -40,15 +44,17 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     ``T``, the most recent ``n_test`` points, and the point that leaves ``T`` moves into ``R``, the
     ``n_reference`` points before them: the recent past is the reference for the present.
 
-    Scores. ``score_one`` returns ``NEUTRAL_INLIER - inlier``: 0 where the reference and the
-    test density agree (a ratio of 1), positive where the reference is thinner than the test data
-    (up to 1 where no reference point resembles the point), negative where it is denser. Before
-    the first refresh every score is 0, as River's ``HalfSpaceTrees`` scores its first window:
-    River's ``QuantileFilter``, which by default stops feeding its detector the points it flags,
-    then lets the warm-up through (it flags nothing while its quantile is 0; any other constant
-    would be flagged, the detector never fed, and never refreshed). Scores are relative to the
-    windows of the last refresh and are not calibrated across refreshes: threshold them with
-    River's quantile filters.
+    Scores. ``score_one`` returns minus the log of the inlier value (the estimated ratio): 0
+    where the reference and the test density agree (a ratio of 1), positive where the reference
+    is thinner than the test data, negative where it is denser; a ratio of 0 (a KMM weight at
+    its bound) scores ``-log`` of the smallest positive float, 708.4. The log keeps apart the
+    ratios of far points, which ``1 - ratio`` would round to the same value. Before the first
+    refresh every score is 0, as River's ``HalfSpaceTrees`` scores its first window: River's
+    ``QuantileFilter``, which by default stops feeding its detector the points it flags, then
+    lets the warm-up through (it flags nothing while its quantile is 0; with any other constant
+    it would flag every sample, and the detector would never be fed nor refreshed). Scores are
+    relative to the windows of the last refresh and are not calibrated across refreshes:
+    threshold them with River's quantile filters.
 
     Samples. Feature dicts are mapped to dense vectors over the names seen (a missing name is 0);
     a bad value raises a ``ValueError`` naming the feature and nothing changes, and so does a
@@ -56,10 +62,6 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     ``score_one`` ignores names it has not learned and never changes the state.
     """
 
-    #: The inlier value of a point where the reference and the test density agree (a ratio of
-    #: 1), where the score is 0; the score's value before anything has been solved, so a warm-up
-    #: ranks neither above nor below what comes later.
-    NEUTRAL_INLIER = 1.0
     #: Whether the method's solution exists only at the test points it was solved on (KMM,
     #: locKMM): ``score_one`` of such a point then returns its solved value.
     TRANSDUCTIVE = False
@@ -162,14 +164,17 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     # ---- scoring ------------------------------------------------------------------------------
 
     def score_one(self, x: dict) -> float:
-        """:attr:`NEUTRAL_INLIER` minus the inlier value of ``x``: higher means more anomalous,
-        0 for an unremarkable point and before the first refresh."""
+        """Minus the log of the ratio at ``x``: higher means more anomalous, 0 for an
+        unremarkable point and before the first refresh."""
         vector = self._windows.query(x)
         if not self._fitted:
             return 0.0
         known = self._solved.get(vector.tobytes())
-        inlier = known if known is not None else self._inlier(vector)
-        return self.NEUTRAL_INLIER - float(inlier)
+        return self._score(known if known is not None else self._inlier(vector))
+
+    def _score(self, inlier: float) -> float:
+        """The score of an inlier value (a density ratio)."""
+        return -math.log(max(float(inlier), SMALLEST_RATIO))
 
     @property
     def n_reference_samples(self) -> int:

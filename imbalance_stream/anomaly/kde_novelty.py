@@ -62,9 +62,6 @@ class KDENovelty(DensityRatioNovelty):
 
     """
 
-    #: The log density of 1, the score's value before the first refresh.
-    NEUTRAL_INLIER = 0.0
-
     def __init__(
         self,
         sigma: float | None = None,
@@ -90,6 +87,9 @@ class KDENovelty(DensityRatioNovelty):
 
     def _inlier(self, vector: np.ndarray) -> float:
         return float(kde_log_density(self._reference_rows, vector[None, :], self.sigma_)[0])
+
+    def _score(self, inlier: float) -> float:
+        return -inlier  # the inlier value is already a log density
 
     @classmethod
     def _unit_test_params(cls):

@@ -16,7 +16,7 @@ class KLIEPNovelty(EstimatorNovelty):
     At a refresh, KLIEP (Algorithms 2 and 3) models the ratio of the reference density to the
     test density as ``w(x) = sum_l alpha_l k(x, c_l)`` with ``n_centres`` centres from the
     reference window, maximising the reference's log-likelihood of ``w`` under the normalisation
-    ``mean_T w = 1``, the width chosen by likelihood cross-validation; the score is ``1 - w(x)``.
+    ``mean_T w = 1``, the width chosen by likelihood cross-validation; the score is ``-log w(x)``.
 
     Parameters
     ----------

@@ -30,7 +30,7 @@ class LocKMMNovelty(DensityRatioNovelty):
     matrix need not be positive semi-definite; Algorithm 9 shifts its diagonal by
     ``delta = max(0, -lambda_min)`` plus ``epsilon_shift`` before solving the KMM programme of
     eq. 5.3 (weights ``r`` on the test points, ``0 <= r <= B``, ``|mean(r) - 1| <= epsilon``).
-    The score is ``1 - r``. A point that was not in the test window gets its width from the
+    The score is ``-log r``. A point that was not in the test window gets its width from the
     windows, then the solution smoothed over the test window with its own weight counted as 0
     (D-DR-2), in one jitted pass over the windows.
 

@@ -21,9 +21,9 @@ class ULSIFNovelty(EstimatorNovelty):
     At a refresh, uLSIF (eqs. 3.24-3.28, with the leave-one-out choice of ``sigma`` and
     ``lambda`` of Algorithm 4) models the ratio of the reference density to the test density as
     ``w(x) = sum_l alpha_l k(x, c_l)`` with ``n_centres`` centres drawn from the reference window,
-    as Hido et al. (2011) do for inlier-based outlier detection; the score is ``1 - w(x)``, so a
-    point far from the reference data scores 0 and a point where the test data are denser than
-    the reference scores above a normal one. Scoring costs ``O(n_centres d)``.
+    as Hido et al. (2011) do for inlier-based outlier detection; the score is ``-log w(x)``, so a
+    point far from the reference data (``w = 0``) scores highest and a point where the test data
+    are denser than the reference scores above a normal one. Scoring costs ``O(n_centres d)``.
 
     Between refreshes the fit follows the windows exactly, with the centres, ``sigma`` and
     ``lambda`` of the last refresh: the statistics of eq. 3.28, ``h`` (the mean basis vector
