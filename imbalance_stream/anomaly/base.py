@@ -54,7 +54,7 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     lets the warm-up through (it flags nothing while its quantile is 0; with any other constant
     it would flag every sample, and the detector would never be fed nor refreshed). Scores are
     relative to the windows of the last refresh and are not calibrated across refreshes:
-    threshold them with River's quantile filters.
+    threshold them with River's quantile filters (D-DR-50).
 
     Samples. Feature dicts are mapped to dense vectors over the names seen (a missing name is 0);
     a bad value raises a ``ValueError`` naming the feature and nothing changes, and so does a
