@@ -375,6 +375,26 @@ def test_finding_3_a_failed_update_of_a_full_state_is_rolled_back_whole():
     assert pickle.dumps(model) == before
 
 
+@pytest.mark.parametrize("covariance", ["diag", "full"])
+def test_finding_3_an_acog_step_that_overflows_is_refused_by_its_kernel(covariance):
+    """ACOG's steps check their new values before writing any (no copy of the state is taken):
+    a step that would overflow raises, and the model, its label counts and its feature space are
+    exactly as they were."""
+    from imbalance_stream.linear_model import ACOG
+
+    model = warmed(ACOG, {"covariance": covariance})
+    model.eta = 1e308  # a huge step size, set after warming up on it
+    index = model._features.index
+    model._mean[index["f0"]], model._mean[index["f1"]] = 1.7e308, -1.7e308  # at the edge
+    before = pickle.dumps(model)
+    with pytest.raises(NumericalError, match="non-finite"):
+        # a score of 0, so an update, whose step of about 1e308 overflows the first weight
+        model.learn_one({"f0": 1.0, "f1": 1.0, "new": 1.0}, True)
+    assert pickle.dumps(model) == before
+    assert "new" not in model._features.index
+    model.learn_one({"f2": 1.0}, False)  # and it goes on learning
+
+
 def test_finding_2_a_memory_error_during_growth_is_rolled_back(monkeypatch):
     from imbalance_stream.linear_model import ACOG
 
