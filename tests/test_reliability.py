@@ -395,6 +395,26 @@ def test_finding_3_an_acog_step_that_overflows_is_refused_by_its_kernel(covarian
     model.learn_one({"f2": 1.0}, False)  # and it goes on learning
 
 
+@pytest.mark.parametrize("policy, budget", [("rs++", 50), ("fifo", 4), ("inf", 4)])
+def test_finding_3_a_koil_step_that_overflows_is_rolled_back_whole(policy, budget):
+    """KOIL's transaction copies only its O(budget) arrays; the step keeps the stored vector and
+    Gram row it overwrites. A sample stored (into a fresh slot, over the oldest vector, into a
+    grown pool) with a weight of about 1e300 and linear kernel values of about 1e15 overflows the
+    scores; it is rolled back: the model pickles exactly as before."""
+    from imbalance_stream.kernel import KOIL
+
+    params = {"kernel": "linear", "budget": budget, "k": 2, "seed": 3, "policy": policy}
+    model = warmed(KOIL, params, n=60)
+    model.C = 1e300  # a huge penalty, set after warming up
+    before = pickle.dumps(model)
+    with pytest.raises(NumericalError, match="non-finite"):
+        model.learn_one({"f0": 1e15, "f1": -1e15, "f2": 1e15, "new": 1.0}, False)
+    assert model._undo[0] >= 0  # the step did store the vector before the check
+    assert pickle.dumps(model) == before
+    assert "new" not in model._features.index
+    model.learn_one({"f0": 0.5, "f1": 0.1}, False)  # and it goes on learning
+
+
 def test_finding_2_a_memory_error_during_growth_is_rolled_back(monkeypatch):
     from imbalance_stream.linear_model import ACOG
 
