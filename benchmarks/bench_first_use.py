@@ -10,10 +10,12 @@ of the estimator's module, then the first ``learn_one`` (and, apart, the first
 Phishing data (9 features), with its label.
 
 ``--installed`` checks the cache of an installed (not editable) copy of the package in a
-directory the user cannot write: the package is copied into a fresh read-only directory, and
-``NUMBA_CACHE_DIR`` is left unset, so numba must fall back to its per-user cache directory
-(``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``; pointed here at a fresh temporary
-``XDG_CACHE_HOME``). The report says where the cache files went and the warm times.
+directory the user cannot write: the package is copied into a fresh read-only directory (and,
+since root writes through file modes, a plain file named ``__pycache__`` blocks every package
+directory's cache), and ``NUMBA_CACHE_DIR`` is left unset, so numba must fall back to its per-user
+cache directory (``$XDG_CACHE_HOME/numba``, else ``~/.cache/numba``; pointed here at a fresh
+temporary ``XDG_CACHE_HOME``). The "cached" column then counts the index files written there, and
+the report counts those written inside the package (0 when the fallback works).
 
 Run from the repository root::
 
@@ -144,6 +146,12 @@ def installed_copy(workdir: Path) -> Path:
         site / "imbalance_stream",
         ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"),
     )
+    for package in [site / "imbalance_stream", *(site / "imbalance_stream").rglob("*")]:
+        if package.is_dir():
+            # A root user writes through any file mode, so the permissions below do not stop
+            # the benchmark when run as root: a plain file named __pycache__ does, for numba's
+            # cache (it cannot create its directory there) as for Python's bytecode.
+            (package / "__pycache__").touch()
     for path in sorted(site.rglob("*"), reverse=True):
         path.chmod(0o555 if path.is_dir() else 0o444)
     site.chmod(0o555)
