@@ -9,9 +9,12 @@
    (built once, as the dicts are; the replay's own validation and column mapping are timed)
    against the ``predict_one`` + ``learn_one`` loop over prebuilt dicts (the same test-then-train
    work, the same results), for ACOG-diag, ACOG-full, SACOG and sparse SACOG.
-3. Where ACOG-diag's dict-path time goes: the share of validating and encoding the dicts
+3. Where ACOG-diag's and ACOG-full's dict-path time goes: validating and encoding the dicts
    (``FeatureSpace.encode``, called twice per sample, to predict and to learn; the second call
-   recalls the first's arrays).
+   recalls the first's arrays), the probability and step kernels alone on ready arrays, and the
+   rest (labels, the transaction, the calls).
+4. ACOG-full's array path against a plain jitted loop of the same arithmetic (no predictions, no
+   finiteness pass): how far the replay is from the floor of its O(d^2) work.
 
 Times are CPU seconds of this process (``time.process_time``), which other processes on shared
 cores disturb less than wall time; ratios are of medians over the repetitions.
@@ -31,6 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 from scipy import sparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -38,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from river import linear_model as river_linear
 from river import optim
 
+from imbalance_stream._numba import linear as kernels
 from imbalance_stream.base import features
 from imbalance_stream.datasets import A9A
 from imbalance_stream.evaluate import replay_array
@@ -154,20 +159,110 @@ def main(argv=None):
         a, d = n / statistics.median(array_t), n / statistics.median(dict_t)
         print(f"{name:18s} {a:16,.0f} {d:16,.0f} {a / d:8.1f}")
 
-    print("\n3. ACOG-diag dict path: share of FeatureSpace.encode (validation, dict -> arrays)")
-    model = ACOG(loss="II", covariance="diag")
+    for covariance in ("diag", "full"):
+        breakdown(covariance, dicts, labels, args.repeats)
+    floor_full(X, y, args.repeats)
+
+
+def breakdown(covariance, dicts, labels, repeats):
+    """Section 3: where ACOG's dict-path microseconds go, each part timed alone over the same
+    samples (medians of ``repeats``): the two encodings (the second recalls the first), the two
+    kernels on ready arrays, and the rest (labels, transaction, calls, attribute traffic)."""
+    n = len(dicts)
+    model = ACOG(loss="II", covariance=covariance)
     time_dict_pass(model, dicts, labels)
     space = model._features
-    encode_t, total_t = [], []
-    for _ in range(args.repeats):
+    arrays = [space.encode(x, grow=False)[:2] for x in dicts]
+    proba = kernels.proba_full if covariance == "full" else kernels.proba_diag
+    step = kernels.acog_full_step if covariance == "full" else kernels.acog_diag_step
+    parts: dict[str, list[float]] = {"encode x2": [], "proba kernel": [], "step kernel": []}
+    parts["whole predict_proba_one + learn_one"] = []
+    for _ in range(repeats):
         start = time.process_time()
         for x in dicts:
             space.encode(x, grow=False)
             space.encode(x, grow=True)
-        encode_t.append(time.process_time() - start)
-        total_t.append(time_dict_pass(ACOG(loss="II", covariance="diag"), dicts, labels))
-    e, t = statistics.median(encode_t), statistics.median(total_t)
-    print(f"encode {1e6 * e / n:.2f} us of {1e6 * t / n:.2f} us per sample ({100 * e / t:.0f}%)")
+        parts["encode x2"].append(time.process_time() - start)
+        mean, cov = model._mean, model._cov
+        start = time.process_time()
+        for idx, val in arrays:
+            proba(mean, cov, idx, val)
+        parts["proba kernel"].append(time.process_time() - start)
+        mean, cov, size = model._mean.copy(), model._cov.copy(), model._state_size
+        start = time.process_time()
+        if covariance == "full":
+            for (idx, val), y in zip(arrays, labels):
+                step(mean, cov, size, idx, val, 1.0 if y else -1.0, 1.0, 3.0, 1.0, 1.0)
+        else:
+            for (idx, val), y in zip(arrays, labels):
+                step(mean, cov, idx, val, 1.0 if y else -1.0, 1.0, 3.0, 1.0, 1.0)
+        parts["step kernel"].append(time.process_time() - start)
+        whole = time_dict_pass(ACOG(loss="II", covariance=covariance), dicts, labels)
+        parts["whole predict_proba_one + learn_one"].append(whole)
+    us = {name: 1e6 * statistics.median(t) / n for name, t in parts.items()}
+    whole = us["whole predict_proba_one + learn_one"]
+    rest = whole - us["encode x2"] - us["proba kernel"] - us["step kernel"]
+    print(f"\n3. ACOG-{covariance} dict path, us per sample (each part alone, medians)")
+    for name, value in [*us.items(), ("rest: labels, transaction, calls", rest)]:
+        print(f"  {name:40s} {value:7.2f} ({100 * value / whole:3.0f}%)")
+
+
+@njit(cache=True)
+def plain_full_loop(indptr, indices, values, signs, mean, cov, n, eta, gamma):
+    """The floor of the full-covariance array path: ACOG's arithmetic (loss II, rho estimated)
+    on CSR rows, with neither predictions nor the finiteness pass."""
+    counts = np.zeros(2)
+    for t in range(signs.shape[0]):
+        idx = indices[indptr[t] : indptr[t + 1]]
+        val = values[indptr[t] : indptr[t + 1]]
+        y = signs[t]
+        counts[0 if y > 0 else 1] += 1.0
+        slope = (counts[1] + 1.0) / (counts[0] + 1.0) if y > 0 else 1.0
+        score = 0.0
+        for k in range(idx.shape[0]):
+            score += mean[idx[k]] * val[k]
+        if y * score >= 1.0:
+            continue
+        u = np.zeros(n)
+        for k in range(idx.shape[0]):
+            row = cov[idx[k]]
+            for i in range(n):
+                u[i] += row[i] * val[k]
+        v = 0.0
+        for k in range(idx.shape[0]):
+            v += val[k] * u[idx[k]]
+        denominator = gamma + v
+        step = eta * slope * y * gamma / denominator
+        for i in range(n):
+            mean[i] += step * u[i]
+        for i in range(n):
+            scaled = u[i] / denominator
+            if scaled != 0.0:
+                for j in range(n):
+                    cov[i, j] -= scaled * u[j]
+
+
+def floor_full(X, y, repeats):
+    """Section 4: ACOG-full's array path against a plain jitted loop of the same arithmetic."""
+    n = X.shape[1]
+    signs = np.where(y, 1.0, -1.0)
+    csr = X.tocsr()
+    indptr, indices = csr.indptr.astype(np.int64), csr.indices.astype(np.int64)
+    plain_full_loop(indptr, indices, csr.data, signs, np.zeros(n), np.eye(n), n, 1.0, 1.0)
+    plain_t, array_t = [], []
+    for _ in range(repeats):
+        mean, cov = np.zeros(n), np.eye(n)
+        start = time.process_time()
+        plain_full_loop(indptr, indices, csr.data, signs, mean, cov, n, 1.0, 1.0)
+        plain_t.append(time.process_time() - start)
+        start = time.process_time()
+        replay_array(ACOG(loss="II", covariance="full"), X, y)
+        array_t.append(time.process_time() - start)
+    rows = len(y)
+    plain, array = rows / statistics.median(plain_t), rows / statistics.median(array_t)
+    print("\n4. ACOG-full: array path against a plain jitted loop of the same arithmetic")
+    print(f"  plain jitted loop   {plain:12,.0f} samples/s")
+    print(f"  replay_array        {array:12,.0f} samples/s ({plain / array:.2f}x the loop's time)")
 
 
 if __name__ == "__main__":

@@ -12,8 +12,10 @@ rows), KOIL with budget 100 per class, k = 10, RS++, RBF, against:
 3. River's ``LogisticRegression`` (a linear model: the scale of a cheap River learner).
 
 All models see the same rows and KOIL's final weights are checked against the naive step's.
-Timings are medians over repetitions, the models run in turn within each repetition. Memory:
-River's ``_raw_memory_usage`` of KOIL along the whole stream (flat once both buffers are full).
+Timings are CPU seconds of this process (``time.process_time``), medians over repetitions; within
+each repetition the models take turns every ``--chunk`` samples (interleaved), on fresh instances.
+Memory: River's ``_raw_memory_usage`` of KOIL along the whole stream (flat once both buffers are
+full).
 
 Run from the repository root::
 
@@ -40,12 +42,19 @@ from river import linear_model as river_linear  # noqa: E402 - after the path se
 from river import optim  # noqa: E402
 from test_koil_reference import NaiveKOIL  # noqa: E402
 
-from imbalance_stream._numba.kernels import kernel  # noqa: E402
-from imbalance_stream._numba.koil import COUNT, USED  # noqa: E402
+from imbalance_stream._numba.budget import policy_id  # noqa: E402
+from imbalance_stream._numba.kernels import kernel, kernel_id  # noqa: E402
+from imbalance_stream._numba.koil import COUNT, USED, koil_score, koil_step  # noqa: E402
 from imbalance_stream.datasets import KOILBenchmark as KOILData  # noqa: E402
 from imbalance_stream.kernel import KOIL  # noqa: E402
+from imbalance_stream.kernel.koil import KernelPool  # noqa: E402
 
 PARAMS = dict(budget=100, k=10, policy="rs++", loss="hinge", C=4.0, eta=0.01, gamma=2.0, seed=0)
+POLICY = policy_id("rs++")
+RBF = kernel_id("rbf")
+FAST = "KOIL (Gram cache, incremental scores)"
+NAIVE = "naive numpy step (tests)"
+PLAIN = "floor: koil_score + koil_step, jitted loop"
 
 
 @njit(cache=True)
@@ -73,6 +82,58 @@ class RescoringKOIL(KOIL):
         super()._learn(indices, values, sign)
 
 
+@njit(cache=True)
+def plain_loop(
+    X, signs, uniforms, pool_X, beta, h, G, members, ints, floats, kind, gamma, C, eta, policy
+):
+    """The floor: KOIL's score then step on every row, the same kernels the estimator calls,
+    in one jitted loop over dense rows (no dicts, no validation, no transaction)."""
+    undo = np.empty(0)
+    total = 0.0
+    for t in range(X.shape[0]):
+        total += koil_score(pool_X, beta, ints, floats, X[t], kind, gamma, 2.0, 0.0)
+        koil_step(
+            pool_X,
+            beta,
+            h,
+            G,
+            members,
+            ints,
+            floats,
+            X[t],
+            signs[t],
+            uniforms[t, 0],
+            uniforms[t, 1],
+            kind,
+            gamma,
+            2.0,
+            0.0,
+            C,
+            eta,
+            1.0 - eta,
+            10,
+            100,
+            policy,
+            False,
+            False,
+            False,
+            undo,
+        )
+    return total
+
+
+def run_plain_loop(X, y):
+    """CPU seconds of :func:`plain_loop` over ``X`` on a fresh pool, and that pool."""
+    pool = KernelPool(PARAMS["budget"], bounded=True)
+    pool.grow_columns(X.shape[1])
+    uniforms = np.random.default_rng(PARAMS["seed"]).random((len(y), 2))
+    signs = np.where(y, 1.0, -1.0)
+    args = (pool.X, pool.beta, pool.h, pool.G, pool.members, pool.ints, pool.floats)
+    start = time.process_time()
+    plain_loop(X, signs, uniforms, *args, RBF, PARAMS["gamma"], PARAMS["C"], PARAMS["eta"], POLICY)
+    return time.process_time() - start, pool
+
+
 def load(n_samples: int):
     X, y, _ = KOILData("letter").to_numpy()
     X, y = X[:n_samples], np.asarray(y[:n_samples], dtype=bool)
@@ -82,26 +143,41 @@ def load(n_samples: int):
 
 
 def run_river_model(model, dicts, labels):
-    start = time.perf_counter()
+    start = time.process_time()
     for x, label in zip(dicts, labels):
         model.predict_proba_one(x)
         model.learn_one(x, label)
-    return time.perf_counter() - start, model
+    return time.process_time() - start, model
 
 
-def run_naive(X, y):
-    model = NaiveKOIL(**{k: v for k, v in PARAMS.items()})
-    start = time.perf_counter()
+def run_naive(model, X, y):
+    start = time.process_time()
     for row, label in zip(X, y):
         model.score(row)
         model.learn(row, 1 if label else -1)
-    return time.perf_counter() - start, model
+    return time.process_time() - start, model
+
+
+def interleaved(makers, X, y, dicts, chunk):
+    """CPU seconds of one pass per model on fresh instances, the models taking turns every
+    ``chunk`` samples so that a change of the machine's load hits all of them alike."""
+    labels = y.tolist()
+    models = {name: make() for name, make in makers.items()}
+    naive = NaiveKOIL(**PARAMS)
+    seconds = dict.fromkeys([*makers, NAIVE], 0.0)
+    for start in range(0, len(labels), chunk):
+        part = slice(start, start + chunk)
+        for name, model in models.items():
+            seconds[name] += run_river_model(model, dicts[part], labels[part])[0]
+        seconds[NAIVE] += run_naive(naive, X[part], y[part])[0]
+    return seconds, models[FAST], naive
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=4000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--chunk", type=int, default=500, help="samples per turn")
     args = parser.parse_args(argv)
 
     X, y, dicts = load(args.samples)
@@ -111,26 +187,29 @@ def main(argv=None):
     run_river_model(RescoringKOIL(**PARAMS), dicts[:300], labels[:300])
 
     makers = {
-        "KOIL (Gram cache, incremental scores)": lambda: KOIL(**PARAMS),
+        FAST: lambda: KOIL(**PARAMS),
         "KOIL + jitted rescoring (O(N^2 d))": lambda: RescoringKOIL(**PARAMS),
         "river LogisticRegression": lambda: river_linear.LogisticRegression(optim.SGD(0.01)),
     }
-    times = {name: [] for name in [*makers, "naive numpy step (tests)"]}
+    times = {name: [] for name in [*makers, NAIVE, PLAIN]}
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    run_plain_loop(X[:300], y[:300])  # compile
     for _ in range(args.repeats):
-        for name, make in makers.items():
-            elapsed, model = run_river_model(make(), dicts, labels)
-            times[name].append(elapsed)
-            if name.startswith("KOIL ("):
-                fast = model
-        elapsed, naive = run_naive(X, y)
-        times["naive numpy step (tests)"].append(elapsed)
+        seconds, fast, naive = interleaved(makers, X, y, dicts, args.chunk)
+        for name, value in seconds.items():
+            times[name].append(value)
+        elapsed, plain_pool = run_plain_loop(X, y)
+        times[PLAIN].append(elapsed)
 
     # same weights as the naive step
     for flag, label in ((True, 1), (False, -1)):
         _, alphas = fast.support_vectors(positive=flag)
         np.testing.assert_allclose(alphas, naive.alphas[label], rtol=1e-9, atol=1e-12)
+        cls = 0 if flag else 1
+        plain_alphas = plain_pool.buffer(cls)[1]
+        np.testing.assert_allclose(alphas, plain_alphas, rtol=1e-9, atol=1e-12)
 
-    reference = statistics.median(times["KOIL (Gram cache, incremental scores)"])
+    reference = statistics.median(times[FAST])
     print(
         f"letter, first {len(y)} rows ({int(y.sum())} positive), KOIL budget 100/class, k = 10, "
         f"RS++; median of {args.repeats} runs; n_support at the end {fast.n_support}"

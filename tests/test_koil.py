@@ -510,6 +510,7 @@ def test_the_lazy_decay_scale_is_folded_back_on_steps_that_store_nothing():
         False,
         False,
         False,
+        np.empty(0),
     )
     assert alpha_t == 0.0  # a well-separated positive: no pair violates, nothing is stored
     assert pool.scale() == 1.0  # 1.5e-100 * 0.5 is below 1e-100: folded back

@@ -204,7 +204,7 @@ def test_arow_kernel_matches_reference():
     for x, y in stream(2, d=d):
         idx = np.flatnonzero(x).astype(np.int64)
         mu_ref, sigma_ref = arow_ref(mu_ref, sigma_ref, x, y, r)
-        updates += linear.arow_full_step(mu, sigma, d, idx, x[idx], y, r)
+        updates += linear.arow_full_step(mu, sigma, d, idx, x[idx], y, r) == linear.UPDATED
         np.testing.assert_allclose(mu, mu_ref, rtol=1e-9, atol=1e-12)
         np.testing.assert_allclose(sigma, sigma_ref, rtol=1e-9, atol=1e-12)
     assert 5 < updates < 300
@@ -219,10 +219,58 @@ def test_arow_and_acog_share_the_covariance_downdate():
     mu_c, sigma_c = np.zeros(d), np.eye(d)
     for x, y in stream(3, n=100, d=d):
         idx = np.flatnonzero(x).astype(np.int64)
-        if linear.arow_full_step(mu_a, sigma_a, d, idx, x[idx], y, 0.5):
+        if linear.arow_full_step(mu_a, sigma_a, d, idx, x[idx], y, 0.5) == linear.UPDATED:
             # force ACOG to update on the same round: a margin it cannot reach
-            assert linear.acog_full_step(mu_c, sigma_c, d, idx, x[idx], y, 1e300, 1.0, 1.0, 0.5)
+            step = linear.acog_full_step(mu_c, sigma_c, d, idx, x[idx], y, 1e300, 1.0, 1.0, 0.5)
+            assert step == linear.UPDATED
     np.testing.assert_array_equal(sigma_a, sigma_c)
+
+
+def downdate_is_finite_ref(cov, n, u, denominator):
+    """Plain numpy: is ``cov - u u' / denominator`` finite on the rows that change?"""
+    scaled = u[:n] / denominator
+    with np.errstate(over="ignore", invalid="ignore"):
+        new = cov[:n, :n] - scaled[:, None] * u[None, :n]
+    return bool(np.isfinite(new[scaled != 0.0]).all())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 9),
+    st.floats(-300, 308),
+    st.floats(-300, 308),
+    st.integers(0, 2**32 - 1),
+)
+def test_downdate_check_matches_numpy(n, log_cov, log_u, seed):
+    """The read-only finiteness pass agrees with numpy on the downdate's result, also at the
+    edge of the float range, and writes nothing."""
+    rng = np.random.default_rng(seed)
+    cov = rng.uniform(-1.0, 1.0, (n + 2, n + 2)) * 10.0**log_cov
+    u = rng.uniform(-1.0, 1.0, n + 2) * 10.0**log_u
+    u[rng.random(n + 2) < 0.2] = 0.0
+    before = cov.copy()
+    assert linear.downdate_is_finite(cov, n, u, 0.5) == downdate_is_finite_ref(cov, n, u, 0.5)
+    np.testing.assert_array_equal(cov, before)
+
+
+def test_a_refused_second_order_step_writes_nothing():
+    """A step that would overflow (a score of 0 from two weights at the edge of the float range,
+    and a huge step size) returns REFUSED and leaves every array as it was."""
+    idx, x = np.array([0, 1]), np.array([1.0, 1.0])
+    edge = np.array([1.7e308, -1.7e308, 0.0])
+    mean, cov, variance = edge.copy(), np.eye(3), np.ones(3)
+    assert linear.acog_full_step(mean, cov, 3, idx, x, 1.0, 1.0, 1.0, 1e308, 1.0) == linear.REFUSED
+    edge_cov = np.eye(3)
+    edge_cov[0, 0] = 1.7e308  # cov x overflows
+    zero = np.zeros(3)
+    assert linear.arow_full_step(zero, edge_cov, 3, idx, 1e15 * x, 1.0, 1.0) == linear.REFUSED
+    assert edge_cov[0, 0] == 1.7e308
+    step = linear.acog_diag_step(mean, variance, idx, x, 1.0, 1.0, 1.0, 1e308, 1.0)
+    assert step == linear.REFUSED
+    np.testing.assert_array_equal(mean, edge)
+    np.testing.assert_array_equal(cov, np.eye(3))
+    np.testing.assert_array_equal(variance, 1.0)
+    np.testing.assert_array_equal(zero, 0.0)
 
 
 # ---- invariants of the rules ---------------------------------------------------------------------

@@ -375,6 +375,46 @@ def test_finding_3_a_failed_update_of_a_full_state_is_rolled_back_whole():
     assert pickle.dumps(model) == before
 
 
+@pytest.mark.parametrize("covariance", ["diag", "full"])
+def test_finding_3_an_acog_step_that_overflows_is_refused_by_its_kernel(covariance):
+    """ACOG's steps check their new values before writing any (no copy of the state is taken):
+    a step that would overflow raises, and the model, its label counts and its feature space are
+    exactly as they were."""
+    from imbalance_stream.linear_model import ACOG
+
+    model = warmed(ACOG, {"covariance": covariance})
+    model.eta = 1e308  # a huge step size, set after warming up on it
+    index = model._features.index
+    model._mean[index["f0"]], model._mean[index["f1"]] = 1.7e308, -1.7e308  # at the edge
+    before = pickle.dumps(model)
+    with pytest.raises(NumericalError, match="non-finite"):
+        # a score of 0, so an update, whose step of about 1e308 overflows the first weight
+        model.learn_one({"f0": 1.0, "f1": 1.0, "new": 1.0}, True)
+    assert pickle.dumps(model) == before
+    assert "new" not in model._features.index
+    model.learn_one({"f2": 1.0}, False)  # and it goes on learning
+
+
+@pytest.mark.parametrize("policy, budget", [("rs++", 50), ("fifo", 4), ("inf", 4)])
+def test_finding_3_a_koil_step_that_overflows_is_rolled_back_whole(policy, budget):
+    """KOIL's transaction copies only its O(budget) arrays; the step keeps the stored vector and
+    Gram row it overwrites. A sample stored (into a fresh slot, over the oldest vector, into a
+    grown pool) with a weight of about 1e300 and linear kernel values of about 1e15 overflows the
+    scores; it is rolled back: the model pickles exactly as before."""
+    from imbalance_stream.kernel import KOIL
+
+    params = {"kernel": "linear", "budget": budget, "k": 2, "seed": 3, "policy": policy}
+    model = warmed(KOIL, params, n=60)
+    model.C = 1e300  # a huge penalty, set after warming up
+    before = pickle.dumps(model)
+    with pytest.raises(NumericalError, match="non-finite"):
+        model.learn_one({"f0": 1e15, "f1": -1e15, "f2": 1e15, "new": 1.0}, False)
+    assert model._undo[0] >= 0  # the step did store the vector before the check
+    assert pickle.dumps(model) == before
+    assert "new" not in model._features.index
+    model.learn_one({"f0": 0.5, "f1": 0.1}, False)  # and it goes on learning
+
+
 def test_finding_2_a_memory_error_during_growth_is_rolled_back(monkeypatch):
     from imbalance_stream.linear_model import ACOG
 

@@ -49,6 +49,9 @@ __all__ = [
     "koil_score",
     "koil_step",
     "refresh_scores",
+    "restore_slot",
+    "save_slot",
+    "step_finite",
 ]
 
 #: Layout of the ``ints`` state vector: slots in use; stored vectors of class 0 (positive) and 1
@@ -130,11 +133,60 @@ def _add_row(h, n, coefficient, row):
 
 
 @njit(cache=True)
-def _store(X, beta, h, G, cached, n, n_rows, slot, x, new_beta, krow, self_value):
+def save_slot(X, G, slot, undo):
+    """Keep in ``undo`` what storing into ``slot`` overwrites, for a rollback: ``[slot, X[slot],
+    G[slot]]`` (the cached Gram matrix is symmetric, so its row is also its column). An empty
+    ``undo`` keeps nothing."""
+    if undo.shape[0] == 0:
+        return
+    width = X.shape[1]
+    undo[0] = slot
+    undo[1 : 1 + width] = X[slot]
+    if G.shape[0] > 0:
+        undo[1 + width : 1 + width + G.shape[0]] = G[slot]
+
+
+@njit(cache=True)
+def restore_slot(X, G, undo):
+    """Undo :func:`save_slot`'s slot, if one was saved (``undo[0] >= 0``)."""
+    slot = int(undo[0])
+    if slot < 0:
+        return
+    width = X.shape[1]
+    X[slot] = undo[1 : 1 + width]
+    if G.shape[0] > 0:
+        G[slot] = undo[1 + width : 1 + width + G.shape[0]]
+        G[:, slot] = undo[1 + width : 1 + width + G.shape[0]]
+
+
+@njit(cache=True)
+def step_finite(beta, h, floats, X, G, undo):
+    """Whether everything a KOIL step may write is finite: the weights, the scores, the scale
+    and, if it stored a vector (``undo[0] >= 0``), that vector and its Gram row."""
+    for array in (beta, h, floats):
+        for value in array:
+            if not np.isfinite(value):
+                return False
+    slot = int(undo[0])
+    if slot >= 0:
+        for value in X[slot]:
+            if not np.isfinite(value):
+                return False
+        if G.shape[0] > 0:
+            for value in G[slot]:
+                if not np.isfinite(value):
+                    return False
+    return True
+
+
+@njit(cache=True)
+def _store(X, beta, h, G, cached, n, n_rows, slot, x, new_beta, krow, self_value, undo):
     """Write ``x`` with weight ``new_beta`` into ``slot`` (a fresh one, ``n_rows = n + 1``, or an
     overwritten one, ``n_rows = n``): ``krow`` holds ``k(x, .)`` over the ``n`` rows in use before,
     and gets ``k(x, x)`` at ``slot``; the scores ``h`` of the other rows gain ``new_beta k(x, .)``,
-    ``h[slot]`` is recomputed in full, and the cached Gram row and column are replaced."""
+    ``h[slot]`` is recomputed in full, and the cached Gram row and column are replaced (what they
+    held is kept in ``undo`` first, :func:`save_slot`)."""
+    save_slot(X, G, slot, undo)
     X[slot, :] = 0.0
     X[slot, : x.shape[0]] = x
     beta[slot] = new_beta
@@ -271,6 +323,7 @@ def _place(
     policy,
     euclidean,
     scratch,
+    undo,
 ):
     """Step 5: ``x`` (weight ``new_beta``) enters the buffer of its class by ``policy``: into a
     fresh slot, over a stored vector, or not at all; RS++ and FIFO++ move the removed vector's
@@ -285,7 +338,7 @@ def _place(
         same[position] = slot
         ints[COUNT + cls] = n_same + 1
         ints[USED] = n + 1
-        _store(X, beta, h, G, cached, n, n + 1, slot, x, new_beta, krow, self_value)
+        _store(X, beta, h, G, cached, n, n + 1, slot, x, new_beta, krow, self_value, undo)
     elif position == B.DROP:  # x itself is the removed vector
         if B.compensates(policy):
             c = same[argmax_over(similarity, same, n_same)]
@@ -309,7 +362,7 @@ def _place(
             removed_similarity[slot] = similarity[slot]  # -||x_removed - x||^2
         else:
             removed_similarity = removed_row
-        _store(X, beta, h, G, cached, n, n, slot, x, new_beta, krow, self_value)
+        _store(X, beta, h, G, cached, n, n, slot, x, new_beta, krow, self_value, undo)
         ints[HEAD + cls] = B.advance_head(policy, position, n_same, head, budget)
         if B.compensates(policy):
             # the most similar vector of the buffer after the replacement (it may be x)
@@ -345,6 +398,7 @@ def koil_step(
     smooth,
     knn_first,
     euclidean,
+    undo,
 ):
     """One KOIL trial on ``(x, y)``, ``y`` in {+1, -1} (Algorithms 1-3, eqs. 3.9, 3.10, 3.18).
 
@@ -356,10 +410,16 @@ def koil_step(
     the neighbours and the compensation target, is the kernel value, or with ``euclidean`` minus
     the squared Euclidean distance (D-KOIL-18). The storage must have a free slot.
 
+    ``undo`` (float64, ``1 + width + capacity`` entries, or empty) receives what the step
+    overwrites in ``X`` and ``G`` (:func:`save_slot`; ``undo[0]`` stays -1 when nothing is
+    stored), so that a transaction need not copy them.
+
     Returns ``(alpha_t, loss)``: the weight given to ``x`` (0 means not stored) and the
     un-regularised pairwise loss of the selected pairs without ``C`` (sum of the hinge values, or
     of their squares when ``smooth``; 0 on the bootstrap rounds), which the Hedge weights use.
     """
+    if undo.shape[0] > 0:
+        undo[0] = -1.0
     cls = 0 if y > 0 else 1
     opp = 1 - cls
     ints[SEEN + cls] += 1
@@ -434,6 +494,7 @@ def koil_step(
             policy,
             euclidean,
             scratch,
+            undo,
         )
     if ints[SINCE] >= ints[USED] or scale < _SMALL_SCALE:
         refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0)
@@ -469,7 +530,9 @@ def koil_mkl_step(
 ):
     """The classifier part of one multiple-kernel KOIL trial (Algorithm 4): for every kernel
     ``l`` with ``selected[l]``, the un-regularised step (eqs. 4.2/4.3, no decay) of learner ``l``
-    on its own slice of the stacked state; its loss goes to ``losses[l]`` (0 if not selected)."""
+    on its own slice of the stacked state; its loss goes to ``losses[l]`` (0 if not selected).
+    KOIL-MKL's transactions copy the state, so no step keeps an undo."""
+    no_undo = np.empty(0)
     for l in range(kinds.shape[0]):
         losses[l] = 0.0
         if selected[l]:
@@ -498,6 +561,7 @@ def koil_mkl_step(
                 smooth,
                 knn_first,
                 euclidean,
+                no_undo,
             )
 
 

@@ -11,7 +11,11 @@ __all__ = [
     "acog_diag_step",
     "acog_full_step",
     "arow_full_step",
+    "NO_UPDATE",
+    "REFUSED",
+    "UPDATED",
     "covariance_times_sparse",
+    "downdate_is_finite",
     "probit",
     "quad_form_diag",
     "quad_form_full",
@@ -83,6 +87,47 @@ def rank_one_downdate(cov, n, u, denominator):
                 cov[i, j] -= scaled * u[j]
 
 
+#: The exponent bits of a float64: all set for an infinity or a NaN, and only then.
+_EXPONENT = np.int64(0x7FF0000000000000)
+
+
+@njit(cache=True)
+def downdate_is_finite(cov, n, u, denominator):
+    """Whether :func:`rank_one_downdate` would leave every entry finite, without writing: a
+    read-only pass over the same arithmetic, so that an update can be refused before it changes
+    anything (transactions, ``imbalance_stream.base.transaction``). Each row's new values go to a
+    scratch row, whose bit patterns are then counted for an all-ones exponent: two loops that the
+    compiler vectorises (a floating-point test in one loop would not be, without fastmath)."""
+    scratch = np.empty(n)
+    bits = scratch.view(np.int64)
+    for i in range(n):
+        scaled = u[i] / denominator
+        if scaled != 0.0:
+            row = cov[i]
+            for j in range(n):
+                scratch[j] = row[j] - scaled * u[j]
+            bad = 0
+            for j in range(n):
+                bad += (bits[j] & _EXPONENT) == _EXPONENT
+            if bad:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _steps_finite(mean, n, u, step):
+    """Whether ``mean[:n] + step * u[:n]`` is finite everywhere."""
+    for i in range(n):
+        if not math.isfinite(mean[i] + step * u[i]):
+            return False
+    return True
+
+
+#: What the second-order steps return: no loss (nothing changed), an update, or an update refused
+#: because it would have made the state non-finite (nothing changed either).
+NO_UPDATE, UPDATED, REFUSED = 0, 1, -1
+
+
 @njit(cache=True)
 def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
     """One ACOG round with a full covariance (seed 002, Algorithm 1, Eq. 6 and 7).
@@ -92,21 +137,24 @@ def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
     covariance, ``mean += eta * slope * y * gamma / (gamma + v) * u`` (because
     ``cov_new x = gamma / (gamma + v) * u``). Loss I passes ``margin = rho_y, slope = 1``, loss II
     ``margin = 1, slope = rho_y``. Only the leading ``n`` rows and columns are touched. Returns
-    whether the round updated.
+    ``UPDATED``, ``NO_UPDATE`` (no loss), or ``REFUSED`` when some new value would not be finite,
+    checked before anything is written, so that the state is then exactly as it was.
     """
     score = sparse_dot(mean, indices, values)
     if y * score >= margin:
-        return False
+        return NO_UPDATE
     u = covariance_times_sparse(cov, n, indices, values)
     v = 0.0
     for k in range(indices.shape[0]):
         v += values[k] * u[indices[k]]
     denominator = gamma + v
     step = eta * slope * y * gamma / denominator
+    if not (_steps_finite(mean, n, u, step) and downdate_is_finite(cov, n, u, denominator)):
+        return REFUSED
     for i in range(n):
         mean[i] += step * u[i]
     rank_one_downdate(cov, n, u, denominator)
-    return True
+    return UPDATED
 
 
 @njit(cache=True)
@@ -116,37 +164,47 @@ def arow_full_step(mean, cov, n, indices, values, y, r):
     With ``u = cov x``, ``v = x' u`` and the hinge loss ``l = max(0, 1 - y mean.x)``: if
     ``l > 0``, ``mean += l / (v + r) * y * u`` (a step along the *old* covariance, proportional
     to the loss) and ``cov -= u u' / (v + r)``, the same downdate as ACOG with ``gamma = r``.
-    Returns whether the round updated.
+    Returns ``UPDATED``, ``NO_UPDATE`` or ``REFUSED`` as :func:`acog_full_step` does.
     """
     loss = 1.0 - y * sparse_dot(mean, indices, values)
     if not loss > 0.0:
-        return False
+        return NO_UPDATE
     u = covariance_times_sparse(cov, n, indices, values)
     v = 0.0
     for k in range(indices.shape[0]):
         v += values[k] * u[indices[k]]
     denominator = v + r
     step = loss / denominator * y
+    if not (_steps_finite(mean, n, u, step) and downdate_is_finite(cov, n, u, denominator)):
+        return REFUSED
     for i in range(n):
         mean[i] += step * u[i]
     rank_one_downdate(cov, n, u, denominator)
-    return True
+    return UPDATED
 
 
 @njit(cache=True)
 def acog_diag_step(mean, variance, indices, values, y, margin, slope, eta, gamma):
     """One ACOG-diag round (D-ACOG-1): per touched coordinate ``sigma_i <- gamma sigma_i /
-    (gamma + sigma_i x_i^2)``, then ``mean_i += eta * slope * y * sigma_i(new) * x_i``. O(s)."""
+    (gamma + sigma_i x_i^2)``, then ``mean_i += eta * slope * y * sigma_i(new) * x_i``. O(s).
+    Returns ``UPDATED``, ``NO_UPDATE`` or ``REFUSED`` as :func:`acog_full_step` does: the new
+    values are checked for finiteness before the first is written."""
     score = sparse_dot(mean, indices, values)
     if y * score >= margin:
-        return False
+        return NO_UPDATE
+    for k in range(indices.shape[0]):
+        j = indices[k]
+        x = values[k]
+        sigma = gamma * variance[j] / (gamma + variance[j] * x * x)
+        if not (math.isfinite(sigma) and math.isfinite(mean[j] + eta * slope * y * sigma * x)):
+            return REFUSED
     for k in range(indices.shape[0]):
         j = indices[k]
         x = values[k]
         sigma = gamma * variance[j] / (gamma + variance[j] * x * x)
         variance[j] = sigma
         mean[j] += eta * slope * y * sigma * x
-    return True
+    return UPDATED
 
 
 @njit(cache=True)

@@ -23,7 +23,7 @@ from .first_order import (
     passive_aggressive_step,
     romma_step,
 )
-from .linear import acog_diag_step, acog_full_step, arow_full_step, sparse_dot
+from .linear import UPDATED, acog_diag_step, acog_full_step, arow_full_step, sparse_dot
 from .sketch import sacog_step, sparse_sacog_score, sparse_sacog_step
 
 __all__ = ["replay_acog", "replay_baseline", "replay_sacog"]
@@ -94,7 +94,7 @@ def replay_acog(
             updated = acog_diag_step(
                 mean, variance, row_indices, row_values, y, margin, slope, eta, gamma
             )
-        if updated:
+        if updated == UPDATED:  # a REFUSED step (an overflow) wrote nothing
             n_updates += 1
     return n_updates
 
@@ -170,8 +170,8 @@ def replay_baseline(
         elif kind == ROMMA:
             updated = romma_step(weights, n, row_indices, row_values, y)
         else:
-            updated = arow_full_step(weights, cov, n, row_indices, row_values, y, r)
-        if updated:
+            updated = arow_full_step(weights, cov, n, row_indices, row_values, y, r) == UPDATED
+        if updated:  # a REFUSED AROW step (an overflow) wrote nothing
             n_updates += 1
     return n_updates
 

@@ -11,7 +11,9 @@ left exactly as it was, pickle for pickle, and :class:`NumericalError` says why.
 The snapshot copies the arrays of the state, so it costs about as much as touching the state
 once; an estimator whose update touches only part of a large state overrides
 ``_snapshot`` / ``_restore`` / ``_state_finite`` with cheaper versions (the first-order linear
-models save only the weights of the sample's features).
+models save only the weights of the sample's features; KOIL the small arrays and the one stored
+vector a step may overwrite), and one whose jitted step checks its new values before writing
+any (:class:`CheckedInKernel`: ACOG, AROW) saves only its scalars.
 """
 
 from __future__ import annotations
@@ -27,7 +29,13 @@ import numpy as np
 
 from imbalance_stream._numba.guard import all_finite
 
-__all__ = ["NumericalError", "Transactional", "copy_state", "is_finite_state"]
+__all__ = [
+    "CheckedInKernel",
+    "NumericalError",
+    "Transactional",
+    "copy_state",
+    "is_finite_state",
+]
 
 
 class NumericalError(ArithmeticError, ValueError):
@@ -155,6 +163,15 @@ class Transactional:
                 return False
         return True
 
+    def _numerical_error(self) -> NumericalError:
+        """The error of a sample whose update would make the state non-finite."""
+        return NumericalError(
+            f"{type(self).__name__}: this sample would make the model's state non-finite "
+            "(an overflow in the update); it was not learned and the model is unchanged. "
+            "Scale the features (e.g. river.preprocessing.StandardScaler) or lower the "
+            "step size"
+        )
+
     def _apply(self, indices: np.ndarray, update) -> None:
         """Run ``update()`` as one transaction over the sample with columns ``indices``: on any
         exception, or a non-finite state afterwards, restore the state and the feature space
@@ -165,13 +182,29 @@ class Transactional:
         try:
             update()
             if not self._state_finite(indices):
-                raise NumericalError(
-                    f"{type(self).__name__}: this sample would make the model's state non-finite "
-                    "(an overflow in the update); it was not learned and the model is unchanged. "
-                    "Scale the features (e.g. river.preprocessing.StandardScaler) or lower the "
-                    "step size"
-                )
+                raise self._numerical_error()
         except BaseException:
             self._restore(snapshot)
             features.truncate(n_names)
             raise
+
+
+class CheckedInKernel(Transactional):
+    """Transactions for estimators whose jitted step checks its own new values: the step computes
+    every value it would write, and writes none of them unless all are finite (returning a
+    "refused" code instead, on which ``_learn`` raises :meth:`_numerical_error`). The arrays then
+    need no copy and no scan: the snapshot is the instance's attributes (scalars such as the label
+    counts, and the references to the arrays, which growth replaces rather than changes), O(1)
+    instead of O(state) per sample.
+    """
+
+    def _snapshot(self, indices: np.ndarray) -> Any:
+        return dict(vars(self))
+
+    def _restore(self, snapshot: Any) -> None:
+        state = vars(self)
+        state.clear()
+        state.update(snapshot)
+
+    def _state_finite(self, indices: np.ndarray) -> bool:
+        return True  # the step wrote nothing non-finite (it refuses instead)

@@ -295,6 +295,53 @@ class KOIL(BinaryClassifier):
     def _kernel_args(self):
         return self._kind, float(self.gamma), float(self.degree), 0.0
 
+    # ---- transactions: a step changes the small arrays and at most one stored vector ----------
+
+    def _snapshot(self, indices):
+        """The scalars, the generator's state, copies of the pool's O(budget) arrays, and
+        references to ``X`` and ``G``, whose one overwritten row the step itself keeps in
+        ``self._undo`` (:func:`~imbalance_stream._numba.koil.save_slot`): O(budget) per sample
+        where a copy of the Gram matrix would be O(budget^2)."""
+        pool = self._pool
+        self._undo[0] = -1.0  # nothing overwritten yet
+        saved_pool = dict(vars(pool))
+        for name in ("beta", "h", "members", "ints", "floats"):
+            saved_pool[name] = saved_pool[name].copy()
+        return dict(vars(self)), saved_pool, self._rng.bit_generator.state
+
+    def _restore(self, snapshot):
+        state, saved_pool, generator_state = snapshot
+        pool = state["_pool"]
+        undo = self._undo
+        if undo.shape[0] and pool.X is saved_pool["X"] and pool.G is saved_pool["G"]:
+            steps.restore_slot(pool.X, pool.G, undo)  # else the step wrote into new arrays
+        vars(pool).clear()
+        vars(pool).update(saved_pool)
+        vars(self).clear()
+        vars(self).update(state)
+        self._rng.bit_generator.state = generator_state
+
+    def _state_finite(self, indices):
+        pool = self._pool
+        return bool(steps.step_finite(pool.beta, pool.h, pool.floats, pool.X, pool.G, self._undo))
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_undo_buffer", None)  # scratch, see ``_undo``
+        return state
+
+    @property
+    def _undo(self) -> np.ndarray:
+        """Scratch for the step's record of the stored vector it overwrites (not state: rebuilt
+        when the pool's shape changes, never pickled)."""
+        pool = self._pool
+        size = 1 + pool.X.shape[1] + pool.G.shape[0]
+        undo = self.__dict__.get("_undo_buffer")
+        if undo is None or undo.shape[0] != size:
+            undo = np.full(size, -1.0)
+            self.__dict__["_undo_buffer"] = undo
+        return undo
+
     def _learn(self, indices, values, sign):
         pool = self._pool
         pool.reserve_slot()
@@ -322,6 +369,7 @@ class KOIL(BinaryClassifier):
             self.loss == "smooth",
             self.neighbor_mode == "knn_then_violators",
             self.similarity == "euclidean",
+            self._undo,
         )
         if self.threshold == "buffer_acc":
             self.threshold_ = self._buffer_threshold()

@@ -8,6 +8,7 @@ from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
+from imbalance_stream.base.transaction import CheckedInKernel
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
@@ -15,7 +16,7 @@ from ._cost import CostRatio
 __all__ = ["ACOG"]
 
 
-class ACOG(CostRatio, BinaryClassifier):
+class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
     """Adaptive Cost-sensitive Online Gradient descent (ACOG).
 
     A linear classifier whose weights are a Gaussian N(mu, Sigma). On a round whose
@@ -147,7 +148,9 @@ class ACOG(CostRatio, BinaryClassifier):
             updated = kernels.acog_diag_step(
                 self._mean, self._cov, indices, values, sign, margin, slope, self.eta, self.gamma
             )
-        self.n_updates += bool(updated)
+        if updated == kernels.REFUSED:  # nothing was written; the label count is rolled back
+            raise self._numerical_error()
+        self.n_updates += updated
 
     def _learn_rows(self, rows, signs, learns):
         indptr, indices, values = self._commit_rows(rows, learns)

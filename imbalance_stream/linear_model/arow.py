@@ -10,12 +10,13 @@ from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
+from imbalance_stream.base.transaction import CheckedInKernel
 from imbalance_stream.base.validation import check_real
 
 __all__ = ["AROW"]
 
 
-class AROW(BinaryClassifier):
+class AROW(CheckedInKernel, BinaryClassifier):
     """Adaptive Regularization Of Weight vectors (Crammer, Kulesza and Dredze 2009), as the ACOG
     paper compares with it (its section 4.1; LIBOL's ``AROW.m``).
 
@@ -95,7 +96,9 @@ class AROW(BinaryClassifier):
         updated = kernels.arow_full_step(
             self._mean, self._cov, len(self._features), indices, values, sign, float(self.r)
         )
-        self.n_updates += bool(updated)
+        if updated == kernels.REFUSED:  # nothing was written
+            raise self._numerical_error()
+        self.n_updates += updated
 
     def _learn_rows(self, rows, signs, learns):
         indptr, indices, values = self._commit_rows(rows, learns)
