@@ -82,7 +82,8 @@ def _waveform(rng_seed, n_train, n_test):
 
 
 def _banana(rng, n_train):
-    """River's Banana (the benchmark repository's 5,300 points), a random 4,000 / 1,300 split."""
+    """River's Banana (the benchmark repository's 5,300 points), a random 4,000 / 1,300 split
+    (D-LASVM-22)."""
     from river import datasets
 
     data = list(datasets.Bananas())
@@ -236,7 +237,7 @@ _FAMILY = {"FULL SVM": FullSVM, "LASVM-G": LASVMG, "LASVM-NC": LASVMNC, "LASVM-I
 
 
 def _run_family(split, method, C, gamma, cache_mb) -> tuple[dict, np.ndarray]:
-    """One pass (chapter 6: one epoch, no finishing) of a LASVM-G family member."""
+    """One pass (chapter 6: one epoch, no finishing) of a LASVM-G family member (D-LASVM-24)."""
     X_train, y_train, X_test, _ = split[:4]
     train, test, labels = as_dicts(X_train), as_dicts(X_test), y_train.tolist()
     model = _FAMILY[method](C=C, gamma=gamma, tau=TAU, cache_mb=cache_mb)
