@@ -412,11 +412,11 @@ def _multiclass(results, digits) -> list[dict]:
 def mnist_ovr(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Figs. 3.1, 3.2, 3.4 and 3.5: the MNIST one-vs-rest tasks of ``digits`` (default all ten)
     for ``methods`` (default LIBSVM, LASVM x1 and x2, AVGPERC x1 and x10) on a subsample
-    (``sizes.mnist`` = [n_train, n_test], default [6000, 2000]), and the multiclass error when all
+    (``sizes.mnist`` = [n_train, n_test], default [4000, 2000]), and the multiclass error when all
     ten digits ran."""
     digits = [int(d) for d in params.get("digits", range(10))]
     methods = _check(params.get("methods", MNIST_METHODS), MNIST_METHODS, "methods")
-    params = {**params, "sizes": {"mnist": params.get("sizes", {}).get("mnist", [6000, 2000])}}
+    params = {**params, "sizes": {"mnist": params.get("sizes", {}).get("mnist", [4000, 2000])}}
     datasets = [f"mnist-{d}" for d in digits]
     cells = _cells(params, "3.4", datasets, methods, lambda d: CH3_SETTINGS["mnist"])
     results = _execute(cells, out_dir, n_jobs, scheduler, progress, "MNIST one-vs-rest")
