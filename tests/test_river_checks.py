@@ -15,7 +15,10 @@ import inspect
 import pytest
 from river import base, checks, datasets
 
-# Every public estimator module; add ``active`` and ``imblearn`` here as they are built. (The
+# Every public estimator module; add ``imblearn`` here as it is built. ``active``'s MarginSampler
+# follows River's active protocol (``predict_proba_one`` returns ``(proba, ask)``), which the
+# reliability tests' dict reading does not, so its River checks run in ``test_margin_sampler.py``.
+# (The
 # batch estimators of ``imbalance_stream.density_ratio`` are not River estimators: no River check
 # applies to them.)
 MODULES = [
