@@ -53,6 +53,9 @@ KOILBenchmark(name)                 as shipped       ``1`` (the authors' minorit
 ShuttleODDS                49,097 x 9       ``1`` anomaly, merged rare classes (3,511)
 =========================  ===============  ===================================
 
+Generator: :class:`Waveform` (Breiman's waveforms, class 1 positive, with the negatives-per-positive
+ratio of the thesis' imbalance sweeps).
+
 Imbalance: :class:`ImbalancedStream` makes any labelled stream follow a positive-class share
 given by a float or a schedule: :class:`Static`, :class:`Step`, :class:`Gradual`,
 :class:`Periodic`, :class:`Piecewise`, or any callable ``t -> p``.
@@ -105,6 +108,7 @@ from .mnist import MNIST, read_idx
 from .novelty import NoveltyStream
 from .shuttle import ShuttleODDS, stratified_fold_matrix
 from .uci import Abalone, BreastCancerWisconsin, Car, Iris, Magic04, PenDigits, Spambase
+from .waveform import Waveform
 
 __all__ = [
     "NoveltyStream",
@@ -143,6 +147,7 @@ __all__ = [
     "Splice",
     "Static",
     "Step",
+    "Waveform",
     "as_schedule",
     "check_koil_files",
     "get_data_home",

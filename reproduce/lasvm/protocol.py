@@ -1,0 +1,437 @@
+"""Seed 003, chapters 3 and 6 of Ertekin (2009): LASVM against the batch SVM, and the non-convex
+online SVMs.
+
+* Table 3.2: LIBSVM (scikit-learn's ``SVC``, measured in the same run) against LASVM one pass
+  plus finishing (LASVM x1): test error, support vectors, kernel evaluations, CPU seconds, on
+  Waveform, Banana and Adult (a9a) with the settings of Table 3.1. The same runs give Table 3.3,
+  the relative change of error, #SV and time from finishing (LASVM x1 before and after it).
+* Figs. 3.1, 3.2, 3.4 and 3.5: the ten MNIST one-vs-rest tasks (error, time, #SV) for LIBSVM,
+  LASVM x1, LASVM x2, AVGPERC x1 and AVGPERC x10, and the one-vs-rest multiclass error, on a
+  seeded subsample of MNIST (D-LASVM-23).
+* Tables 6.3 and 6.4: one pass of FULL SVM, LASVM-G, LASVM-NC and LASVM-I (s = -1, CLEAN every
+  300) and LIBSVM: accuracy, #SV, training time, PRBEP, AUC, g-means and kernel evaluations, on
+  Adult, Banana and MNIST-8 with the settings of Table 6.2.
+
+Every cell is one (table, dataset, run, method): a run draws its training order (and, for
+Waveform and MNIST, its sample) from ``[seed, run]``. CPU seconds are the cell process's
+(``time.process_time``), after numba compiled on a few rows; loading and test scoring are not
+timed. Reuters, USPS, USPS+N, Forest and CiteSeer are not in the data home: their rows are left
+out.
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+import time
+
+import numpy as np
+
+from imbalance_stream.evaluate.parallel import map_cells
+from imbalance_stream.kernel import AveragedKernelPerceptron
+from imbalance_stream.metrics.batch import binary_rates, prbep, roc_auc
+from imbalance_stream.svm import LASVM, LASVMG, LASVMI, LASVMNC, FullSVM
+from reproduce.common.published import load_published
+from reproduce.common.results import write_rows
+
+__all__ = [
+    "CH3_METHODS",
+    "CH6_METHODS",
+    "MNIST_METHODS",
+    "as_dicts",
+    "load_split",
+    "mnist_ovr",
+    "table3_2",
+    "table6_3",
+]
+
+PUBLISHED = pathlib.Path(__file__).resolve().parent / "published.csv"
+
+#: (C, gamma, cache MB) of Table 3.1, and (C, gamma) of Table 6.2.
+CH3_SETTINGS = {
+    "waveform": (1.0, 0.05, 40.0),
+    "banana": (316.0, 0.5, 40.0),
+    "adult": (100.0, 0.005, 40.0),
+    "mnist": (1000.0, 0.005, 256.0),
+}
+CH6_SETTINGS = {"adult": (100.0, 0.005), "banana": (10.0, 1.0), "mnist-8": (100.0, 0.001)}
+TAU = 1e-3  # Table 3.1's tau, and LIBSVM's default stopping tolerance
+
+CH3_METHODS = ("LIBSVM", "LASVMx1")
+MNIST_METHODS = ("LIBSVM", "LASVMx1", "LASVMx2", "AVGPERCx1", "AVGPERCx10")
+CH6_METHODS = ("FULL SVM", "LASVM-G", "LASVM-NC", "LASVM-I", "LIBSVM")
+
+
+# ---- data ---------------------------------------------------------------------------------------
+
+
+def _standardise(X_train, X_test):
+    mean, std = X_train.mean(0), X_train.std(0)
+    std = np.where(std > 0, std, 1.0)
+    return (X_train - mean) / std, (X_test - mean) / std
+
+
+def _waveform(rng_seed, n_train, n_test):
+    """4,000 + 1,000 fresh samples of the generator, standardised on the training part as the
+    benchmark repository's copy is (D-LASVM-22)."""
+    from imbalance_stream.datasets import Waveform
+
+    X, y, _ = Waveform(n_samples=n_train + n_test, seed=rng_seed).to_numpy()
+    X_train, X_test = _standardise(X[:n_train], X[n_train:])
+    return X_train, y[:n_train], X_test, y[n_train:]
+
+
+def _banana(rng, n_train):
+    """River's Banana (the benchmark repository's 5,300 points), a random 4,000 / 1,300 split
+    (D-LASVM-22)."""
+    from river import datasets
+
+    data = list(datasets.Bananas())
+    X = np.array([[x[k] for k in sorted(x)] for x, _ in data])
+    y = np.array([label for _, label in data], dtype=bool)
+    order = rng.permutation(len(y))
+    return X[order[:n_train]], y[order[:n_train]], X[order[n_train:]], y[order[n_train:]]
+
+
+def _adult(rng, n_train):
+    """a9a's training file (the first ``n_train`` rows) in a random order, its test file."""
+    from imbalance_stream.datasets import A9A
+
+    X, y, _ = A9A(split="train").to_numpy()
+    X, y = np.asarray(X, float)[:n_train], np.asarray(y, bool)[:n_train]
+    order = rng.permutation(len(y))
+    X_test, y_test, _ = A9A(split="test").to_numpy()
+    return X[order], y[order], np.asarray(X_test, float), np.asarray(y_test, bool)
+
+
+def _mnist(rng, digit, n_train, n_test):
+    """A seeded subsample of MNIST's training and test files (pixels in [0, 1]), the digit
+    against the rest; the subsample does not depend on the digit, so the ten tasks share it."""
+    from imbalance_stream.datasets import MNIST
+
+    parts = []
+    for split, n in (("train", n_train), ("test", n_test)):
+        X, labels, _ = MNIST(split=split, positive_class=None).to_numpy()
+        keep = np.sort(rng.permutation(len(labels))[:n]) if n < len(labels) else np.arange(n)
+        keep = rng.permutation(keep)
+        parts.append((np.asarray(X[keep], float) / 255.0, np.asarray(labels[keep]).astype(int)))
+    (X_train, d_train), (X_test, d_test) = parts
+    return X_train, d_train == digit, X_test, d_test == digit, d_test
+
+
+def load_split(dataset: str, seed: int, run: int, n_train=None, n_test=None):
+    """``(X_train, y_train, X_test, y_test, test_digits)`` of one run (``y`` boolean, positive
+    True); ``test_digits`` is MNIST's test labels (None elsewhere). ``n_train`` / ``n_test``
+    subsample (MNIST) or truncate (Adult's training rows); None keeps the thesis's sizes."""
+    rng = np.random.default_rng([seed, run])
+    if dataset == "waveform":
+        return (*_waveform([seed, run], n_train or 4000, n_test or 1000), None)
+    if dataset == "banana":
+        return (*_banana(rng, n_train or 4000), None)
+    if dataset == "adult":
+        return (*_adult(rng, n_train or 32561), None)
+    if dataset.startswith("mnist"):
+        digit = int(dataset.split("-")[1])
+        return _mnist(rng, digit, n_train or 60000, n_test or 10000)
+    raise ValueError(f"unknown dataset {dataset!r}")
+
+
+def as_dicts(X: np.ndarray) -> list[dict]:
+    """Rows as sparse dicts (the nonzero features), as a stream would feed the model."""
+    dicts = []
+    for row in X:
+        nonzero = np.flatnonzero(row)
+        dicts.append(dict(zip(nonzero.tolist(), row[nonzero].tolist())))
+    return dicts
+
+
+# ---- one method on one split ------------------------------------------------------------------
+
+
+def _scores(model, test_dicts) -> np.ndarray:
+    return np.array([model.decision_one(x) for x in test_dicts])
+
+
+def _measures(scores: np.ndarray, y_test: np.ndarray) -> dict:
+    """Test error, accuracy, PRBEP, AUC and g-means of decision values (positive: f >= 0)."""
+    predicted = scores >= 0.0
+    accuracy = float(np.mean(predicted == y_test))
+    return {
+        "error": round(100.0 * (1.0 - accuracy), 3),
+        "accuracy": round(100.0 * accuracy, 3),
+        "prbep": round(100.0 * prbep(scores, y_test), 3),
+        "auc": round(roc_auc(scores, y_test), 4),
+        "gmeans": round(100.0 * binary_rates(y_test, predicted)["g_mean"], 3),
+    }
+
+
+def _warm_up() -> None:
+    """Compile every jitted kernel before a timed run (numba also caches them on disk)."""
+    rng = np.random.default_rng(0)
+    rows = [{0: float(a), 1: float(b)} for a, b in rng.normal(size=(60, 2))]
+    labels = [bool(i % 2) for i in range(60)]
+    for model in (LASVM(), FullSVM(), LASVMG(), LASVMNC(), LASVMI()):
+        for x, label in zip(rows, labels):
+            model.learn_one(x, label)
+        model.finish()
+        model.decision_one(rows[0])
+        if hasattr(model, "clean"):  # CLEAN runs every 300 samples, after the warm-up rows
+            model.clean(0)
+    LASVM(seed=0).learn_epochs(rows, labels, epochs=2)
+
+
+def _run_svc(split, C, gamma, cache_mb) -> tuple[dict, np.ndarray]:
+    from sklearn.svm import SVC
+
+    X_train, y_train, X_test, _ = split[:4]
+    start = time.process_time()
+    svc = SVC(C=C, gamma=gamma, tol=TAU, cache_size=cache_mb).fit(X_train, y_train)
+    elapsed = time.process_time() - start
+    scores = svc.decision_function(X_test)
+    return {"cpu_seconds": round(elapsed, 3), "n_sv": int(svc.n_support_.sum())}, scores
+
+
+def _run_lasvm(split, C, gamma, cache_mb, epochs: int, seed: int) -> tuple[dict, np.ndarray]:
+    """LASVM x``epochs`` plus finishing; x1 is ``learn_one`` over the stream (with the state
+    before finishing recorded for Table 3.3), x2 and more ``learn_epochs`` over the stored set."""
+    X_train, y_train, X_test, y_test = split[:4]
+    train, test, labels = as_dicts(X_train), as_dicts(X_test), y_train.tolist()
+    model = LASVM(C=C, gamma=gamma, tau=TAU, cache_mb=cache_mb, seed=seed)
+    row: dict = {}
+    start = time.process_time()
+    if epochs == 1:
+        for x, label in zip(train, labels):
+            model.learn_one(x, label)
+        online = time.process_time() - start
+        before = _scores(model, test)  # untimed
+        row.update(
+            pass_cpu_seconds=round(online, 3),
+            pass_n_sv=model.n_support_,
+            pass_error=_measures(before, y_test)["error"],
+        )
+        start = time.process_time() - online
+    else:
+        model.learn_epochs(train, labels, epochs=epochs)
+    row["finishing_steps"] = model.finish()
+    row["cpu_seconds"] = round(time.process_time() - start, 3)
+    row.update(n_sv=model.n_support_, kernel_evaluations=model.n_kernel_evaluations_)
+    return row, _scores(model, test)
+
+
+def _run_avgperc(split, gamma, epochs: int, seed: int) -> tuple[dict, np.ndarray]:
+    """AVGPERC x``epochs``: each epoch in a new random order of the training set."""
+    X_train, y_train, X_test, _ = split[:4]
+    train, test, labels = as_dicts(X_train), as_dicts(X_test), y_train.tolist()
+    model = AveragedKernelPerceptron(gamma=gamma)
+    rng = np.random.default_rng(seed)
+    start = time.process_time()
+    for epoch in range(epochs):
+        order = range(len(train)) if epoch == 0 else rng.permutation(len(train))
+        for i in order:
+            model.learn_one(train[i], labels[i])
+    elapsed = time.process_time() - start
+    return {"cpu_seconds": round(elapsed, 3), "n_sv": model.n_support}, _scores(model, test)
+
+
+_FAMILY = {"FULL SVM": FullSVM, "LASVM-G": LASVMG, "LASVM-NC": LASVMNC, "LASVM-I": LASVMI}
+
+
+def _run_family(split, method, C, gamma, cache_mb) -> tuple[dict, np.ndarray]:
+    """One pass (chapter 6: one epoch, no finishing) of a LASVM-G family member (D-LASVM-24)."""
+    X_train, y_train, X_test, _ = split[:4]
+    train, test, labels = as_dicts(X_train), as_dicts(X_test), y_train.tolist()
+    model = _FAMILY[method](C=C, gamma=gamma, tau=TAU, cache_mb=cache_mb)
+    start = time.process_time()
+    for x, label in zip(train, labels):
+        model.learn_one(x, label)
+    elapsed = time.process_time() - start
+    row = {
+        "cpu_seconds": round(elapsed, 3),
+        "n_sv": model.n_support_,
+        "kernel_evaluations": model.n_kernel_evaluations_,
+    }
+    return row, _scores(model, test)
+
+
+def _cell(cell: dict) -> dict:
+    """One (table, dataset, run, method): the row of ``runs.csv`` (plus the test scores, for
+    the multiclass combination of the MNIST tasks)."""
+    _warm_up()
+    dataset, method, run, seed = cell["dataset"], cell["method"], cell["run"], cell["seed"]
+    split = load_split(dataset, seed, run, cell.get("n_train"), cell.get("n_test"))
+    C, gamma, cache_mb = cell["C"], cell["gamma"], cell["cache_mb"]
+    run_seed = int(np.random.default_rng([seed, run, 1]).integers(2**31))
+    if method == "LIBSVM":
+        row, scores = _run_svc(split, C, gamma, cache_mb)
+    elif method.startswith("LASVMx"):
+        row, scores = _run_lasvm(split, C, gamma, cache_mb, int(method[6:]), run_seed)
+    elif method.startswith("AVGPERCx"):
+        row, scores = _run_avgperc(split, gamma, int(method[8:]), run_seed)
+    else:
+        row, scores = _run_family(split, method, C, gamma, cache_mb)
+    head = {"table": cell["table"], "dataset": dataset, "run": run, "method": method}
+    head.update(n_train=len(split[1]), n_test=len(split[3]))
+    return {**head, **_measures(scores, split[3]), **row, "scores": scores, "digits": split[4]}
+
+
+# ---- tables -------------------------------------------------------------------------------------
+
+
+def _cells(params, table, datasets, methods, settings) -> list[dict]:
+    runs, seed = params.get("runs", 1), int(params.get("seed", 2009))
+    sizes = params.get("sizes", {})
+    cells = []
+    for dataset in datasets:
+        C, gamma, cache_mb = settings(dataset)
+        family = dataset.split("-")[0]
+        n_train, n_test = (list(sizes.get(family, [])) + [None, None])[:2]
+        n_runs = int(runs.get(family, 1) if isinstance(runs, dict) else runs)
+        for run in range(n_runs):
+            for method in methods:
+                cells.append(
+                    {"table": table, "dataset": dataset, "method": method, "run": run}
+                    | {"seed": seed, "C": C, "gamma": gamma, "cache_mb": cache_mb}
+                    | {"n_train": n_train, "n_test": n_test}
+                )
+    return cells
+
+
+def _execute(cells, out_dir, n_jobs, scheduler, progress, label) -> list[dict]:
+    """Run the cells; write ``runs.csv`` without the score arrays; return the full rows."""
+    results = map_cells(_cell, cells, n_jobs, scheduler, progress, label)
+    if out_dir is not None:
+        log = [{k: v for k, v in r.items() if k not in ("scores", "digits")} for r in results]
+        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    return results
+
+
+def _check(names, known, what) -> list[str]:
+    unknown = sorted(set(names) - set(known))
+    if unknown:
+        raise ValueError(f"unknown {what} {unknown}; known: {', '.join(known)}")
+    return list(names)
+
+
+def _mean(rows, key) -> float:
+    values = [r[key] for r in rows if key in r and r[key] is not None]
+    return round(float(np.mean(values)), 3) if values else math.nan
+
+
+def _summary(results, tables, quantities) -> list[dict]:
+    """Mean of each quantity over the runs of every (dataset, method), beside the thesis's
+    values in its ``tables``."""
+    published: dict = {}
+    for table in tables:
+        for key, methods in load_published(PUBLISHED).get(table, {}).items():
+            for method, values in methods.items():
+                published.setdefault(key, {}).setdefault(method, {}).update(values)
+    rows = []
+    pairs = dict.fromkeys((r["dataset"], r["method"]) for r in results)
+    for dataset, method in pairs:
+        runs = [r for r in results if r["dataset"] == dataset and r["method"] == method]
+        paper = published.get(dataset, {}).get(method, {})
+        row = {
+            "dataset": dataset,
+            "method": method,
+            "runs": len(runs),
+            "n_train": runs[0]["n_train"],
+        }
+        for quantity in quantities:
+            row[quantity] = _mean(runs, quantity)
+            if quantity in paper:
+                row[f"paper_{quantity}"] = paper[quantity]
+        rows.append(row)
+    return rows
+
+
+def _finishing_change(results) -> list[dict]:
+    """Table 3.3: relative change (%) of error, #SV and time from finishing, LASVM x1."""
+    published = load_published(PUBLISHED).get("3.3", {})
+    rows = []
+    for dataset in dict.fromkeys(r["dataset"] for r in results):
+        runs = [r for r in results if r["dataset"] == dataset and r["method"] == "LASVMx1"]
+        if not runs:
+            continue
+        row = {"dataset": dataset, "method": "LASVMx1 finishing", "runs": len(runs)}
+        for name, after, before in (
+            ("error_change", "error", "pass_error"),
+            ("sv_change", "n_sv", "pass_n_sv"),
+            ("time_change", "cpu_seconds", "pass_cpu_seconds"),
+        ):
+            changes = [100.0 * (r[after] - r[before]) / r[before] for r in runs if r[before]]
+            row[name] = round(float(np.mean(changes)), 1) if changes else math.nan
+            paper = published.get(dataset, {}).get("LASVMx1", {}).get(name)
+            if paper is not None:
+                row[f"paper_{name}"] = paper
+        rows.append(row)
+    return rows
+
+
+def table3_2(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """Tables 3.2 and 3.3: LIBSVM (``SVC``) against LASVM x1 on ``datasets`` (default
+    waveform, banana, adult). Parameters (optional): ``datasets``, ``methods``, ``runs`` (1, or
+    ``{dataset: runs}``), ``seed``, ``sizes`` (``{dataset: [n_train, n_test]}``, e.g. fewer Adult
+    rows)."""
+    datasets = _check(
+        params.get("datasets", ("waveform", "banana", "adult")), CH3_SETTINGS, "datasets"
+    )
+    methods = _check(params.get("methods", CH3_METHODS), CH3_METHODS, "methods")
+    cells = _cells(params, "3.2", datasets, methods, lambda d: CH3_SETTINGS[d])
+    results = _execute(cells, out_dir, n_jobs, scheduler, progress, "tables 3.2-3.3")
+    quantities = ("error", "n_sv", "kernel_evaluations", "cpu_seconds", "pass_error", "pass_n_sv")
+    return _summary(results, ("3.2",), quantities) + _finishing_change(results)
+
+
+def _multiclass(results, digits) -> list[dict]:
+    """Fig. 3.4: the one-vs-rest multiclass error (argmax of the ten decision values) of every
+    method whose ten tasks all ran, per run; time is the sum over the ten tasks."""
+    published = load_published(PUBLISHED).get("3.4", {}).get("mnist", {})
+    rows = []
+    for method in dict.fromkeys(r["method"] for r in results):
+        errors, times = [], []
+        for run in sorted({r["run"] for r in results}):
+            tasks = {r["dataset"]: r for r in results if r["method"] == method and r["run"] == run}
+            if len(tasks) < 10:
+                continue
+            scores = np.vstack([tasks[f"mnist-{d}"]["scores"] for d in range(10)])
+            truth = tasks["mnist-0"]["digits"]
+            errors.append(100.0 * float(np.mean(scores.argmax(axis=0) != truth)))
+            times.append(sum(t["cpu_seconds"] for t in tasks.values()))
+        if errors:
+            paper = published.get(method, {})
+            row = {"dataset": "mnist (10 classes)", "method": method, "runs": len(errors)}
+            row |= {
+                "error": round(float(np.mean(errors)), 3),
+                "cpu_seconds": round(float(np.mean(times)), 1),
+            }
+            row |= {f"paper_{k}": v for k, v in paper.items()}
+            rows.append(row)
+    return rows
+
+
+def mnist_ovr(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """Figs. 3.1, 3.2, 3.4 and 3.5: the MNIST one-vs-rest tasks of ``digits`` (default all ten)
+    for ``methods`` (default LIBSVM, LASVM x1 and x2, AVGPERC x1 and x10) on a subsample
+    (``sizes.mnist`` = [n_train, n_test], default [6000, 2000]), and the multiclass error when all
+    ten digits ran."""
+    digits = [int(d) for d in params.get("digits", range(10))]
+    methods = _check(params.get("methods", MNIST_METHODS), MNIST_METHODS, "methods")
+    params = {**params, "sizes": {"mnist": params.get("sizes", {}).get("mnist", [6000, 2000])}}
+    datasets = [f"mnist-{d}" for d in digits]
+    cells = _cells(params, "3.4", datasets, methods, lambda d: CH3_SETTINGS["mnist"])
+    results = _execute(cells, out_dir, n_jobs, scheduler, progress, "MNIST one-vs-rest")
+    return _summary(results, (), ("error", "n_sv", "cpu_seconds")) + _multiclass(results, digits)
+
+
+def table6_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """Tables 6.3 and 6.4: one pass of FULL SVM, LASVM-G, LASVM-NC and LASVM-I, and LIBSVM, on
+    ``datasets`` (default adult, banana, mnist-8). Parameters (optional): ``datasets``,
+    ``methods``, ``runs`` (10 in the thesis; 1 by default), ``seed``, ``sizes``, ``cache_mb``
+    (40)."""
+    datasets = _check(params.get("datasets", tuple(CH6_SETTINGS)), CH6_SETTINGS, "datasets")
+    methods = _check(params.get("methods", CH6_METHODS), CH6_METHODS, "methods")
+    cache_mb = float(params.get("cache_mb", 40.0))
+    cells = _cells(params, "6.3", datasets, methods, lambda d: (*CH6_SETTINGS[d], cache_mb))
+    results = _execute(cells, out_dir, n_jobs, scheduler, progress, "tables 6.3-6.4")
+    quantities = ("accuracy", "n_sv", "cpu_seconds", "prbep", "auc", "gmeans", "kernel_evaluations")
+    return _summary(results, ("6.3", "6.4"), quantities)

@@ -1,0 +1,87 @@
+"""Seed 003 protocols (chapters 3 and 6): the splits, and a tiny run of each table."""
+
+import math
+import pathlib
+
+import numpy as np
+import pytest
+
+from imbalance_stream.scenario import load
+from reproduce.lasvm import protocol
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+@pytest.mark.parametrize("path", sorted(HERE.glob("*.toml")), ids=lambda p: p.stem)
+def test_every_scenario_loads_and_names_a_protocol_function(path):
+    scenario = load(str(path))
+    module, _, name = scenario.protocol.partition(":")
+    assert module == "reproduce.lasvm.protocol" and callable(getattr(protocol, name))
+
+
+def test_waveform_split_is_standardised_on_the_training_part():
+    X_train, y_train, X_test, y_test, digits = protocol.load_split("waveform", 1, 0, 400, 100)
+    assert X_train.shape == (400, 21) and X_test.shape == (100, 21) and digits is None
+    np.testing.assert_allclose(X_train.mean(0), 0.0, atol=1e-12)
+    np.testing.assert_allclose(X_train.std(0), 1.0, atol=1e-12)
+    assert y_train.dtype == bool and 0.2 < y_train.mean() < 0.5
+
+
+def test_banana_runs_draw_different_splits_of_5300_points():
+    first = protocol.load_split("banana", 1, 0)
+    second = protocol.load_split("banana", 1, 1)
+    assert len(first[1]) == 4000 and len(first[3]) == 1300
+    assert not np.array_equal(first[0], second[0])
+
+
+def test_small_table3_2_gives_both_tables_beside_the_thesis(tmp_path):
+    params = {
+        "datasets": ["waveform", "banana"],
+        "runs": 2,
+        "sizes": {"waveform": [300, 200], "banana": [300]},
+    }
+    rows = protocol.table3_2(params, out_dir=tmp_path)
+    assert (tmp_path / "runs.csv").exists()
+    table = {(r["dataset"], r["method"]): r for r in rows}
+    for dataset in ("waveform", "banana"):
+        svc, lasvm = table[(dataset, "LIBSVM")], table[(dataset, "LASVMx1")]
+        assert svc["runs"] == lasvm["runs"] == 2
+        assert lasvm["paper_error"] > 0 and svc["paper_n_sv"] > 0
+        assert abs(lasvm["error"] - svc["error"]) < 5.0  # the finished LASVM is near the SVM
+        assert lasvm["kernel_evaluations"] > 0 and math.isnan(svc["kernel_evaluations"])
+        change = table[(dataset, "LASVMx1 finishing")]
+        assert not math.isnan(change["sv_change"]) and "paper_sv_change" in change
+
+
+def test_small_table6_3_runs_the_family_and_svc():
+    params = {"datasets": ["banana"], "runs": 1, "sizes": {"banana": [400]}}
+    rows = protocol.table6_3(params)
+    assert [r["method"] for r in rows] == list(protocol.CH6_METHODS)
+    for row in rows:
+        assert row["accuracy"] > 70.0 and 0.5 < row["auc"] <= 1.0 and row["n_sv"] > 0
+        assert row["paper_accuracy"] > 89.0
+
+
+def test_unknown_names_are_refused():
+    with pytest.raises(ValueError, match="datasets"):
+        protocol.table3_2({"datasets": ["reuters"]})
+    with pytest.raises(ValueError, match="methods"):
+        protocol.table6_3({"methods": ["SMO"]})
+
+
+@pytest.mark.requires_data("mnist")
+def test_small_mnist_run_combines_the_ten_tasks():
+    params = {"methods": ["LIBSVM", "AVGPERCx1"], "sizes": {"mnist": [300, 200]}}
+    rows = protocol.mnist_ovr(params)
+    multiclass = [r for r in rows if r["dataset"] == "mnist (10 classes)"]
+    assert {r["method"] for r in multiclass} == {"LIBSVM", "AVGPERCx1"}
+    svc = next(r for r in multiclass if r["method"] == "LIBSVM")
+    assert svc["error"] < 40.0 and svc["paper_error"] == 1.36
+
+
+@pytest.mark.requires_data("a9a")
+def test_adult_split_keeps_the_test_file_and_shuffles_the_training_rows():
+    X_train, y_train, X_test, y_test, _ = protocol.load_split("adult", 1, 0, 500)
+    assert X_train.shape == (500, 123) and X_test.shape[0] == 16281
+    other = protocol.load_split("adult", 1, 1, 500)[0]
+    assert not np.array_equal(X_train, other)
