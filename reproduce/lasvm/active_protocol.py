@@ -100,7 +100,8 @@ def _file_split(dataset, rng, n_train, n_test):
 
 def _waveform(ratio: float, seed, n_train: int, n_test: int, rng):
     """4,000 + 1,000 generator samples (natural ratio 2); the training positives randomly
-    undersampled to ``ratio`` negatives per positive, the test set left as drawn (section 5.2.1)."""
+    undersampled to ``ratio`` negatives per positive, the test set left as drawn (section 5.2.1);
+    standardised on the training part."""
     from imbalance_stream.datasets import Waveform
 
     X, y, _ = Waveform(n_samples=n_train + n_test, seed=seed).to_numpy()
@@ -108,13 +109,21 @@ def _waveform(ratio: float, seed, n_train: int, n_test: int, rng):
     positives = rng.permutation(np.flatnonzero(y_train))
     n_keep = int(round((~y_train).sum() / ratio))
     keep = np.sort(np.concatenate([np.flatnonzero(~y_train), positives[:n_keep]]))
-    return X_train[keep], y_train[keep], X[n_train:], np.asarray(y[n_train:], bool)
+    X_train, X_test = X_train[keep], X[n_train:]
+    mean, std = X_train.mean(0), X_train.std(0)  # standardised as for Table 3.1 (D-LASVM-22)
+    std = np.where(std > 0, std, 1.0)
+    return (
+        (X_train - mean) / std,
+        y_train[keep],
+        (X_test - mean) / std,
+        np.asarray(y[n_train:], bool),
+    )
 
 
 def load_split(dataset: str, seed: int, run: int, n_train=None, n_test=None):
     """``(X_train, y_train, X_test, y_test)`` of one run, positives True, training rows in a
-        random order. ``n_train`` / ``n_test`` subsample (``n_train``: the first rows of the shuffled
-    training part of the other sets) or set Waveform's sizes."""
+    random order. ``n_train`` / ``n_test`` subsample (``n_train``: the first rows of the
+    shuffled training part of the other sets) or set Waveform's sizes."""
     from imbalance_stream import datasets as ds
 
     rng = np.random.default_rng([seed, run])
