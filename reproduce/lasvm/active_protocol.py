@@ -80,9 +80,10 @@ def _unit_range(X_train, X_test):
 def _file_split(dataset, rng, n_train, n_test):
     from imbalance_stream import datasets as ds
 
-    if dataset == "satimage":
+    if dataset == "satimage":  # back to about the original band values (D-LASVM-44)
         X, y, _ = ds.Satimage(split="train").to_numpy()
         X_test, y_test, _ = ds.Satimage(split="test").to_numpy()
+        X, X_test = (np.asarray(X, float) + 1.0) * 65.0, (np.asarray(X_test, float) + 1.0) * 65.0
     else:  # mnist-8: pixels in [0, 1]
         X, y, _ = ds.MNIST(split="train").to_numpy()
         X_test, y_test, _ = ds.MNIST(split="test").to_numpy()
@@ -148,7 +149,9 @@ def load_split(dataset: str, seed: int, run: int, n_train=None, n_test=None):
     X_train, y_train, X_test, y_test = _stratified(
         np.asarray(X, float), np.asarray(y, bool), TRAIN_SHARE[dataset], rng
     )
-    if dataset != "letter-a":  # letter.scale is already in [-1, 1]
+    if dataset == "letter-a":  # letter.scale's [-1, 1] back to the original 0..15 (D-LASVM-44)
+        X_train, X_test = (X_train + 1.0) * 7.5, (X_test + 1.0) * 7.5
+    elif dataset == "breast":
         X_train, X_test = _unit_range(X_train, X_test)
     return X_train[:n_train], y_train[:n_train], X_test, y_test
 
