@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -16,6 +18,7 @@ from imbalance_stream.metrics import (
     WeightedCost,
     WeightedSum,
 )
+from imbalance_stream.metrics.batch import binary_rates
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -190,3 +193,18 @@ def test_streaming_precision_at_t_equals_the_batch_value(pairs):
     rest_labels = np.array([lab for lab, _ in rest], dtype=bool)
     expected = precision_at_t([s for _, s in rest], rest_labels) if rest_labels.any() else 0.0
     assert metric.get() == pytest.approx(expected)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), min_size=1, max_size=60))
+def test_rivers_geometric_mean_is_the_theses_g_means_on_two_classes(pairs):
+    """Ertekin 2009, Table 4.1: g = sqrt(sensitivity x specificity); the seed-003 reproductions
+    use River's GeometricMean for it (the geometric mean of the classes' recalls)."""
+    truth, predicted = [t for t, _ in pairs], [p for _, p in pairs]
+    metric = metrics.GeometricMean()
+    for t, p in pairs:
+        metric.update(t, p)
+    rates = binary_rates(truth, predicted)
+    if len(set(truth)) < 2:
+        return  # one class: the thesis's g-means is undefined (nan), River's is its recall
+    assert math.isclose(metric.get(), rates["g_mean"], abs_tol=1e-12)

@@ -8,10 +8,13 @@
 * :class:`Virtual`: VIRTUAL (chapter 5), ACTIVE selection that adds virtual positives around the
   real positives that become support vectors.
 
-A stream-side selector (a learner that asks for the labels it wants) is not built yet.
+* :class:`MarginSampler`: the same on a stream, in River's active protocol (``predict_one``
+  returns the prediction and whether to ask for the label): asks near the boundary, stops at
+  saturation, optionally with VIRTUAL's virtual positives.
 """
 
+from .margin_sampler import MarginSampler
 from .small_pool import SaturationStop, SelectionRun, SmallPoolSelection
 from .virtual import Virtual
 
-__all__ = ["SaturationStop", "SelectionRun", "SmallPoolSelection", "Virtual"]
+__all__ = ["MarginSampler", "SaturationStop", "SelectionRun", "SmallPoolSelection", "Virtual"]

@@ -1,0 +1,84 @@
+"""Seed 003 protocols of chapters 4 and 5: the splits, the ranks, and a tiny run of each table."""
+
+import math
+import pathlib
+
+import numpy as np
+import pytest
+
+from imbalance_stream.scenario import load
+from reproduce.lasvm import active_protocol as protocol
+
+HERE = pathlib.Path(__file__).resolve().parent
+ACTIVE_TOMLS = [p for p in sorted(HERE.glob("*.toml")) if "active_protocol" in p.read_text()]
+
+
+def test_the_chapter_4_and_5_scenarios_exist():
+    assert {p.stem for p in ACTIVE_TOMLS} >= {"table4_3", "table5_3", "fig5_2"}
+
+
+@pytest.mark.parametrize("path", ACTIVE_TOMLS, ids=lambda p: p.stem)
+def test_every_scenario_loads_and_names_a_protocol_function(path):
+    scenario = load(str(path))
+    module, _, name = scenario.protocol.partition(":")
+    assert module == "reproduce.lasvm.active_protocol" and callable(getattr(protocol, name))
+
+
+@pytest.mark.parametrize("ratio", [2, 8, 32])
+def test_waveform_split_undersamples_the_training_positives_only(ratio):
+    X, y, X_test, y_test = protocol.load_split(f"waveform-{ratio}", 1, 0, 2000, 500)
+    n_pos = int(y.sum())
+    assert X.shape[1] == 21 and len(y_test) == 500
+    assert abs((len(y) - n_pos) / n_pos - ratio) < 0.05 * ratio + 1.0 / n_pos * ratio
+    assert 0.25 < y_test.mean() < 0.42  # the test set keeps the natural ratio of 2
+
+
+def test_waveform_runs_share_nothing_but_the_ratio():
+    first = protocol.load_split("waveform-4", 1, 0, 500, 100)
+    second = protocol.load_split("waveform-4", 1, 1, 500, 100)
+    assert not np.array_equal(first[0], second[0])
+
+
+def test_ranks_are_competition_ranks():
+    rows = [
+        {"dataset": "d", "method": m, "prbep": v}
+        for m, v in [("Batch", 90.0), ("US", 80.0), ("SMOTE", 90.0), ("DC", 85.0), ("SVC", 99.0)]
+    ]
+    ranks = {r["method"]: r.get("prbep_rank") for r in protocol._with_ranks(rows, "prbep")}
+    assert ranks == {"Batch": 1, "SMOTE": 1, "DC": 3, "US": 4, "SVC": None}
+
+
+def test_small_waveform_sweep_runs_every_method_beside_nothing_published(tmp_path):
+    pytest.importorskip("imblearn")
+    params = {"ratios": [8], "runs": 1, "sizes": {"waveform": [400, 200]}, "window": 30}
+    rows = protocol.waveform_sweep(params, out_dir=tmp_path)
+    assert (tmp_path / "runs.csv").exists()
+    table = {r["method"]: r for r in rows}
+    assert set(table) == {"Batch", "SMOTE", "AL", "VIRTUAL"}
+    assert table["Batch"]["n_learned"] == table["Batch"]["n_train"]
+    assert table["SMOTE"]["n_learned"] == table["SMOTE"]["n_train"] + table["SMOTE"]["n_pos"]
+    assert 0 < table["AL"]["data_efficiency"] <= 100
+    assert 0 <= table["VIRTUAL"]["virtual_sv_fraction"] <= 100
+    for row in rows:
+        assert 0 <= row["gmeans"] <= 100 and 0 <= row["prbep"] <= 100
+
+
+@pytest.mark.requires_data("satimage")
+def test_small_table4_3_gives_every_baseline_beside_the_thesis():
+    pytest.importorskip("imblearn")
+    pytest.importorskip("sklearn")
+    params = {"datasets": ["satimage"], "runs": 1, "sizes": {"satimage": [400, 300]}}
+    params |= {"window": 30}
+    rows = protocol.table4_3(params)
+    table = {r["method"]: r for r in rows}
+    assert set(table) == {"Batch", "SVC", "AL", "US", "SMOTE", "DC"}
+    assert table["AL"]["paper_data_efficiency"] == 41.7 and table["US"]["paper_prbep"] == 68.72
+    assert table["AL"]["paper_prbep_rank"] == 1 and "prbep_rank" in table["AL"]
+    assert not math.isnan(table["US"]["sv_ratio"])
+
+
+@pytest.mark.requires_data("breast-cancer-wisconsin")
+def test_breast_split_has_the_theses_training_counts():
+    X, y, X_test, y_test = protocol.load_split("breast", 3, 0)
+    assert (int(y.sum()), int((~y).sum())) == (172, 320)
+    assert X.min() >= 0.0 and X.max() <= 1.0 and len(y_test) == 683 - 492
