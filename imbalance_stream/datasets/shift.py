@@ -7,7 +7,15 @@ import typing
 import numpy as np
 from river.datasets import base as river_base
 
-__all__ = ["SelectionShift"]
+__all__ = ["SelectionShift", "scale_to_unit_box"]
+
+
+def scale_to_unit_box(X: np.ndarray) -> np.ndarray:
+    """Each column min-max scaled to [-1, 1] (the thesis's convention, "before any further
+    processing"); a constant column becomes 0."""
+    low, high = X.min(0), X.max(0)
+    span = np.where(high > low, high - low, 1.0)
+    return np.where(high > low, 2.0 * (X - low) / span - 1.0, 0.0)
 
 
 def _logistic(v: np.ndarray) -> np.ndarray:
@@ -99,10 +107,9 @@ class SelectionShift(river_base.SyntheticDataset):
     def _read(source, positive):
         rows = list(source)
         names = sorted({name for x, _ in rows for name in x}, key=str)
-        X = np.array([[float(x.get(name, 0.0)) for name in names] for x, _ in rows])
-        low, high = X.min(0), X.max(0)
-        span = np.where(high > low, high - low, 1.0)  # a constant feature stays 0
-        X = np.where(high > low, 2.0 * (X - low) / span - 1.0, 0.0)
+        X = scale_to_unit_box(
+            np.array([[float(x.get(name, 0.0)) for name in names] for x, _ in rows])
+        )
         y = np.array([label == positive for _, label in rows])
         return names, X, y
 

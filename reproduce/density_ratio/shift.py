@@ -25,6 +25,7 @@ import time
 import numpy as np
 from scipy.stats import norm
 
+from imbalance_stream.datasets.shift import scale_to_unit_box
 from imbalance_stream.density_ratio import IWLSPC, KLIEP, KMM, ULSIF, AutoKMM, KDERatio
 from imbalance_stream.evaluate.parallel import map_cells
 from reproduce.common.published import load_published
@@ -56,12 +57,6 @@ DATASETS = (
 )
 
 
-def _scaled(X: np.ndarray) -> np.ndarray:
-    low, high = X.min(0), X.max(0)
-    span = np.where(high > low, high - low, 1.0)
-    return np.where(high > low, 2.0 * (X - low) / span - 1.0, 0.0)
-
-
 def load_table6_3(name: str) -> tuple[np.ndarray, np.ndarray]:
     """Data set ``name`` of Table 6.3 as ``(X scaled to [-1, 1], labels)``."""
     from imbalance_stream import datasets as ds
@@ -74,7 +69,7 @@ def load_table6_3(name: str) -> tuple[np.ndarray, np.ndarray]:
         X = np.array([[x[n] for n in names] for x, _ in rows])
         y = np.array([label for _, label in rows])
         X = X[:, X.std(0) > 0]  # UCI's 19 columns hold one constant: Table 6.2's d = 18
-        return _scaled(X), y
+        return scale_to_unit_box(X), y
     loaders = {
         "BreastCancer": lambda: ds.BreastCancerWisconsin(),
         "Diabetes": lambda: ds.KOILBenchmark("diabetes"),
@@ -88,7 +83,7 @@ def load_table6_3(name: str) -> tuple[np.ndarray, np.ndarray]:
     X, y, _ = loaders[name]().to_numpy()
     if name in ("Cod-RNA", "Adult-a1a"):  # "the first 3,000 samples"
         X, y = X[:3000], y[:3000]
-    return _scaled(np.asarray(X, dtype=np.float64)), np.asarray(y)
+    return scale_to_unit_box(np.asarray(X, dtype=np.float64)), np.asarray(y)
 
 
 def biased_split(X: np.ndarray, rng, test_share: float = 1 / 3):
