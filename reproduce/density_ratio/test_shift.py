@@ -50,3 +50,22 @@ def test_table6_3_small_run_reads_the_thesis_values(tmp_path):
     assert by_method[("BreastCancer", "KLIEP")]["paper_ne"] == 42.56
     assert by_method[("Average", "KMM(med)")]["paper_ne"] == 69.67
     assert 0.0 <= by_method[("BreastCancer", "Baseline")]["error"] <= 1.0
+
+
+def test_table4_1_sample_follows_the_priors_and_clusters():
+    rng = np.random.default_rng(0)
+    X, y = shift.table4_1_sample("test", 4000, rng)
+    assert abs((y == 1).mean() - 0.6) < 0.03
+    upper = X[:, 1] > 3.0  # class 1 lives at height 5, class 2 at height 1
+    assert ((y == 1) == upper).mean() > 0.95
+    X, y = shift.table4_1_sample("train", 4000, rng)
+    right = X[:, 0] > 2.5
+    assert right[y == 1].mean() < 0.2 and right[y == 2].mean() > 0.8  # the 0.9 / 0.1 mixtures
+
+
+def test_e1_small_run_gives_one_row_per_method(tmp_path):
+    assert load("reproduce/density_ratio/e1.toml").protocol.endswith(":e1")
+    params = {"methods": ["uLSIF"], "runs": 1, "n_train": 60, "n_test": 80}
+    rows = shift.e1(params, out_dir=tmp_path)
+    assert [r["method"] for r in rows] == ["Unweighted", "uLSIF"]
+    assert all(0.0 <= r["accuracy"] <= 1.0 for r in rows)
