@@ -4,6 +4,7 @@ The batch estimators of Miao (2015), Chapter 3, with scikit-learn's habits (``fi
 X_target)`` returns the estimator, ``weight(X)`` gives the ratio), usable on arrays on their own:
 
 * :class:`KMM`: kernel mean matching (Algorithm 1), weights at the source points;
+* :class:`AutoKMM`: KMM with its width chosen by the J score (Chapter 6, Algorithm 10);
 * :class:`KLIEP`: KL importance estimation with likelihood cross-validation (Algorithms 2-3);
 * :class:`ULSIF`: least-squares importance fitting with closed-form leave-one-out (Algorithm 4);
 * :class:`KDERatio`: the two-step ratio of kernel density estimates (eqs. 3.11-3.12);
@@ -22,6 +23,7 @@ Gaussian kernels are written ``exp(-||a - b||^2 / (2 sigma^2))`` throughout. The
 detectors built on them are in :mod:`imbalance_stream.anomaly`.
 """
 
+from .auto_kmm import AutoKMM
 from .base import DensityRatioEstimator, NotFitted
 from .importance_weighted import ImportanceWeighted
 from .iwlspc import IWLSPC
@@ -35,6 +37,7 @@ from .ulsif import ULSIF
 from .ulsif_reweighter import ULSIFReweighter
 
 __all__ = [
+    "AutoKMM",
     "DensityRatioEstimator",
     "EstimatorReweighter",
     "IWLSPC",

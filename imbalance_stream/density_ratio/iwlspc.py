@@ -10,7 +10,7 @@ from imbalance_stream.base.validation import check_int, check_real
 from ._common import as_matrix, gaussian_gram, median_distance
 from .base import NotFitted
 
-__all__ = ["IWLSPC", "lspc_fit", "lspc_posterior"]
+__all__ = ["IWLSPC", "lspc_fit", "lspc_path", "lspc_posterior"]
 
 #: Width candidates of the importance-weighted cross-validation, as multiples of the median
 #: distance: a classifier's useful widths lie around the data's scale (D-DR-12).
@@ -27,9 +27,17 @@ def lspc_fit(phi: np.ndarray, Y: np.ndarray, weights: np.ndarray, lambda_: float
     (the per-class least-squares fit of Hachiya et al., 2012), with ``phi`` the basis functions at
     the samples (``n x b``), ``Y`` the one-hot labels (``n x c``) and ``W = diag(weights)``.
     """
+    return lspc_path(phi, Y, weights, [lambda_])[0]
+
+
+def lspc_path(phi: np.ndarray, Y: np.ndarray, weights: np.ndarray, lambdas) -> list[np.ndarray]:
+    """:func:`lspc_fit` for each ridge of ``lambdas``, from one eigendecomposition of
+    ``phi' W phi``: ``theta(lambda) = Q diag(1 / (e + lambda)) Q' phi' W Y``."""
     weighted = phi * weights[:, None]
-    gram = phi.T @ weighted + lambda_ * np.eye(phi.shape[1])
-    return np.linalg.solve(gram, weighted.T @ Y)
+    eigenvalues, Q = np.linalg.eigh(phi.T @ weighted)
+    eigenvalues = np.maximum(eigenvalues, 0.0)  # positive semi-definite; drop round-off
+    projected = Q.T @ (weighted.T @ Y)
+    return [Q @ (projected / (eigenvalues + lambda_)[:, None]) for lambda_ in lambdas]
 
 
 def lspc_posterior(scores: np.ndarray) -> np.ndarray:
@@ -212,8 +220,8 @@ class IWLSPC(base.Base):
             if not held.any() or held.all():
                 continue
             w_held = weights[held]
-            for position, lambda_ in enumerate(lambdas):
-                theta = lspc_fit(phi[~held], Y[~held], weights[~held], lambda_)
+            path = lspc_path(phi[~held], Y[~held], weights[~held], lambdas)
+            for position, theta in enumerate(path):
                 scores = phi[held] @ theta
                 wrong = scores.argmax(1) != Y[held].argmax(1)
                 squared = ((lspc_posterior(scores) - Y[held]) ** 2).sum(1)

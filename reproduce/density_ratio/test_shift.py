@@ -1,0 +1,71 @@
+"""Seed 004, Chapter 6 protocols: the biased split, the NMSE, and a small run of each table."""
+
+import numpy as np
+import pytest
+
+from imbalance_stream.scenario import load
+from reproduce.density_ratio import shift
+
+
+def test_the_biased_split_keeps_a_third_for_testing_and_selects_the_rest():
+    X = np.random.default_rng(0).uniform(-1, 1, size=(300, 4))
+    test, pool, keep, oracle = shift.biased_split(X, np.random.default_rng(1))
+    assert len(test) == 100 and len(pool) == 200
+    assert not set(test) & set(pool)
+    assert 0 < keep.sum() < 200
+    assert (oracle > 1.0).all()  # 1 / P(s=1|x), P below 1
+    # the oracle weight is 1 + exp(-v): rows kept more often carry smaller weights
+    assert oracle[keep].mean() < oracle[~keep].mean()
+
+
+def test_nmse_is_eq_6_5():
+    assert shift.nmse(np.array([1.0, 1.0]), np.array([1.0, 3.0])) == pytest.approx(
+        ((0.5 - 0.25) ** 2 + (0.5 - 0.75) ** 2) / 2
+    )
+    assert shift.nmse(np.array([2.0, 6.0]), np.array([1.0, 3.0])) == 0.0  # scale-free
+
+
+def test_table6_1_small_run_scores_every_width(tmp_path):
+    assert load("reproduce/density_ratio/table6_1.toml").protocol.endswith("table6_1")
+    params = {"cases": [2], "runs": 1, "n_source": 40, "n_target": 80}
+    rows = shift.table6_1(params, out_dir=tmp_path)
+    assert (tmp_path / "runs.csv").exists()
+    (row,) = rows
+    assert row["case"] == 2 and row["paper_sigma"] == 0.3
+    assert row["nmse_best_fixed"] <= row["nmse_chosen"]
+
+
+@pytest.mark.requires_data("uci/breast-cancer-wisconsin.csv")
+def test_table6_3_small_run_reads_the_thesis_values(tmp_path):
+    assert load("reproduce/density_ratio/table6_3.toml").protocol.endswith("table6_3")
+    params = {
+        "datasets": ["BreastCancer"],
+        "methods": ["KLIEP", "KMM(med)"],
+        "runs": 1,
+        "omega_candidates": 1,
+    }
+    rows = shift.table6_3(params, out_dir=tmp_path)
+    by_method = {(r["dataset"], r["method"]): r for r in rows}
+    assert by_method[("BreastCancer", "Baseline")]["ne"] == 100.0
+    assert by_method[("BreastCancer", "KLIEP")]["paper_ne"] == 42.56
+    assert by_method[("Average", "KMM(med)")]["paper_ne"] == 69.67
+    assert 0.0 <= by_method[("BreastCancer", "Baseline")]["error"] <= 1.0
+
+
+def test_table4_1_sample_follows_the_priors_and_clusters():
+    rng = np.random.default_rng(0)
+    X, y = shift.table4_1_sample("test", 4000, rng)
+    assert abs((y == 1).mean() - 0.6) < 0.03
+    upper = X[:, 1] > 3.0  # class 1 lives at height 5, class 2 at height 1
+    assert ((y == 1) == upper).mean() > 0.95
+    X, y = shift.table4_1_sample("train", 4000, rng)
+    right = X[:, 0] > 2.5
+    assert right[y == 1].mean() < 0.2 and right[y == 2].mean() > 0.8  # the 0.9 / 0.1 mixtures
+
+
+def test_e1_small_run_gives_one_row_per_method(tmp_path):
+    assert load("reproduce/density_ratio/e1.toml").protocol.endswith(":e1")
+    params = {"methods": ["uLSIF"], "runs": 1, "n_train": 60, "n_test": 80}
+    rows = shift.e1(params, out_dir=tmp_path)
+    assert [r["method"] for r in rows] == ["Unweighted", "uLSIF"]
+    assert all(0.0 <= r["accuracy"] <= 1.0 for r in rows)
