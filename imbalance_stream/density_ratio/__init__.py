@@ -16,10 +16,20 @@ detectors built on them are in :mod:`imbalance_stream.anomaly`.
 """
 
 from .base import DensityRatioEstimator, NotFitted
+from .ddr import DDR
 from .iwlspc import IWLSPC
 from .kde_ratio import KDERatio
 from .kliep import KLIEP
 from .kmm import KMM
 from .ulsif import ULSIF
 
-__all__ = ["DensityRatioEstimator", "IWLSPC", "KDERatio", "KLIEP", "KMM", "NotFitted", "ULSIF"]
+__all__ = [
+    "DDR",
+    "DensityRatioEstimator",
+    "IWLSPC",
+    "KDERatio",
+    "KLIEP",
+    "KMM",
+    "NotFitted",
+    "ULSIF",
+]
