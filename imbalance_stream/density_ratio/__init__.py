@@ -21,6 +21,7 @@ from .iwlspc import IWLSPC
 from .kde_ratio import KDERatio
 from .kliep import KLIEP
 from .kmm import KMM
+from .tsvm import WeightedTSVM
 from .ulsif import ULSIF
 
 __all__ = [
@@ -32,4 +33,5 @@ __all__ = [
     "KMM",
     "NotFitted",
     "ULSIF",
+    "WeightedTSVM",
 ]
