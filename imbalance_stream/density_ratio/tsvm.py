@@ -63,9 +63,9 @@ class WeightedTSVM(base.Base):
     anneals from ``c2_start``, doubling, up to ``lambda2 * C`` (``lambda2 = 0.1``: 14 stages),
     and at each stage pairs of opposite guesses whose slacks sum above 2 swap labels and the SVM
     is refitted, until no such pair is left or after ``max_switch_rounds`` rounds. The number of
-    positive guesses is fixed, as in Joachims' TSVM, at the weighted share of the positive class
-    in the labelled rows (with DDR's weights, the estimated target prior, D-DR-36). Without
-    unlabelled rows, or with ``lambda2 = 0``, it is the importance-weighted SVM (eq. 3.32).
+    positive guesses is fixed, as in Joachims' TSVM, but at the unlabelled rows' prior as the
+    weighted SVM's Platt posteriors estimate it (eq. 4.15), not at the labelled rows' (D-DR-36).
+    Without unlabelled rows, or with ``lambda2 = 0``, it is the importance-weighted SVM (eq. 3.32).
 
     The inner solver is scikit-learn's ``SVC`` (LIBSVM) with per-sample costs through
     ``sample_weight`` (the ``sklearn`` extra). More than two classes are fitted one against the
@@ -152,7 +152,9 @@ class WeightedTSVM(base.Base):
         final_c2 = self.lambda2 * self.C
         if unlabelled is not None and self.c2_start <= final_c2:
             decision = model.decision_function(unlabelled)
-            share = weights[signs > 0].sum() / weights.sum()
+            a, b = platt_fit(model.decision_function(X), signs > 0, weights)
+            # eq. 4.15's estimate of the unlabelled rows' prior under the weighted SVM (D-DR-36)
+            share = float(np.mean(1.0 / (1.0 + np.exp(np.clip(a * decision + b, -500, 500)))))
             n_positive = int(round(share * len(unlabelled)))
             guesses = -np.ones(len(unlabelled))
             guesses[np.argsort(-decision, kind="stable")[:n_positive]] = 1.0
