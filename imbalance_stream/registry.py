@@ -87,22 +87,26 @@ __all__ = [
 ALLOWED_PREFIXES: tuple[str, ...] = ("imbalance_stream", "river")
 
 #: What each kind of object must subclass ("schedule": an imbalance schedule of
-#: :mod:`imbalance_stream.datasets`, looked up when first needed).
+#: :mod:`imbalance_stream.datasets`; "reweighter": a sample re-weighter of
+#: :mod:`imbalance_stream.density_ratio`, the parameter of ``ImportanceWeighted``; both looked up
+#: when first needed).
 KINDS: dict[str, tuple[type, ...]] = {
     "estimator": (river_base.Estimator,),
     "metric": (metrics_base.Metric,),
     "dataset": (datasets_base.Dataset,),
     "schedule": (),
+    "reweighter": (),
 }
 
 
 def _bases(kind: str) -> tuple[type, ...]:
-    if kind == "schedule" and not KINDS["schedule"]:
+    if kind in ("schedule", "reweighter") and not KINDS[kind]:
         try:
             from imbalance_stream.datasets import Schedule
-        except ImportError:  # pragma: no cover - the datasets subpackage is part of the package
+            from imbalance_stream.density_ratio import Reweighter
+        except ImportError:  # pragma: no cover - both subpackages are part of the package
             return ()
-        KINDS["schedule"] = (Schedule,)
+        KINDS[kind] = (Schedule,) if kind == "schedule" else (Reweighter,)
     return KINDS[kind]
 
 

@@ -76,7 +76,7 @@ _TOP_KEYS = {
     "prequential": {"name", "description", "kind", "stream", "models", "metrics", "output"},
     "protocol": {"name", "description", "kind", "protocol", "params", "output"},
 }
-_STREAM_KEYS = {"source", "n_samples", "seed", "positive", "imbalance", "drift"}
+_STREAM_KEYS = {"source", "n_samples", "seed", "positive", "imbalance", "drift", "delay"}
 _IMBALANCE_KEYS = {"ratio", "replace", "buffer_size"}
 _DRIFT_KEYS = {"source", "position", "width"}
 _OUTPUT_KEYS = {"prequential": {"step"}, "protocol": set()}
@@ -238,6 +238,10 @@ class Scenario(NamedSpecs):
         return self.config.get("stream", {}).get("n_samples")
 
     @property
+    def delay(self) -> int | None:
+        return self.config.get("stream", {}).get("delay")
+
+    @property
     def seed(self) -> int:
         return self.config.get("stream", {}).get("seed", DEFAULT_SEED)
 
@@ -352,6 +356,8 @@ def _validate_stream(stream, where="stream"):
         _positive_int(stream["n_samples"], f"{where}.n_samples")
     if "seed" in stream:
         _positive_int(stream["seed"], f"{where}.seed", minimum=0)
+    if "delay" in stream:  # labels arrive this many samples late
+        _positive_int(stream["delay"], f"{where}.delay", minimum=0)
     if "imbalance" in stream:
         imbalance = stream["imbalance"]
         check_keys(imbalance, _IMBALANCE_KEYS, f"{where}.imbalance")
@@ -576,6 +582,7 @@ def run(
         scenario.make_metrics(),
         step=scenario.step,
         n_samples=scenario.n_samples,
+        delay=scenario.delay,
         n_jobs=n_jobs,
         scheduler=scheduler,
         progress=progress,

@@ -16,13 +16,14 @@ import pytest
 from river import base, checks, datasets
 
 # Every public estimator module; add ``active`` and ``imblearn`` here as they are built. (The
-# batch estimators of ``imbalance_stream.density_ratio`` are not River estimators: no River check
-# applies to them.)
+# batch estimators and re-weighters of ``imbalance_stream.density_ratio`` are not River
+# estimators and are skipped by ``public_estimators``; its ``ImportanceWeighted`` is one.)
 MODULES = [
     "imbalance_stream.linear_model",
     "imbalance_stream.kernel",
     "imbalance_stream.svm",
     "imbalance_stream.anomaly",
+    "imbalance_stream.density_ratio",
 ]
 
 _RIVER_DATASETS = checks._yield_datasets

@@ -8,13 +8,12 @@ larger meaning more normal); this class owns the River protocol around them.
 from __future__ import annotations
 
 import abc
-import collections
 
 import numpy as np
 from river.base import AnomalyDetector
 
-from imbalance_stream.base.features import KERNEL_MAX_FEATURES, FeatureSpace
 from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int
+from imbalance_stream.base.windows import SampleWindows
 
 __all__ = ["DensityRatioNovelty"]
 
@@ -79,28 +78,25 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
                 "are compared with the n_reference before them)"
             )
         self.seed = seed
-        # windows hold dense vectors, as a kernel machine's support vectors: the same limit
-        self._features = FeatureSpace(max_features=KERNEL_MAX_FEATURES)
-        self._reference: collections.deque = collections.deque(maxlen=n_reference)
-        self._test: collections.deque = collections.deque(maxlen=n_test)
+        self._windows = SampleWindows({"reference": n_reference, "test": n_test})
         self._since_refresh = 0
-        self._n_columns = 0  # features covered by the last refresh
         self._solved: dict[bytes, float] = {}  # observed test point -> its solved inlier value
         self._fitted = False
 
-    # ---- taking samples in --------------------------------------------------------------------
+    @property
+    def _reference(self):
+        return self._windows.windows["reference"]
 
-    def _vector(self, x: dict) -> np.ndarray:
-        """``x`` as a dense vector over every name seen, new names committed; validates first."""
-        indices, values, new = self._features.encode(x, grow=True)
-        if new:
-            self._features.commit(new)
-        return self._features.dense(indices, values)
+    @property
+    def _test(self):
+        return self._windows.windows["test"]
+
+    # ---- taking samples in --------------------------------------------------------------------
 
     def learn_one(self, x: dict) -> None:
         """Two-sample mode: add ``x`` to the reference window. Stream mode: add ``x`` to the test
         window and move the point it pushes out into the reference window."""
-        vector = self._vector(x)
+        vector = self._windows.vector(x)
         if self.mode == "two-sample":
             self._push(self._reference, vector)
         else:
@@ -116,27 +112,19 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
                 "observe_one is for mode='two-sample'; in mode='stream' every sample goes through "
                 "learn_one"
             )
-        self._push(self._test, self._vector(x))
+        self._push(self._test, self._windows.vector(x))
         self._count_sample()
 
-    def _push(self, window: collections.deque, vector: np.ndarray) -> np.ndarray | None:
+    def _push(self, window, vector: np.ndarray) -> np.ndarray | None:
         """Append ``vector`` to ``window``; return the vector it pushed out, if any. After a
         refresh, a detector that keeps statistics of the windows hears of both."""
-        left = window[0] if len(window) == window.maxlen else None
-        window.append(vector)
+        is_reference = window is self._reference
+        left = self._windows.push("reference" if is_reference else "test", vector)
         if self._fitted:
-            added = self._at_solved_columns(vector)
-            removed = None if left is None else self._at_solved_columns(left)
-            self._window_changed(window is self._reference, added, removed)
+            added = self._windows.at_columns(vector)
+            removed = None if left is None else self._windows.at_columns(left)
+            self._window_changed(is_reference, added, removed)
         return left
-
-    def _at_solved_columns(self, vector: np.ndarray) -> np.ndarray:
-        """``vector`` over the columns of the last refresh: names learned since are dropped, names
-        learned since the vector was stored are 0."""
-        out = np.zeros(self._n_columns)
-        kept = min(len(vector), self._n_columns)
-        out[:kept] = vector[:kept]
-        return out
 
     def _window_changed(
         self, is_reference: bool, added: np.ndarray, removed: np.ndarray | None
@@ -151,22 +139,15 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
 
     # ---- the exact solve ----------------------------------------------------------------------
 
-    def _window_matrix(self, window: collections.deque, n_columns: int) -> np.ndarray:
-        matrix = np.zeros((len(window), n_columns))
-        for row, vector in enumerate(window):
-            matrix[row, : len(vector)] = vector
-        return matrix
-
     def refresh(self) -> bool:
         """Solve the batch method on the current windows now; returns whether it ran (each window
         needs at least two points)."""
         self._since_refresh = 0
         if len(self._reference) < MIN_WINDOW or len(self._test) < MIN_WINDOW:
             return False
-        n_columns = len(self._features)
-        reference = self._window_matrix(self._reference, n_columns)
-        test = self._window_matrix(self._test, n_columns)
-        self._n_columns = n_columns
+        self._windows.freeze()
+        reference = self._windows.matrix("reference")
+        test = self._windows.matrix("test")
         solved = self._solve(reference, test)
         self._solved = {}
         if self.TRANSDUCTIVE and self.mode == "two-sample":
@@ -179,11 +160,9 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     def score_one(self, x: dict) -> float:
         """Minus the inlier value of ``x``: higher means more anomalous. Before the first refresh,
         minus :attr:`NEUTRAL_INLIER`, the value of an unremarkable point."""
-        indices, values, _ = self._features.encode(x, grow=False)
+        vector = self._windows.query(x)
         if not self._fitted:
             return -self.NEUTRAL_INLIER
-        covered = indices < self._n_columns
-        vector = self._features.dense(indices[covered], values[covered], self._n_columns)
         known = self._solved.get(vector.tobytes())
         inlier = known if known is not None else self._inlier(vector)
         return -float(inlier)

@@ -103,11 +103,13 @@ from .libsvm_datasets import (
 )
 from .mnist import MNIST, read_idx
 from .novelty import NoveltyStream
+from .shift import SelectionShift
 from .shuttle import ShuttleODDS, stratified_fold_matrix
 from .uci import Abalone, BreastCancerWisconsin, Car, Iris, Magic04, PenDigits, Spambase
 
 __all__ = [
     "NoveltyStream",
+    "SelectionShift",
     "A9A",
     "DATA_HOME_ENV",
     "DNA",

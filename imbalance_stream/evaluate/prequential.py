@@ -24,7 +24,8 @@ import pathlib
 import sys
 from collections.abc import Iterable, Mapping
 
-from river import evaluate, utils
+from river import base, evaluate, utils
+from river import stream as river_stream
 from river.metrics import base as metrics_base
 
 from .parallel import map_cells
@@ -104,7 +105,7 @@ class _MetricSet(metrics_base.Metrics):
 
 def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
     """Evaluate one model (a cell of :func:`map_cells`: module-level, so processes can run it)."""
-    name, stream, model, metrics, step, n_samples, progress = cell
+    name, stream, model, metrics, step, n_samples, progress, delay = cell
     dataset = _fresh(stream)
     model = model.clone()
     metrics = {label: _fresh_metric(metric) for label, metric in metrics.items()}
@@ -137,12 +138,17 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
             rows.append({"model": name, "step": at, "metric": label, "value": metric.get()})
 
     try:
-        checkpoints = evaluate.iter_progressive_val_score(
-            dataset=counting(data),
-            model=model,
-            metric=_MetricSet(list(metrics.values())),
-            step=step,
-        )
+        if delay is None:
+            checkpoints = evaluate.iter_progressive_val_score(
+                dataset=counting(data),
+                model=model,
+                metric=_MetricSet(list(metrics.values())),
+                step=step,
+            )
+        else:
+            checkpoints = _delayed(
+                counting(data), model, _MetricSet(list(metrics.values())), step, delay
+            )
         for state in checkpoints:
             seen = state["Step"]
             read(seen)
@@ -156,6 +162,31 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
     return rows, final, seen
 
 
+def _delayed(data, model, metric_set, step: int, delay: int):
+    """Progressive validation with each label ``delay`` samples late (River's ``simulate_qa``):
+    a sample is predicted when it arrives, and shown to ``model.observe_one`` if the model has
+    one (the unlabelled arrivals a re-weighter adapts to); its label updates the metrics and is
+    learned ``delay`` samples later. Yields ``{"Step": answers so far}`` every ``step`` answers."""
+    proba = isinstance(model, base.Classifier) and not metric_set.requires_labels
+    predict = model.predict_proba_one if proba else model.predict_one
+    observe = getattr(model, "observe_one", None)
+    asked: dict = {}
+    answers = 0
+    for i, x, y in river_stream.simulate_qa(data, moment=None, delay=delay):
+        if y is None:  # the sample arrives
+            asked[i] = predict(x)
+            if observe is not None:
+                observe(x)
+            continue
+        y_pred = asked.pop(i)
+        if y_pred is not None and y_pred != {}:
+            metric_set.update(y, y_pred)
+        model.learn_one(x, y)
+        answers += 1
+        if answers % step == 0:
+            yield {"Step": answers}
+
+
 def run_prequential(
     stream,
     models: Mapping[str, object],
@@ -165,6 +196,7 @@ def run_prequential(
     n_jobs: int | None = None,
     scheduler: str | None = None,
     progress: bool = False,
+    delay: int | None = None,
 ) -> PrequentialResult:
     """Run every model prequentially on its own fresh copy of ``stream``.
 
@@ -186,6 +218,11 @@ def run_prequential(
         Run the models in parallel: see :func:`~imbalance_stream.evaluate.parallel.map_cells`.
     progress
         Show progress: a bar over samples for a serial run, over models for a parallel one.
+    delay
+        Labels arrive this many samples late (None: at once, River's usual loop). A sample is
+        predicted when it arrives and, if the model has ``observe_one`` (as
+        :class:`~imbalance_stream.density_ratio.ImportanceWeighted` does), shown to it unlabelled;
+        the metrics and ``learn_one`` get its label ``delay`` samples later.
 
     Examples
     --------
@@ -217,9 +254,11 @@ def run_prequential(
         raise ValueError("run_prequential needs at least one metric")
     if isinstance(step, bool) or not isinstance(step, int) or step < 1:
         raise ValueError(f"step must be a positive integer, got {step!r}")
+    if delay is not None and (isinstance(delay, bool) or not isinstance(delay, int) or delay < 0):
+        raise ValueError(f"delay must be a non-negative integer, got {delay!r}")
     parallel = scheduler is not None or (n_jobs is not None and n_jobs not in (0, 1))
     cells = [
-        (name, stream, model, dict(metrics), step, n_samples, progress and not parallel)
+        (name, stream, model, dict(metrics), step, n_samples, progress and not parallel, delay)
         for name, model in models.items()
     ]
     outputs = map_cells(
