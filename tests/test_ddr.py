@@ -118,9 +118,16 @@ def test_identical_source_and_target_give_weights_and_prior_ratio_near_one(seed)
     codes = (ys == "b").astype(int)
     posterior = np.eye(2)[codes]  # the target is the source, labelled by a perfect model
     weights, gamma, _ = classwise_quasi_ulsif(
-        Xs, codes, Xs, posterior, np.zeros(len(codes)), sigma=2.0, lambda_=0.1,
-        loss_scale=1.0, centres=Xs[:: 3],
-    )  # fmt: skip
+        Xs,
+        codes,
+        Xs,
+        posterior,
+        np.zeros(len(codes)),
+        sigma=2.0,
+        lambda_=0.1,
+        loss_scale=1.0,
+        centres=Xs[::3],
+    )
     np.testing.assert_allclose(gamma, 1.0)
     assert (weights >= 0).all()
     for c in (0, 1):
@@ -134,9 +141,16 @@ def test_weights_are_non_negative(seed, scale):
     codes = (ys == "b").astype(int)
     rng = np.random.default_rng(seed)
     weights, gamma, _ = classwise_quasi_ulsif(
-        Xs, codes, Xt, rng.dirichlet([1, 1], 40), rng.uniform(size=30), sigma=1.0, lambda_=0.01,
-        loss_scale=scale, centres=Xt[:10],
-    )  # fmt: skip
+        Xs,
+        codes,
+        Xt,
+        rng.dirichlet([1, 1], 40),
+        rng.uniform(size=30),
+        sigma=1.0,
+        lambda_=0.01,
+        loss_scale=scale,
+        centres=Xt[:10],
+    )
     assert (weights >= 0).all() and (gamma >= 0).all()
 
 

@@ -102,8 +102,14 @@ def test_ddr_tsvm_runs_the_bcu_with_the_transductive_learner():
     X, y = blobs(3, 160)
     source = np.flatnonzero((y == 0) | (np.arange(160) % 3 == 0))[:60]
     target = np.setdiff1d(np.arange(160), source)
-    ddr = DDR(learner=WeightedTSVM(max_switch_rounds=2), early_stopping=False, loss="hinge",
-              max_iter=3, n_centres=30, seed=0).fit(X[source], y[source], X[target])  # fmt: skip
+    ddr = DDR(
+        learner=WeightedTSVM(max_switch_rounds=2),
+        early_stopping=False,
+        loss="hinge",
+        max_iter=3,
+        n_centres=30,
+        seed=0,
+    ).fit(X[source], y[source], X[target])
     assert ddr.best_iteration_ == ddr.n_iter_ - 1
     assert (ddr.predict(X[target]) == y[target]).mean() > 0.7  # a strong prior shift
 

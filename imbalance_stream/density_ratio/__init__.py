@@ -19,7 +19,8 @@ The re-weighters carry them onto a stream (River's vocabulary, feature dicts): a
 of labelled samples and a target window of current unlabelled ones, refreshed by the batch
 method, give each labelled sample its weight ``p_target(x) / p_source(x)``
 (:class:`Reweighter`; :class:`KMMReweighter`, :class:`KLIEPReweighter`,
-:class:`ULSIFReweighter`), and :class:`ImportanceWeighted` trains any River classifier on the
+:class:`ULSIFReweighter`; :class:`DDRReweighter`, class-wise with the prior ratio and one
+window per class), and :class:`ImportanceWeighted` trains any River classifier on the
 weighted samples.
 
 Gaussian kernels are written ``exp(-||a - b||^2 / (2 sigma^2))`` throughout. The streaming
@@ -29,6 +30,7 @@ detectors built on them are in :mod:`imbalance_stream.anomaly`.
 from .auto_kmm import AutoKMM
 from .base import DensityRatioEstimator, NotFitted
 from .ddr import DDR
+from .ddr_reweighter import DDRReweighter
 from .importance_weighted import ImportanceWeighted
 from .iwlspc import IWLSPC
 from .kde_ratio import KDERatio
@@ -44,6 +46,7 @@ from .ulsif_reweighter import ULSIFReweighter
 __all__ = [
     "AutoKMM",
     "DDR",
+    "DDRReweighter",
     "DensityRatioEstimator",
     "EstimatorReweighter",
     "ImportanceWeighted",

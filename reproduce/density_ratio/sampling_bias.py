@@ -5,7 +5,7 @@ Per run (Section 4.4.2): every feature min-max scaled to [-1, 1] over the whole 
 rows, drawn uniformly, are the test set; the other half is sub-sampled into the biased training
 set with ``P(s=1|x) = 1 / (1 + exp(-v))``, ``v = 4 w'(x - mean) / std(w'(x - mean))``,
 ``w ~ U[-1, 1]^d``, where ten ``w`` are drawn and the one whose oracle weights ``1 + exp(-v)``
-help the unweighted SVM most on the test set is kept, with the training set it drew (D-DR-38).
+help the unweighted SVM most on the test set is kept, with the training set it drew (D-DR-39).
 Both classifiers see the same splits. The weights of KMM (median width, ``B`` = 1000, epsilon
 ``(sqrt(m) - 1) / sqrt(m)``), KLIEP and uLSIF (their own cross-validation) go to the weighted SVM
 (scikit-learn's ``SVC``, LIBSVM's defaults ``C`` = 1, ``gamma`` = 1/d, per-sample costs) and to
@@ -89,7 +89,7 @@ def _selection(pool: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray]:
 def biased_split(X, y, rng, candidates: int = 10) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Indices of the biased training rows and the test rows, and the training rows' oracle
     weights ``1 / P(s=1|x)``: the candidate selection with the largest gain of the oracle
-    weights over the unweighted SVM on the test rows (Section 4.4.2, D-DR-38)."""
+    weights over the unweighted SVM on the test rows (Section 4.4.2, D-DR-39)."""
     order = rng.permutation(len(y))
     test, pool = order[: len(y) // 2], order[len(y) // 2 :]
     best, best_gain = None, -np.inf
@@ -159,9 +159,12 @@ def _bias_cell(cell: dict) -> list[dict]:
         if "iwLSPC" in classifiers:
             lspc = IWLSPC(seed=seed)
             _timed(
-                rows, base, "iwLSPC", method,
+                rows,
+                base,
+                "iwLSPC",
+                method,
                 lambda w=w, m=lspc: (_accuracy(m.fit(Xs, ys, w, X_centres=Xt), Xt, yt), {}),
-            )  # fmt: skip
+            )
     ddr_runs = []
     if "DDR-ES" in methods and "iwSVM" in classifiers:
         ddr_runs.append(("iwSVM", "DDR-ES", WeightedTSVM(lambda2=0.0), False))
