@@ -308,6 +308,8 @@ class DDR(base.Base):
             )
             change = float(np.linalg.norm(new_weights - weights)) / len(codes)
             self.delta_w_.append(change)
+            if not (np.bincount(codes, weights=new_weights) > 0).all():
+                break  # a class weighed to nothing: no learner can be trained on it (D-DR-35)
             weights = new_weights
             if change < self.tol:
                 break
