@@ -51,3 +51,17 @@ def test_the_data_home_sets_load_scaled():
     for name in ("breastCancer", "mushroom"):
         X, y = sampling_bias.load_set(name)
         assert X.min() >= -1.0 and X.max() <= 1.0 and len(np.unique(y)) == 2
+
+
+@pytest.mark.requires_data("mnist")
+def test_cross_digits_small_run_reads_tables_4_5_and_4_6(tmp_path):
+    from reproduce.density_ratio import cross_digits
+
+    assert load("reproduce/density_ratio/tables4_5_6_reduced.toml").protocol.endswith("4_5_6")
+    params = {"tasks": [[0, 1]], "runs": 1, "max_per_domain": 120, "methods": ["Unweighted"]}
+    rows = cross_digits.tables4_5_6(params, out_dir=tmp_path)
+    assert [(row["table"], row["paper_accuracy"]) for row in rows] == [
+        ("4.5", 0.8717),
+        ("4.6", 0.9461),
+    ]
+    assert all(0.5 < row["accuracy"] <= 1.0 for row in rows)
