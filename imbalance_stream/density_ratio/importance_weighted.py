@@ -155,6 +155,8 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
     def _unit_test_params(cls):
         from river import linear_model
 
+        from .ddr_reweighter import DDRReweighter
+        from .iwlspc import IWLSPC
         from .kliep_reweighter import KLIEPReweighter
         from .kmm_reweighter import KMMReweighter
         from .ulsif_reweighter import ULSIFReweighter
@@ -171,4 +173,20 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
             "classifier": linear_model.PAClassifier(),
             "reweighter": KMMReweighter(n_source=50, n_target=50, clip=5.0),
             "seed": 2,
+        }
+        yield {  # class-wise weights with the prior ratio, one window per class
+            "classifier": linear_model.LogisticRegression(),
+            "reweighter": DDRReweighter(
+                IWLSPC(sigma=1.0, lambda_=0.1, n_centres=20, seed=0),
+                n_per_class=40,
+                max_iter=2,
+                n_centres=20,
+                sigma=1.0,
+                lambda_=0.1,
+                n_source=100,
+                n_target=50,
+                refresh_every=100,
+                clip=10.0,
+                seed=0,
+            ),
         }

@@ -1,0 +1,67 @@
+"""Seed 004, Chapter 4 protocols: the biased split, the synthetic example, a small table run."""
+
+import numpy as np
+import pytest
+
+from imbalance_stream.scenario import load
+from reproduce.density_ratio import sampling_bias
+
+pytest.importorskip("sklearn")
+
+
+def test_synthetic_example_has_table_4_1_priors():
+    rng = np.random.default_rng(0)
+    _, y_train = sampling_bias.synthetic_ddr(4000, True, rng)
+    X_test, y_test = sampling_bias.synthetic_ddr(4000, False, rng)
+    assert abs((y_train == 1).mean() - 0.5) < 0.03 and abs((y_test == 1).mean() - 0.6) < 0.03
+    upper = X_test[:, 1] > 3  # class 1's clusters sit at height 5, class 2's at 1
+    assert ((y_test == 1) == upper).mean() > 0.95
+
+
+def test_biased_split_halves_the_set_and_gives_oracle_weights():
+    X, y = sampling_bias.load_set("wdbc")
+    assert X.min() == -1.0 and X.max() == 1.0
+    train, test, oracle = sampling_bias.biased_split(X, y, np.random.default_rng(1), candidates=3)
+    assert len(test) == len(y) // 2 and not set(train) & set(test)
+    assert len(oracle) == len(train) and (oracle > 1.0).all()
+
+
+def test_a_small_run_reads_the_thesis_and_compares_with_unweighted(tmp_path):
+    for name in ("tables4_2_4", "table4_3_reduced", "table4_4_reduced", "ddr_synthetic"):
+        assert load(f"reproduce/density_ratio/{name}.toml").protocol.startswith("reproduce.")
+    params = {
+        "datasets": ["wdbc"],
+        "runs": 2,
+        "classifiers": ["iwSVM"],
+        "methods": ["Unweighted", "uLSIF", "DDR-ES"],
+        "max_iter": 2,
+    }
+    rows = sampling_bias.tables4_2_4(params, out_dir=tmp_path)
+    assert (tmp_path / "runs.csv").exists()
+    by_method = {row["method"]: row for row in rows}
+    assert set(by_method) == {"Unweighted", "uLSIF", "DR", "DDR-ES"}
+    assert by_method["Unweighted"]["paper_accuracy"] == 0.758
+    assert by_method["DDR-ES"]["paper_accuracy"] == 0.954
+    for row in rows:
+        assert 0.5 < row["accuracy"] <= 1.0 and row["runs"] == 2
+
+
+@pytest.mark.requires_data("uci/breast-cancer-wisconsin.csv", "libsvm/mushrooms")
+def test_the_data_home_sets_load_scaled():
+    for name in ("breastCancer", "mushroom"):
+        X, y = sampling_bias.load_set(name)
+        assert X.min() >= -1.0 and X.max() <= 1.0 and len(np.unique(y)) == 2
+
+
+@pytest.mark.requires_data("mnist")
+def test_cross_digits_small_run_reads_tables_4_5_and_4_6(tmp_path):
+    from reproduce.density_ratio import cross_digits
+
+    assert load("reproduce/density_ratio/tables4_5_6_reduced.toml").protocol.endswith("4_5_6")
+    params = {"tasks": [[0, 1]], "runs": 1, "max_per_domain": 120, "methods": ["Unweighted"]}
+    rows = cross_digits.tables4_5_6(params, out_dir=tmp_path)
+    assert [(row["table"], row["paper_accuracy"]) for row in rows] == [
+        ("4.5", 0.8717),
+        ("4.6", 0.9461),
+    ]
+    assert all(0.5 < row["accuracy"] <= 1.0 for row in rows)
