@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from river import checks
 from test_reliability import BAD_LABELS, BAD_SAMPLES
 
 from imbalance_stream.active import MarginSampler
@@ -35,24 +34,6 @@ def run_protocol(model, samples):
             model.learn_one(x, y)
             asked.append((x, y))
     return asked
-
-
-# ---- River's checks (the package's check collection reads predict_proba_one as a dict, which
-# River's active protocol does not return, so the active learner's checks run here) ------------
-
-
-def river_cases():
-    for i, params in enumerate(MarginSampler._unit_test_params()):
-        model = MarginSampler(**params)
-        for check in checks.yield_checks(model):
-            if check.__name__ in model._unit_test_skips():
-                continue
-            yield pytest.param(model, check, id=f"MarginSampler[{i}]-{check.__name__}")
-
-
-@pytest.mark.parametrize("model, check", list(river_cases()))
-def test_river_check(model, check):
-    check(model.clone())
 
 
 # ---- the rules ------------------------------------------------------------------------------

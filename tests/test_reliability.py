@@ -5,7 +5,9 @@ Every public estimator is found by introspection (``public_estimators`` of
 ``_unit_test_params``, so an estimator added to a public module is covered without editing this
 file. Classifiers are driven through ``learn_one(x, y)``; River anomaly detectors (subclasses of
 ``river.base.AnomalyDetector``, defined in ``river.anomaly.base``) through ``learn_one(x)`` (or
-``learn_one(x, y)`` for a ``SupervisedAnomalyDetector``) and ``score_one(x)``.
+``learn_one(x, y)`` for a ``SupervisedAnomalyDetector``) and ``score_one(x)``; active learners
+(River's ``ActiveLearningClassifier``) like classifiers, their ``predict_proba_one`` read as River's
+``(proba, ask)`` pair.
 
 * The bad-input corpus: each sample is either refused with a clear ``ValueError`` / ``TypeError``
   that names the culprit, the model pickling exactly as before, or accepted, with finite outputs
@@ -25,6 +27,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from river.active.base import ActiveLearningClassifier
 from river.base import AnomalyDetector, SupervisedAnomalyDetector
 from test_river_checks import public_estimators
 
@@ -68,7 +71,12 @@ def outputs(model, x) -> list[float]:
     """Every number the model says about ``x``."""
     if is_detector(model):
         return [float(model.score_one(x))]
-    numbers = [float(p) for p in model.predict_proba_one(x).values()]
+    proba = model.predict_proba_one(x)
+    if isinstance(model, ActiveLearningClassifier):
+        # River's active protocol: the prediction comes with whether to ask for the label.
+        proba, ask = proba
+        assert isinstance(ask, bool)
+    numbers = [float(p) for p in proba.values()]
     model.predict_one(x)
     decision = getattr(model, "decision_one", None)
     if decision is not None:

@@ -15,17 +15,16 @@ import inspect
 import pytest
 from river import base, checks, datasets
 
-# Every public estimator module. ``active``'s MarginSampler follows River's active protocol
-# (``predict_proba_one`` returns ``(proba, ask)``), which River's classifier checks do not read, so
-# its River checks run in ``test_margin_sampler.py``; ``imblearn`` holds a function, not an
-# estimator. The batch estimators and re-weighters of ``imbalance_stream.density_ratio`` are not
-# River estimators and are skipped by ``public_estimators``; its ``ImportanceWeighted`` is one.
+# Every public estimator module. (``imblearn`` holds a function, not an estimator. The batch
+# estimators and re-weighters of ``imbalance_stream.density_ratio`` are not River estimators and
+# are skipped by ``public_estimators``; its ``ImportanceWeighted`` is one.)
 MODULES = [
     "imbalance_stream.linear_model",
     "imbalance_stream.kernel",
     "imbalance_stream.svm",
     "imbalance_stream.anomaly",
     "imbalance_stream.density_ratio",
+    "imbalance_stream.active",
 ]
 
 _RIVER_DATASETS = checks._yield_datasets

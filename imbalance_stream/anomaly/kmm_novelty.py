@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from imbalance_stream.base.validation import check_int, check_real
 from imbalance_stream.density_ratio import KMM
 
 from .base import EstimatorNovelty
@@ -29,7 +28,8 @@ class KMMNovelty(EstimatorNovelty):
     B
         Upper bound of each weight (1000 in the thesis).
     epsilon
-        Normalisation slack (``1e-10`` in Chapter 5).
+        Normalisation slack (``1e-10`` in Chapter 5); None gives ``(sqrt(m) - 1) / sqrt(m)`` for
+        ``m`` test points, as :class:`~imbalance_stream.density_ratio.KMM`.
     tol
         Stopping tolerance of the solver, relative to the largest ``|k_i|``.
     max_iter
@@ -90,11 +90,12 @@ class KMMNovelty(EstimatorNovelty):
         seed: int | None = None,
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed)
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.B = check_real("B", B, low=1.0)  # below 1, mean(r) = 1 is out of reach
-        self.epsilon = check_real("epsilon", epsilon, low=0.0)
-        self.tol = check_real("tol", tol, low=0.0, low_open=True)
-        self.max_iter = check_int("max_iter", max_iter, low=1)
+        self.sigma = sigma
+        self.B = B
+        self.epsilon = epsilon
+        self.tol = tol
+        self.max_iter = max_iter
+        self._estimator()  # the batch estimator checks its own settings
 
     def _estimator(self):
         return KMM(self.sigma, self.B, self.epsilon, self.tol, self.max_iter, self.seed)

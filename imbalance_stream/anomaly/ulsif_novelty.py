@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from imbalance_stream._numba.density_ratio import rank_one_update
-from imbalance_stream.base.validation import check_int, check_real
 from imbalance_stream.density_ratio import ULSIF
 from imbalance_stream.density_ratio._common import gaussian_gram
 from imbalance_stream.density_ratio.ulsif import ulsif_alpha
@@ -89,9 +88,10 @@ class ULSIFNovelty(EstimatorNovelty):
         seed: int | None = None,
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed)
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.lambda_ = check_real("lambda_", lambda_, low=0.0, optional=True)
-        self.n_centres = check_int("n_centres", n_centres, low=1)
+        self.sigma = sigma
+        self.lambda_ = lambda_
+        self.n_centres = n_centres
+        self._estimator()  # the batch estimator checks its own settings
 
     def _estimator(self):
         return ULSIF(self.sigma, self.lambda_, self.n_centres, seed=self.seed)

@@ -112,6 +112,12 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
             "(wrap it in river.multiclass.OneVsRestClassifier for more classes)"
         )
 
+    def check_label_one(self, y) -> None:
+        """Raise :class:`UnknownLabel` if ``learn_one`` would refuse ``y``; changes nothing. (For a
+        wrapper that may skip ``learn_one`` for a sample, e.g. a zero importance weight, and must
+        still refuse what the classifier would.)"""
+        self._sign(y)
+
     @property
     def negative(self):
         """The negative label: the first non-positive label learned, or ``not positive`` before."""

@@ -14,13 +14,18 @@ from .reweighter import Reweighter
 __all__ = ["ImportanceWeighted"]
 
 
+def last_step(model):
+    """The estimator that learns the labels: a pipeline's last step, else ``model`` itself."""
+    if isinstance(model, compose.Pipeline):
+        return last_step(list(model.steps.values())[-1])
+    return model
+
+
 def accepts_weight(model) -> bool:
     """Whether ``model.learn_one`` takes a sample weight ``w`` (a pipeline passes it to its last
     step, so the last step decides)."""
-    if isinstance(model, compose.Pipeline):
-        return accepts_weight(list(model.steps.values())[-1])
     try:
-        parameters = inspect.signature(model.learn_one).parameters
+        parameters = inspect.signature(last_step(model).learn_one).parameters
     except (TypeError, ValueError):
         return False
     return "w" in parameters
@@ -120,6 +125,10 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
         """Learn ``(x, y)`` with its importance weight (times ``w``); then add it to the
         re-weighter's source window. Other keyword arguments go to the classifier."""
         check_label(y)  # refuses a label that is no class label before anything changes
+        # and one the classifier would refuse, even if it learns the sample zero times (Poisson)
+        check_label_one = getattr(last_step(self.classifier), "check_label_one", None)
+        if check_label_one is not None:
+            check_label_one(y)
         self.reweighter.check_one(x)  # and bad features
         weight = w * self.reweighter.weight_one(x, y)
         if self._weighted:  # checked at construction: this learn_one takes ``w``

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from imbalance_stream.base.validation import check_int, check_real
-
 from .kliep import KLIEP
 from .reweighter import EstimatorReweighter
 
@@ -79,9 +77,10 @@ class KLIEPReweighter(EstimatorReweighter):
         seed: int | None = None,
     ):
         super().__init__(n_source, n_target, refresh_every, clip, seed)
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.n_centres = check_int("n_centres", n_centres, low=1)
-        self.n_folds = check_int("n_folds", n_folds, low=2)
+        self.sigma = sigma
+        self.n_centres = n_centres
+        self.n_folds = n_folds
+        self._estimator()  # the batch estimator checks its own settings
 
     def _estimator(self):
         return KLIEP(self.sigma, self.n_centres, self.n_folds, seed=self.seed)

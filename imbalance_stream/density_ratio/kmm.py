@@ -97,7 +97,7 @@ class KMM(DensityRatioEstimator):
         seed: int | None = None,
     ):
         self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.B = check_real("B", B, low=0.0, low_open=True)
+        self.B = check_real("B", B, low=1.0)  # below 1, a mean weight of 1 is out of reach
         self.epsilon = check_real("epsilon", epsilon, low=0.0, optional=True)
         self.tol = check_real("tol", tol, low=0.0, low_open=True)
         self.max_iter = check_int("max_iter", max_iter, low=1)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from imbalance_stream.base.validation import check_int, check_real
-
 from .kmm import KMM
 from .reweighter import EstimatorReweighter
 
@@ -94,11 +92,12 @@ class KMMReweighter(EstimatorReweighter):
         seed: int | None = None,
     ):
         super().__init__(n_source, n_target, refresh_every, clip, seed)
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.B = check_real("B", B, low=1.0)  # below 1, a mean weight of 1 is out of reach
-        self.epsilon = check_real("epsilon", epsilon, low=0.0, optional=True)
-        self.tol = check_real("tol", tol, low=0.0, low_open=True)
-        self.max_iter = check_int("max_iter", max_iter, low=1)
+        self.sigma = sigma
+        self.B = B
+        self.epsilon = epsilon
+        self.tol = tol
+        self.max_iter = max_iter
+        self._estimator()  # the batch estimator checks its own settings
 
     def _estimator(self):
         return KMM(self.sigma, self.B, self.epsilon, self.tol, self.max_iter, self.seed)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from imbalance_stream.base.validation import check_int, check_real
-
 from .reweighter import EstimatorReweighter
 from .ulsif import ULSIF
 
@@ -78,9 +76,10 @@ class ULSIFReweighter(EstimatorReweighter):
         seed: int | None = None,
     ):
         super().__init__(n_source, n_target, refresh_every, clip, seed)
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.lambda_ = check_real("lambda_", lambda_, low=0.0, optional=True)
-        self.n_centres = check_int("n_centres", n_centres, low=1)
+        self.sigma = sigma
+        self.lambda_ = lambda_
+        self.n_centres = n_centres
+        self._estimator()  # the batch estimator checks its own settings
 
     def _estimator(self):
         return ULSIF(self.sigma, self.lambda_, self.n_centres, seed=self.seed)
