@@ -169,9 +169,9 @@ def _bias_cell(cell: dict) -> list[dict]:
             )
     ddr_runs = []
     if "DDR-ES" in methods and "iwSVM" in classifiers:
-        ddr_runs.append(("iwSVM", "DDR-ES", WeightedTSVM(lambda2=0.0), False))
+        ddr_runs.append(("iwSVM", "DDR-ES", WeightedTSVM(lambda2=0.0, seed=seed), False))
     if "DDR-TSVM" in methods and "iwSVM" in classifiers:
-        tsvm = WeightedTSVM(max_switch_rounds=cell["switch_rounds"])
+        tsvm = WeightedTSVM(max_switch_rounds=cell["switch_rounds"], seed=seed)
         ddr_runs.append(("iwSVM", "DDR-TSVM", tsvm, True))
     if "DDR-ES" in methods and "iwLSPC" in classifiers:
         ddr_runs.append(("iwLSPC", "DDR-ES", IWLSPC(seed=seed), False))
@@ -312,7 +312,7 @@ def _synthetic_cell(cell: dict) -> list[dict]:
     _timed(rows, base, "iwSVM", "uLSIF", lambda: (_accuracy(svm(Xs, ys, w), Xt, yt), {}))
 
     def ddr_es():
-        ddr = _ddr(WeightedTSVM(lambda2=0.0), Xs, ys, Xt, seed, False, cell["max_iter"])
+        ddr = _ddr(WeightedTSVM(lambda2=0.0, seed=seed), Xs, ys, Xt, seed, False, cell["max_iter"])
         gamma = dict(zip(ddr.classes_.tolist(), ddr.gamma_))
         extra = {"gamma_1": round(float(gamma[1]), 3), "gamma_2": round(float(gamma[2]), 3)}
         extra["kept"] = ddr.best_iteration_
