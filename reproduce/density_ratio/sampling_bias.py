@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from imbalance_stream.density_ratio import DDR, IWLSPC, KLIEP, KMM, ULSIF, WeightedTSVM
+from imbalance_stream.density_ratio._common import median_distance
 from imbalance_stream.evaluate.parallel import map_cells
 from reproduce.common.published import load_published
 from reproduce.common.results import write_rows
@@ -116,10 +117,18 @@ def _ratio_weights(method: str, source, target, seed: int) -> np.ndarray:
 
 
 def _ddr(learner, X, y, target, seed, tsvm: bool, max_iter: int):
+    """DDR on one split, its class-wise ratios at the median width of the pooled rows (the width
+    the section gives KMM); the ridge by leave-one-out (D-DR-42)."""
     binary = len(np.unique(y)) == 2
     loss = "hinge" if binary and isinstance(learner, WeightedTSVM) else "posterior"
+    sigma = median_distance(np.vstack([X, target]), seed)
     return DDR(
-        learner=learner, loss=loss, early_stopping=not tsvm, max_iter=max_iter, seed=seed
+        learner=learner,
+        loss=loss,
+        early_stopping=not tsvm,
+        max_iter=max_iter,
+        sigma=sigma,
+        seed=seed,
     ).fit(X, y, target)
 
 

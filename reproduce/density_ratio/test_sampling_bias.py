@@ -65,3 +65,17 @@ def test_cross_digits_small_run_reads_tables_4_5_and_4_6(tmp_path):
         ("4.6", 0.9461),
     ]
     assert all(0.5 < row["accuracy"] <= 1.0 for row in rows)
+
+
+def test_ddr_weighs_at_the_median_width_not_a_degenerate_one():
+    """Leave-one-out with centres drawn from the target chose a width of 0.03 times the median on
+    an ionosphere split, where every source weight fell near 0 (D-DR-42)."""
+    from imbalance_stream.density_ratio import WeightedTSVM
+    from imbalance_stream.density_ratio._common import median_distance
+
+    X, y = sampling_bias.load_set("wdbc")
+    train, test, _ = sampling_bias.biased_split(X, y, np.random.default_rng(1), candidates=2)
+    svm = WeightedTSVM(lambda2=0.0, seed=0)
+    ddr = sampling_bias._ddr(svm, X[train], y[train], X[test], 0, False, 1)
+    pooled = np.vstack([X[train], X[test]])
+    assert ddr.sigma_ == pytest.approx(median_distance(pooled, 0))
