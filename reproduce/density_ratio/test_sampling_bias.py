@@ -11,8 +11,8 @@ pytest.importorskip("sklearn")
 
 def test_synthetic_example_has_table_4_1_priors():
     rng = np.random.default_rng(0)
-    _, y_train = sampling_bias.synthetic_ddr(4000, True, rng)
-    X_test, y_test = sampling_bias.synthetic_ddr(4000, False, rng)
+    _, y_train = sampling_bias.table4_1_sample("train", 4000, rng)
+    X_test, y_test = sampling_bias.table4_1_sample("test", 4000, rng)
     assert abs((y_train == 1).mean() - 0.5) < 0.03 and abs((y_test == 1).mean() - 0.6) < 0.03
     upper = X_test[:, 1] > 3  # class 1's clusters sit at height 5, class 2's at 1
     assert ((y_test == 1) == upper).mean() > 0.95
