@@ -33,13 +33,14 @@ def test_a_small_run_reads_the_thesis_and_compares_with_unweighted(tmp_path):
         "datasets": ["wdbc"],
         "runs": 2,
         "classifiers": ["iwSVM"],
-        "methods": ["Unweighted", "uLSIF", "DDR-ES"],
+        "methods": ["Unweighted", "Unweighted-Platt", "uLSIF", "DDR-ES"],
         "max_iter": 2,
     }
     rows = sampling_bias.tables4_2_4(params, out_dir=tmp_path)
     assert (tmp_path / "runs.csv").exists()
     by_method = {row["method"]: row for row in rows}
-    assert set(by_method) == {"Unweighted", "uLSIF", "DR", "DDR-ES"}
+    assert set(by_method) == {"Unweighted", "Unweighted-Platt", "uLSIF", "DR", "DDR-ES"}
+    assert np.isnan(by_method["Unweighted-Platt"]["paper_accuracy"])  # not in the thesis
     assert by_method["Unweighted"]["paper_accuracy"] == 0.758
     assert by_method["DDR-ES"]["paper_accuracy"] == 0.954
     for row in rows:
