@@ -197,3 +197,23 @@ def test_bad_input_raises_and_leaves_the_fit_unchanged():
         small_ddr().fit(Xs, np.full(len(ys), "a"), Xt)
     with pytest.raises(ValueError, match="one label per row"):
         small_ddr().fit(Xs, ys[:-1], Xt)
+
+
+def test_predictions_follow_the_posteriors_ddr_selects_by():
+    """On a source where the rare class was under-sampled the SVM's sign and its Platt
+    posteriors disagree; DDR labels by the posteriors (those of eq. 4.15 and eq. 4.22)."""
+    from sklearn.datasets import load_breast_cancer
+
+    from imbalance_stream.density_ratio import WeightedTSVM
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = 2 * (X - X.min(0)) / (X.max(0) - X.min(0)) - 1
+    rng = np.random.default_rng(1)
+    order = rng.permutation(len(y))
+    test, pool = order[:284], order[284:]
+    source = pool[rng.random(len(pool)) < np.where(y[pool] == 0, 0.08, 0.9)]
+    ddr = DDR(WeightedTSVM(lambda2=0.0, seed=0), loss="hinge", max_iter=2, seed=0)
+    ddr.fit(X[source], y[source], X[test])
+    by_posterior = ddr.classes_[ddr.predict_proba(X[test]).argmax(1)]
+    assert (ddr.model_.predict(X[test]) != by_posterior).any()  # the case this test is about
+    np.testing.assert_array_equal(ddr.predict(X[test]), by_posterior)

@@ -129,3 +129,44 @@ def test_bad_input_raises_and_leaves_the_model_unchanged():
     assert pickle.dumps(model) == before
     with pytest.raises(ValueError, match="sample_weight"):
         WeightedTSVM().fit(X, y, sample_weight=-np.ones(len(y)))
+
+
+def out_of_fold_platt_reference(X, y, w, folds, gamma):
+    """Platt's procedure written out: each fold's decision values from an SVC trained on the
+    other folds with the same per-sample costs, then the weighted sigmoid fit on all of them."""
+    from sklearn.svm import SVC
+
+    signs = np.where(y == 1, 1.0, -1.0)
+    decision = np.empty(len(y))
+    for k in np.unique(folds):
+        out = folds == k
+        model = SVC(C=1.0, gamma=gamma).fit(X[~out], signs[~out], sample_weight=w[~out])
+        decision[out] = model.decision_function(X[out])
+    return platt_reference(decision, signs > 0, w)
+
+
+def test_posteriors_come_from_cross_validated_decision_values():
+    from imbalance_stream.density_ratio.tsvm import stratified_folds
+
+    X, y = blobs(6, n=90)
+    w = np.random.default_rng(6).exponential(size=len(y))
+    model = WeightedTSVM(lambda2=0.0, seed=3).fit(X, y, sample_weight=w)
+    folds = stratified_folds(y == 1, 5, np.random.default_rng(3))
+    expected = out_of_fold_platt_reference(X, y, w, folds, 0.5)
+    np.testing.assert_allclose(model._machines[0][1], expected, atol=1e-3)
+    # the rows' own decision values give an over-confident (steeper) sigmoid
+    in_sample = WeightedTSVM(lambda2=0.0, platt_folds=0).fit(X, y, sample_weight=w)
+    assert abs(in_sample._machines[0][1][0]) > abs(model._machines[0][1][0])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 7), st.integers(3, 40))
+def test_stratified_folds_deal_each_class_evenly(seed, n_folds, n_positive):
+    from imbalance_stream.density_ratio.tsvm import stratified_folds
+
+    positive = np.zeros(n_positive + 17, dtype=bool)
+    positive[:n_positive] = True
+    folds = stratified_folds(positive, n_folds, np.random.default_rng(seed))
+    for members in (positive, ~positive):
+        counts = np.bincount(folds[members], minlength=n_folds)
+        assert counts.max() - counts.min() <= 1

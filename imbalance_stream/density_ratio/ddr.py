@@ -362,9 +362,10 @@ class DDR(base.Base):
         return self._aligned_posterior(self.model_, as_matrix(X, "X", self.n_features_in_))
 
     def predict(self, X) -> np.ndarray:
-        """The kept classifier's labels."""
-        self._check_fitted()
-        return np.asarray(self.model_.predict(as_matrix(X, "X", self.n_features_in_)))
+        """The label of largest posterior under the kept classifier: the posteriors DDR estimates
+        the prior ratio and the mutual information from, as LIBSVM labels with ``-b 1``; an SVM's
+        own sign can disagree with them (D-DR-41)."""
+        return self.classes_[self.predict_proba(X).argmax(1)]
 
     @classmethod
     def _unit_test_params(cls):

@@ -11,7 +11,7 @@ from imbalance_stream.base.validation import check_int, check_real
 from ._common import as_matrix
 from .base import NotFitted
 
-__all__ = ["WeightedTSVM", "platt_fit", "switchable_pairs"]
+__all__ = ["WeightedTSVM", "platt_fit", "stratified_folds", "switchable_pairs"]
 
 
 def platt_fit(
@@ -35,6 +35,15 @@ def platt_fit(
     start = np.array([-1.0, np.log((n_neg + 1.0) / (n_pos + 1.0))])
     result = optimize.minimize(loss, start, jac=True, method="L-BFGS-B")
     return float(result.x[0]), float(result.x[1])
+
+
+def stratified_folds(positive: np.ndarray, n_folds: int, rng) -> np.ndarray:
+    """A fold index in ``range(n_folds)`` for each row, each class shuffled and dealt round-robin
+    so that every fold holds its share of both classes."""
+    folds = np.empty(len(positive), dtype=np.int64)
+    for members in (np.flatnonzero(positive), np.flatnonzero(~positive)):
+        folds[rng.permutation(members)] = np.arange(len(members)) % n_folds
+    return folds
 
 
 def switchable_pairs(labels: np.ndarray, decision: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -69,8 +78,9 @@ class WeightedTSVM(base.Base):
 
     The inner solver is scikit-learn's ``SVC`` (LIBSVM) with per-sample costs through
     ``sample_weight`` (the ``sklearn`` extra). More than two classes are fitted one against the
-    rest. ``predict_proba`` is Platt's sigmoid of the decision values fitted on the labelled rows
-    with their weights (normalised over the classes when there are more than two).
+    rest. ``predict_proba`` is Platt's sigmoid fitted with the labelled rows' weights on their
+    cross-validated decision values, as LIBSVM's ``-b 1`` does (normalised over the classes when
+    there are more than two; D-DR-41).
 
     Parameters
     ----------
@@ -87,6 +97,11 @@ class WeightedTSVM(base.Base):
         First cost of the unlabelled rows (1e-5 in Algorithm 5).
     max_switch_rounds
         Most label-switching refits per annealing stage.
+    platt_folds
+        Folds of the cross-validated decision values Platt's sigmoid is fitted on (5, as
+        LIBSVM's ``-b 1``); 0 fits it on the labelled rows' own decision values (D-DR-41).
+    seed
+        Seed of the folds.
 
     Attributes
     ----------
@@ -127,6 +142,8 @@ class WeightedTSVM(base.Base):
         gamma: float | None = None,
         c2_start: float = 1e-5,
         max_switch_rounds: int = 10,
+        platt_folds: int = 5,
+        seed: int | None = None,
     ):
         self.C = check_real("C", C, low=0.0, low_open=True)
         self.lambda2 = check_real("lambda2", lambda2, low=0.0)
@@ -136,12 +153,40 @@ class WeightedTSVM(base.Base):
         self.gamma = check_real("gamma", gamma, low=0.0, low_open=True, optional=True)
         self.c2_start = check_real("c2_start", c2_start, low=0.0, low_open=True)
         self.max_switch_rounds = check_int("max_switch_rounds", max_switch_rounds, low=0)
+        self.platt_folds = check_int("platt_folds", platt_folds, low=0)
+        if self.platt_folds == 1:
+            raise ValueError("platt_folds must be 0 (no cross-validation) or at least 2")
+        self.seed = seed
 
     def _svc(self, n_features: int):
         from sklearn.svm import SVC
 
         gamma = self.gamma if self.gamma is not None else 1.0 / n_features
         return SVC(C=1.0, kernel=self.kernel, gamma=gamma)  # costs go through sample_weight
+
+    def _platt(self, model, X, signs, weights, pseudo=None) -> tuple[float, float]:
+        """Platt's sigmoid for ``model`` (Platt, 1999, Section 2.2): fitted on out-of-fold decision
+        values of the labelled rows, each fold's SVM trained on the other labelled rows and the
+        ``pseudo = (rows, labels, costs)`` pseudo-labelled rows of the final stage, because the
+        rows' own decision values are over-confident (D-DR-41). A fold whose complement lacks a
+        class keeps ``model``'s own values."""
+        decision = model.decision_function(X)
+        if self.platt_folds:
+            rng = np.random.default_rng(self.seed)
+            folds = stratified_folds(signs > 0, self.platt_folds, rng)
+            costs = self.C * weights
+            for k in range(self.platt_folds):
+                held, kept = folds == k, folds != k
+                if not held.any() or len(np.unique(signs[kept])) < 2:
+                    continue
+                rows, labels, cost = X[kept], signs[kept], costs[kept]
+                if pseudo is not None:
+                    rows = np.vstack([rows, pseudo[0]])
+                    labels = np.concatenate([labels, pseudo[1]])
+                    cost = np.concatenate([cost, pseudo[2]])
+                fold_model = self._svc(X.shape[1]).fit(rows, labels, sample_weight=cost)
+                decision[held] = fold_model.decision_function(X[held])
+        return platt_fit(decision, signs > 0, weights)
 
     def _fit_binary(self, X, signs, weights, unlabelled):
         """Algorithm 5 for one binary problem (``signs`` in {-1, +1}); returns the final SVC and
@@ -152,7 +197,7 @@ class WeightedTSVM(base.Base):
         final_c2 = self.lambda2 * self.C
         if unlabelled is not None and self.c2_start <= final_c2:
             decision = model.decision_function(unlabelled)
-            a, b = platt_fit(model.decision_function(X), signs > 0, weights)
+            a, b = self._platt(model, X, signs, weights)
             # eq. 4.15's estimate of the unlabelled rows' prior under the weighted SVM (D-DR-36)
             share = float(np.mean(1.0 / (1.0 + np.exp(np.clip(a * decision + b, -500, 500)))))
             n_positive = int(round(share * len(unlabelled)))
@@ -173,8 +218,9 @@ class WeightedTSVM(base.Base):
                         break
                     guesses[i], guesses[j] = -1.0, 1.0
                 c2 *= 2.0
-        platt = platt_fit(model.decision_function(X), signs > 0, weights)
-        return model, platt
+            pseudo = (unlabelled, guesses, np.full(len(guesses), c2 / 2.0))
+            return model, self._platt(model, X, signs, weights, pseudo)
+        return model, self._platt(model, X, signs, weights)
 
     def fit(self, X, y, sample_weight=None, X_unlabelled=None):
         """Fit on labelled rows ``(X, y)`` with weights ``sample_weight`` (default 1) and the
@@ -236,4 +282,5 @@ class WeightedTSVM(base.Base):
     @classmethod
     def _unit_test_params(cls):
         yield {}
-        yield {"kernel": "linear", "lambda2": 0.0}
+        yield {"kernel": "linear", "lambda2": 0.0, "platt_folds": 0}
+        yield {"lambda2": 0.0, "platt_folds": 3, "seed": 1}

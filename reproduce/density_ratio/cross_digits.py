@@ -77,8 +77,8 @@ def _cell(cell: dict) -> list[dict]:
     Xt, yt = _subsample(*domains[target_name], pair, rng, cell["max_per_domain"])
     seed = cell["seed"] + cell["run"]
     base = {"direction": cell["direction"], "task": f"{pair[0]} vs {pair[1]}", "run": cell["run"]}
-    svm = WeightedTSVM(kernel="linear", lambda2=0.0)
-    tsvm = WeightedTSVM(kernel="linear", max_switch_rounds=cell["switch_rounds"])
+    svm = WeightedTSVM(kernel="linear", lambda2=0.0, seed=seed)
+    tsvm = WeightedTSVM(kernel="linear", max_switch_rounds=cell["switch_rounds"], seed=seed)
     fits = {
         "Unweighted": lambda: svm.fit(Xs, ys),
         "DR(uLSIF)": lambda: svm.fit(Xs, ys, ULSIF(seed=seed).fit(Xs, Xt).weight(Xs)),

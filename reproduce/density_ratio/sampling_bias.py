@@ -9,8 +9,9 @@ help the unweighted SVM most on the test set is kept, with the training set it d
 Both classifiers see the same splits. The weights of KMM (median width, ``B`` = 1000, epsilon
 ``(sqrt(m) - 1) / sqrt(m)``), KLIEP and uLSIF (their own cross-validation) go to the weighted SVM
 (scikit-learn's ``SVC``, LIBSVM's defaults ``C`` = 1, ``gamma`` = 1/d, per-sample costs) and to
-iwLSPC; DDR-ES and DDR-TSVM (``lambda1`` = 1, ``lambda2`` = 0.1) run on the same split. "DR" of
-Tables 4.3 and 4.4 is the best of KMM, KLIEP and uLSIF per data set, as in the thesis.
+iwLSPC; DDR-ES and DDR-TSVM (``lambda1`` = 1, ``lambda2`` = 0.1, the class-wise ratios at the
+median width, D-DR-42) run on the same split. "DR" of Tables 4.3 and 4.4 is the best of KMM,
+KLIEP and uLSIF per data set, as in the thesis.
 """
 
 from __future__ import annotations
@@ -21,15 +22,16 @@ import time
 import numpy as np
 
 from imbalance_stream.density_ratio import DDR, IWLSPC, KLIEP, KMM, ULSIF, WeightedTSVM
+from imbalance_stream.density_ratio._common import median_distance
 from imbalance_stream.evaluate.parallel import map_cells
 from reproduce.common.published import load_published
 from reproduce.common.results import write_rows
+from reproduce.density_ratio.shift import table4_1_sample
 
 __all__ = [
     "DATASETS",
     "biased_split",
     "ddr_synthetic",
-    "synthetic_ddr",
     "load_set",
     "scaled",
     "tables4_2_4",
@@ -116,11 +118,26 @@ def _ratio_weights(method: str, source, target, seed: int) -> np.ndarray:
 
 
 def _ddr(learner, X, y, target, seed, tsvm: bool, max_iter: int):
+    """DDR on one split, its class-wise ratios at the median width of the pooled rows (the width
+    the section gives KMM); the ridge by leave-one-out (D-DR-42)."""
     binary = len(np.unique(y)) == 2
     loss = "hinge" if binary and isinstance(learner, WeightedTSVM) else "posterior"
+    sigma = median_distance(np.vstack([X, target]), seed)
     return DDR(
-        learner=learner, loss=loss, early_stopping=not tsvm, max_iter=max_iter, seed=seed
+        learner=learner,
+        loss=loss,
+        early_stopping=not tsvm,
+        max_iter=max_iter,
+        sigma=sigma,
+        seed=seed,
     ).fit(X, y, target)
+
+
+def _platt_labels(Xs, ys, Xt, yt, seed) -> float:
+    """Accuracy of the unweighted SVM labelling by its largest Platt posterior, as DDR labels
+    (D-DR-41): DDR-ES's first iterate, which shows how much of DDR-ES's gain is the labelling."""
+    model = WeightedTSVM(lambda2=0.0, seed=seed).fit(Xs, ys)
+    return float(np.mean(model.classes_[model.predict_proba(Xt).argmax(1)] == yt))
 
 
 def _accuracy(model, X, y) -> float:
@@ -167,11 +184,19 @@ def _bias_cell(cell: dict) -> list[dict]:
                 method,
                 lambda w=w, m=lspc: (_accuracy(m.fit(Xs, ys, w, X_centres=Xt), Xt, yt), {}),
             )
+    if "Unweighted-Platt" in methods and "iwSVM" in classifiers:
+        _timed(
+            rows,
+            base,
+            "iwSVM",
+            "Unweighted-Platt",
+            lambda: (_platt_labels(Xs, ys, Xt, yt, seed), {}),
+        )
     ddr_runs = []
     if "DDR-ES" in methods and "iwSVM" in classifiers:
-        ddr_runs.append(("iwSVM", "DDR-ES", WeightedTSVM(lambda2=0.0), False))
+        ddr_runs.append(("iwSVM", "DDR-ES", WeightedTSVM(lambda2=0.0, seed=seed), False))
     if "DDR-TSVM" in methods and "iwSVM" in classifiers:
-        tsvm = WeightedTSVM(max_switch_rounds=cell["switch_rounds"])
+        tsvm = WeightedTSVM(max_switch_rounds=cell["switch_rounds"], seed=seed)
         ddr_runs.append(("iwSVM", "DDR-TSVM", tsvm, True))
     if "DDR-ES" in methods and "iwLSPC" in classifiers:
         ddr_runs.append(("iwLSPC", "DDR-ES", IWLSPC(seed=seed), False))
@@ -249,16 +274,18 @@ def _summary(log: list[dict]) -> list[dict]:
 
 def tables4_2_4(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Tables 4.2, 4.3 and 4.4. Parameters (all optional): ``datasets`` (default the six),
-    ``runs`` (30), ``seed``, ``methods`` (Unweighted, KMM, KLIEP, uLSIF, Oracle-weight, DDR-ES,
-    DDR-TSVM), ``classifiers`` (iwSVM, iwLSPC), ``max_iter`` (DDR's iterations, 20),
-    ``switch_rounds`` (the TSVM's refits per stage, 10), ``tsvm_max_iter`` (DDR-TSVM's
-    iterations, default ``max_iter``), ``max_rows`` (a fixed uniform subsample of larger sets;
-    0 keeps them whole)."""
+    ``runs`` (30), ``seed``, ``methods`` (Unweighted, Unweighted-Platt (not in the thesis: the
+    unweighted SVM labelling by its Platt posteriors, as DDR does), KMM, KLIEP, uLSIF,
+    Oracle-weight, DDR-ES, DDR-TSVM), ``classifiers`` (iwSVM, iwLSPC), ``max_iter`` (DDR's
+    iterations, 20), ``switch_rounds`` (the TSVM's refits per stage, 10), ``tsvm_max_iter``
+    (DDR-TSVM's iterations, default ``max_iter``), ``max_rows`` (a fixed uniform subsample of
+    larger sets; 0 keeps them whole)."""
     names = list(params.get("datasets", DATASETS))
     unknown = sorted(set(names) - set(DATASETS))
     if unknown:
         raise ValueError(f"unknown datasets {unknown}; known: {', '.join(DATASETS)}")
-    all_methods = ("Unweighted",) + RATIOS + ("Oracle-weight", "DDR-ES", "DDR-TSVM")
+    all_methods = ("Unweighted", "Unweighted-Platt") + RATIOS
+    all_methods += ("Oracle-weight", "DDR-ES", "DDR-TSVM")
     cell_base = {
         "seed": int(params.get("seed", 2015)),
         "methods": list(params.get("methods", all_methods)),
@@ -283,27 +310,11 @@ def tables4_2_4(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, prog
     return _summary(log)
 
 
-def synthetic_ddr(n: int, train: bool, rng) -> tuple[np.ndarray, np.ndarray]:
-    """Table 4.1's two classes of two Gaussian clusters each (identity covariances): training
-    priors 0.5 / 0.5 with the clusters mixed 0.9 / 0.1, test priors 0.6 / 0.4 with them mixed
-    0.5 / 0.5. The printed test class 2 repeats class 1's clusters; class 2 keeps its own
-    clusters here (D-DR-40)."""
-    prior_one = 0.5 if train else 0.6
-    near = (0.9, 0.1) if train else (0.5, 0.5)
-    y = np.where(rng.random(n) < prior_one, 1, 2)
-    first = rng.random(n) < np.where(y == 1, near[0], near[1])
-    centres = np.where(
-        (y == 1)[:, None],
-        np.where(first[:, None], [1.0, 5.0], [4.0, 5.0]),
-        np.where(first[:, None], [1.0, 1.0], [4.0, 1.0]),
-    )
-    return centres + rng.normal(size=(n, 2)), y
-
-
 def _synthetic_cell(cell: dict) -> list[dict]:
     rng = np.random.default_rng([cell["seed"], cell["run"]])
-    Xs, ys = synthetic_ddr(cell["n_train"], True, rng)
-    Xt, yt = synthetic_ddr(cell["n_test"], False, rng)
+    # Table 4.1's generator, with its test class 2 as D-DR-17 resolves it
+    Xs, ys = table4_1_sample("train", cell["n_train"], rng)
+    Xt, yt = table4_1_sample("test", cell["n_test"], rng)
     seed = cell["seed"] + cell["run"]
     base = {"run": cell["run"]}
     rows: list[dict] = []
@@ -312,7 +323,7 @@ def _synthetic_cell(cell: dict) -> list[dict]:
     _timed(rows, base, "iwSVM", "uLSIF", lambda: (_accuracy(svm(Xs, ys, w), Xt, yt), {}))
 
     def ddr_es():
-        ddr = _ddr(WeightedTSVM(lambda2=0.0), Xs, ys, Xt, seed, False, cell["max_iter"])
+        ddr = _ddr(WeightedTSVM(lambda2=0.0, seed=seed), Xs, ys, Xt, seed, False, cell["max_iter"])
         gamma = dict(zip(ddr.classes_.tolist(), ddr.gamma_))
         extra = {"gamma_1": round(float(gamma[1]), 3), "gamma_2": round(float(gamma[2]), 3)}
         extra["kept"] = ddr.best_iteration_

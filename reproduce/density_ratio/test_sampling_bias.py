@@ -11,8 +11,8 @@ pytest.importorskip("sklearn")
 
 def test_synthetic_example_has_table_4_1_priors():
     rng = np.random.default_rng(0)
-    _, y_train = sampling_bias.synthetic_ddr(4000, True, rng)
-    X_test, y_test = sampling_bias.synthetic_ddr(4000, False, rng)
+    _, y_train = sampling_bias.table4_1_sample("train", 4000, rng)
+    X_test, y_test = sampling_bias.table4_1_sample("test", 4000, rng)
     assert abs((y_train == 1).mean() - 0.5) < 0.03 and abs((y_test == 1).mean() - 0.6) < 0.03
     upper = X_test[:, 1] > 3  # class 1's clusters sit at height 5, class 2's at 1
     assert ((y_test == 1) == upper).mean() > 0.95
@@ -33,13 +33,14 @@ def test_a_small_run_reads_the_thesis_and_compares_with_unweighted(tmp_path):
         "datasets": ["wdbc"],
         "runs": 2,
         "classifiers": ["iwSVM"],
-        "methods": ["Unweighted", "uLSIF", "DDR-ES"],
+        "methods": ["Unweighted", "Unweighted-Platt", "uLSIF", "DDR-ES"],
         "max_iter": 2,
     }
     rows = sampling_bias.tables4_2_4(params, out_dir=tmp_path)
     assert (tmp_path / "runs.csv").exists()
     by_method = {row["method"]: row for row in rows}
-    assert set(by_method) == {"Unweighted", "uLSIF", "DR", "DDR-ES"}
+    assert set(by_method) == {"Unweighted", "Unweighted-Platt", "uLSIF", "DR", "DDR-ES"}
+    assert np.isnan(by_method["Unweighted-Platt"]["paper_accuracy"])  # not in the thesis
     assert by_method["Unweighted"]["paper_accuracy"] == 0.758
     assert by_method["DDR-ES"]["paper_accuracy"] == 0.954
     for row in rows:
@@ -65,3 +66,17 @@ def test_cross_digits_small_run_reads_tables_4_5_and_4_6(tmp_path):
         ("4.6", 0.9461),
     ]
     assert all(0.5 < row["accuracy"] <= 1.0 for row in rows)
+
+
+def test_ddr_weighs_at_the_median_width_not_a_degenerate_one():
+    """Leave-one-out with centres drawn from the target chose a width of 0.03 times the median on
+    an ionosphere split, where every source weight fell near 0 (D-DR-42)."""
+    from imbalance_stream.density_ratio import WeightedTSVM
+    from imbalance_stream.density_ratio._common import median_distance
+
+    X, y = sampling_bias.load_set("wdbc")
+    train, test, _ = sampling_bias.biased_split(X, y, np.random.default_rng(1), candidates=2)
+    svm = WeightedTSVM(lambda2=0.0, seed=0)
+    ddr = sampling_bias._ddr(svm, X[train], y[train], X[test], 0, False, 1)
+    pooled = np.vstack([X[train], X[test]])
+    assert ddr.sigma_ == pytest.approx(median_distance(pooled, 0))
