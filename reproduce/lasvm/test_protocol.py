@@ -87,3 +87,16 @@ def test_adult_split_keeps_the_test_file_and_shuffles_the_training_rows():
     assert X_train.shape == (500, 123) and X_test.shape[0] == 16281
     other = protocol.load_split("adult", 1, 1, 500)[0]
     assert not np.array_equal(X_train, other)
+
+
+def test_transaction_cost_compares_two_passes_that_end_in_the_same_model():
+    from reproduce.lasvm.transaction_cost import one_pass
+
+    split = protocol.load_split("waveform", 3, 0, 150, 40)
+    guarded, guarded_cpu = one_pass(split, "waveform", guarded=True)
+    direct, direct_cpu = one_pass(split, "waveform", guarded=False)
+    test = protocol.as_dicts(split[2])
+    assert guarded.n_support_ == direct.n_support_ > 0
+    assert [guarded.decision_one(x) for x in test] == [direct.decision_one(x) for x in test]
+    assert guarded_cpu >= 0.0 and direct_cpu >= 0.0
+    assert "_apply" in vars(direct) and "_apply" not in vars(guarded)
