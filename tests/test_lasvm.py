@@ -485,3 +485,36 @@ def test_last_alpha_is_the_new_members_coefficient():
             assert rows.size == 0 or np.all(alpha[rows] == 0.0)
     assert n_support_vectors > 0
     assert np.all(model._model[6][: model.n_expansion_] == -1.0)  # no member keeps the new mark
+
+
+def test_the_kernel_cache_is_derived_state_a_rollback_empties_and_a_pickle_leaves_out():
+    """The cache is not copied per sample (D-LASVM-7: its content changes no result): a rolled-back
+    sample leaves the model pickling as before with an empty cache, and the model then learns and
+    predicts exactly as a twin that never saw the sample."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(260, 3))
+    labels = (X[:, 0] + 0.4 * rng.normal(size=260)) > 0
+    samples = [
+        ({f"f{j}": float(v) for j, v in enumerate(row)}, bool(y)) for row, y in zip(X, labels)
+    ]
+    model, twin = LASVM(C=1.0, gamma=0.5, seed=0), LASVM(C=1.0, gamma=0.5, seed=0)
+    for x, y in samples[:200]:
+        model.learn_one(x, y)
+        twin.learn_one(x, y)
+    assert (model._line_owner >= 0).any()  # a warm cache
+    assert not set(LASVM._DERIVED) & set(model._snapshot(np.zeros(0, dtype=np.int64))[0])
+    before = pickle.dumps(model)
+    model._state_finite = lambda indices: False  # the update runs whole, then is rolled back
+    with pytest.raises(ArithmeticError):
+        model.learn_one(samples[200][0], samples[200][1])
+    del model._state_finite
+    assert pickle.dumps(model) == before
+    assert (model._line_owner == -1).all() and (model._row_of == -1).all()
+    for x, y in samples[201:]:
+        model.learn_one(x, y)
+        twin.learn_one(x, y)
+    probe = [x for x, _ in samples[:50]]
+    assert [model.decision_one(x) for x in probe] == [twin.decision_one(x) for x in probe]
+    restored = pickle.loads(pickle.dumps(model))
+    assert restored._lines.shape == model._lines.shape and (restored._line_owner == -1).all()
+    assert [restored.decision_one(x) for x in probe] == [model.decision_one(x) for x in probe]

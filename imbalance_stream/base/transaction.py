@@ -122,17 +122,41 @@ class Transactional:
     """Mixin of the estimators whose ``learn_one`` applies a sample through :meth:`_apply`.
 
     ``_features`` (the :class:`~imbalance_stream.base.FeatureSpace`) is rolled back by its own
-    ``truncate``; everything else in the instance's ``__dict__`` is saved by :meth:`_snapshot`.
-    Subclasses may override the three hooks with cheaper, equivalent versions.
+    ``truncate``; everything else in the instance's ``__dict__`` is saved by :meth:`_snapshot`,
+    except the attributes named in ``_DERIVED``: a cache that the rest of the state determines
+    (its content changes no result), which is neither copied nor checked, is emptied by
+    :meth:`_reset_derived` on a rollback, and is left out of the pickle (so that a rolled-back
+    model pickles exactly as before). Subclasses may override the three hooks with cheaper,
+    equivalent versions.
     """
+
+    #: Attribute names of derived state (a cache): see the class docstring.
+    _DERIVED: frozenset = frozenset()
+
+    def _reset_derived(self) -> None:
+        """Set the ``_DERIVED`` attributes to their empty state (subclasses that have some)."""
+
+    def __getstate__(self):
+        state = vars(self)
+        if not self._DERIVED:
+            return state
+        return {key: value for key, value in state.items() if key not in self._DERIVED}
+
+    def __setstate__(self, state):
+        vars(self).update(state)
+        if self._DERIVED:
+            self._reset_derived()
 
     def _snapshot(self, indices: np.ndarray) -> Any:
         """A copy of the state (all but the feature space) that no update can reach."""
         memo: dict = {}
         saved = {}
         generators = []
+        derived = self._DERIVED
         for key, value in vars(self).items():
             kind = type(value)
+            if key in derived:
+                continue
             if key == "_features" or kind in _SCALARS or kind is float or kind in _CODE:
                 saved[key] = value
             elif kind is np.random.Generator:
@@ -152,12 +176,14 @@ class Transactional:
         state["_features"] = features
         for generator, generator_state in generators:
             generator.bit_generator.state = generator_state
+        if self._DERIVED:
+            self._reset_derived()
 
     def _state_finite(self, indices: np.ndarray) -> bool:
         """Whether every float of the state (constructor parameters aside) is finite."""
         skip = _parameters(type(self))
         for key, value in vars(self).items():
-            if key in skip or key == "_features":
+            if key in skip or key in self._DERIVED or key == "_features":
                 continue
             if not is_finite_state(value):
                 return False

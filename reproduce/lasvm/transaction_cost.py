@@ -1,7 +1,7 @@
 """What the per-sample transaction costs LASVM's one pass: the same pass of ``learn_one`` over one
 run of a Table 3.2 set, once as users run it (each sample applied through
-``Transactional._apply``: a copy of the whole state before the update and a finiteness scan of
-it after) and once with the update applied directly, in the same process. Both passes must end
+``Transactional._apply``: a copy of the state but the kernel-row cache before the update and a
+finiteness scan of it after) and once with the update applied directly, in the same process. Both passes must end
 in the same model; only the time differs.
 
     python -m reproduce.lasvm.transaction_cost --dataset banana
@@ -20,10 +20,11 @@ from reproduce.lasvm.protocol import CH3_SETTINGS, TAU, _warm_up, as_dicts, load
 
 
 def _state_megabytes(model: LASVM) -> float:
-    """Megabytes of the arrays the snapshot copies (the feature space aside)."""
+    """Megabytes of the arrays the snapshot copies (the feature space and the kernel-row cache,
+    derived state, aside)."""
     total = 0
     for key, value in vars(model).items():
-        if key == "_features":
+        if key == "_features" or key in model._DERIVED:
             continue
         items = value if isinstance(value, (tuple, list)) else (value,)
         total += sum(item.nbytes for item in items if isinstance(item, np.ndarray))
