@@ -14,7 +14,7 @@ import numpy as np
 from river.base import AnomalyDetector
 
 from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int
-from imbalance_stream.base.windows import SampleWindows
+from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
 
 __all__ = ["DensityRatioNovelty"]
 
@@ -27,7 +27,7 @@ SMALLEST_RATIO = float(np.finfo(np.float64).tiny)
 MIN_WINDOW = 2
 
 
-class DensityRatioNovelty(AnomalyDetector, abc.ABC):
+class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
     """Novelty detection by the ratio of a reference density to a test density (Chapter 5).
 
     Two windows of samples are kept: the reference window ``R`` (normal behaviour) and the test
@@ -137,11 +137,6 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     ) -> None:
         """Update statistics kept between refreshes (none by default: the solution is frozen).
         ``added`` and ``removed`` are given over the columns of the last refresh."""
-
-    def _count_sample(self) -> None:
-        self._since_refresh += 1
-        if self.refresh_every is not None and self._since_refresh >= self.refresh_every:
-            self.refresh()
 
     # ---- the exact solve ----------------------------------------------------------------------
 

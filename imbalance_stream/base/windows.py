@@ -15,7 +15,7 @@ import numpy as np
 
 from .features import KERNEL_MAX_FEATURES, FeatureSpace
 
-__all__ = ["SampleWindows"]
+__all__ = ["RefreshSchedule", "SampleWindows"]
 
 
 class SampleWindows:
@@ -95,3 +95,20 @@ class SampleWindows:
         indices, values, _ = self.features.encode(x, grow=False)
         covered = indices < self.n_columns
         return self.features.dense(indices[covered], values[covered], self.n_columns)
+
+
+class RefreshSchedule:
+    """Mixin of the components that re-solve on their windows: :meth:`_count_sample` calls
+    ``refresh()`` after every ``refresh_every`` samples taken in (never when it is None), and
+    ``refresh()`` sets ``_since_refresh`` back to 0."""
+
+    refresh_every: int | None
+    _since_refresh: int
+
+    def refresh(self) -> bool:  # pragma: no cover - every user defines it
+        raise NotImplementedError
+
+    def _count_sample(self) -> None:
+        self._since_refresh += 1
+        if self.refresh_every is not None and self._since_refresh >= self.refresh_every:
+            self.refresh()

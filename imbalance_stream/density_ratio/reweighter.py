@@ -16,7 +16,7 @@ import numpy as np
 from river import base
 
 from imbalance_stream.base.validation import check_int, check_real
-from imbalance_stream.base.windows import SampleWindows
+from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
 
 __all__ = ["EstimatorReweighter", "Reweighter"]
 
@@ -24,7 +24,7 @@ __all__ = ["EstimatorReweighter", "Reweighter"]
 MIN_WINDOW = 2
 
 
-class Reweighter(base.Base, abc.ABC):
+class Reweighter(RefreshSchedule, base.Base, abc.ABC):
     """Importance weights of labelled samples for the current data (Miao, 2015, Section 3.3.1).
 
     Under covariate shift the risk on the target data equals the source risk with each sample
@@ -96,11 +96,6 @@ class Reweighter(base.Base, abc.ABC):
         """Add an unlabelled arrival of the current data to the target window."""
         self._windows.push("target", self._windows.vector(x))
         self._count_sample()
-
-    def _count_sample(self) -> None:
-        self._since_refresh += 1
-        if self.refresh_every is not None and self._since_refresh >= self.refresh_every:
-            self.refresh()
 
     # ---- the exact solve ----------------------------------------------------------------------
 
