@@ -33,6 +33,7 @@ from imbalance_stream.metrics.batch import prbep, roc_auc
 from imbalance_stream.svm import LASVM
 from reproduce.common.published import load_published
 from reproduce.common.results import write_rows
+from reproduce.lasvm.protocol import check_names
 
 __all__ = ["METHODS", "load_split", "table4_3", "table5_3", "waveform_sweep"]
 
@@ -373,13 +374,6 @@ def _execute(cells, out_dir, n_jobs, scheduler, progress, label) -> list[dict]:
     return results
 
 
-def _check(names, known, what) -> list[str]:
-    unknown = sorted(set(names) - set(known))
-    if unknown:
-        raise ValueError(f"unknown {what} {unknown}; known: {', '.join(known)}")
-    return list(names)
-
-
 def _mean(rows, key) -> float:
     values = [r[key] for r in rows if r.get(key) is not None and not _is_nan(r[key])]
     return round(float(np.mean(values)), 3) if values else math.nan
@@ -447,12 +441,12 @@ def table4_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
     ``datasets``, ``methods``, ``runs`` (or ``{dataset: runs}``), ``seed``, ``sizes``
     (``{dataset: [n_train, n_test]}``: subsamples of Satimage and MNIST-8), ``window`` and
     ``tolerance`` of the saturation stop (100, 0.01)."""
-    datasets = _check(
+    datasets = check_names(
         params.get("datasets", ("abalone-7", "letter-a", "satimage", "mnist-8")),
         ("abalone-7", "abalone-7-rings", "letter-a", "satimage", "mnist-8"),
         "datasets",
     )
-    methods = _check(
+    methods = check_names(
         params.get("methods", ("Batch", "SVC", "AL", "US", "SMOTE", "DC")), METHODS, "methods"
     )
     cells = _cells(params, "4.3", datasets, methods)
@@ -463,12 +457,14 @@ def table4_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
 def table5_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Tables 5.2 and 5.3 on the UCI rows: Batch, SMOTE, AL and VIRTUAL on ``datasets``
     (default abalone-7, breast, letter-a, satimage); parameters as :func:`table4_3`."""
-    datasets = _check(
+    datasets = check_names(
         params.get("datasets", ("abalone-7", "breast", "letter-a", "satimage")),
         ("abalone-7", "abalone-7-rings", "breast", "letter-a", "satimage"),
         "datasets",
     )
-    methods = _check(params.get("methods", ("Batch", "SMOTE", "AL", "VIRTUAL")), METHODS, "methods")
+    methods = check_names(
+        params.get("methods", ("Batch", "SMOTE", "AL", "VIRTUAL")), METHODS, "methods"
+    )
     cells = _cells(params, "5.3", datasets, methods)
     results = _execute(cells, out_dir, n_jobs, scheduler, progress, "tables 5.2-5.3")
     return _summary(
@@ -481,7 +477,9 @@ def waveform_sweep(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, p
     4, 8, 16, 32) negatives per training positive; ``sizes.waveform`` = [n_train, n_test]
     (default [4000, 1000]); other parameters as :func:`table4_3`."""
     ratios = [int(r) for r in params.get("ratios", (2, 4, 8, 16, 32))]
-    methods = _check(params.get("methods", ("Batch", "SMOTE", "AL", "VIRTUAL")), METHODS, "methods")
+    methods = check_names(
+        params.get("methods", ("Batch", "SMOTE", "AL", "VIRTUAL")), METHODS, "methods"
+    )
     datasets = [f"waveform-{r}" for r in ratios]
     cells = _cells(params, "fig5.2", datasets, methods)
     results = _execute(cells, out_dir, n_jobs, scheduler, progress, "figs 5.2-5.3")

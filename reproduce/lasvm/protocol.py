@@ -305,7 +305,8 @@ def _execute(cells, out_dir, n_jobs, scheduler, progress, label) -> list[dict]:
     return results
 
 
-def _check(names, known, what) -> list[str]:
+def check_names(names, known, what) -> list[str]:
+    """``names`` as a list, or a ValueError naming the unknown ones and the known."""
     unknown = sorted(set(names) - set(known))
     if unknown:
         raise ValueError(f"unknown {what} {unknown}; known: {', '.join(known)}")
@@ -372,10 +373,10 @@ def table3_2(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
     waveform, banana, adult). Parameters (optional): ``datasets``, ``methods``, ``runs`` (1, or
     ``{dataset: runs}``), ``seed``, ``sizes`` (``{dataset: [n_train, n_test]}``, e.g. fewer Adult
     rows)."""
-    datasets = _check(
+    datasets = check_names(
         params.get("datasets", ("waveform", "banana", "adult")), CH3_SETTINGS, "datasets"
     )
-    methods = _check(params.get("methods", CH3_METHODS), CH3_METHODS, "methods")
+    methods = check_names(params.get("methods", CH3_METHODS), CH3_METHODS, "methods")
     cells = _cells(params, "3.2", datasets, methods, lambda d: CH3_SETTINGS[d])
     results = _execute(cells, out_dir, n_jobs, scheduler, progress, "tables 3.2-3.3")
     quantities = ("error", "n_sv", "kernel_evaluations", "cpu_seconds", "pass_error", "pass_n_sv")
@@ -415,7 +416,7 @@ def mnist_ovr(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progre
     (``sizes.mnist`` = [n_train, n_test], default [4000, 2000]), and the multiclass error when all
     ten digits ran."""
     digits = [int(d) for d in params.get("digits", range(10))]
-    methods = _check(params.get("methods", MNIST_METHODS), MNIST_METHODS, "methods")
+    methods = check_names(params.get("methods", MNIST_METHODS), MNIST_METHODS, "methods")
     params = {**params, "sizes": {"mnist": params.get("sizes", {}).get("mnist", [4000, 2000])}}
     datasets = [f"mnist-{d}" for d in digits]
     cells = _cells(params, "3.4", datasets, methods, lambda d: CH3_SETTINGS["mnist"])
@@ -428,8 +429,8 @@ def table6_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
     ``datasets`` (default adult, banana, mnist-8). Parameters (optional): ``datasets``,
     ``methods``, ``runs`` (10 in the thesis; 1 by default), ``seed``, ``sizes``, ``cache_mb``
     (40)."""
-    datasets = _check(params.get("datasets", tuple(CH6_SETTINGS)), CH6_SETTINGS, "datasets")
-    methods = _check(params.get("methods", CH6_METHODS), CH6_METHODS, "methods")
+    datasets = check_names(params.get("datasets", tuple(CH6_SETTINGS)), CH6_SETTINGS, "datasets")
+    methods = check_names(params.get("methods", CH6_METHODS), CH6_METHODS, "methods")
     cache_mb = float(params.get("cache_mb", 40.0))
     cells = _cells(params, "6.3", datasets, methods, lambda d: (*CH6_SETTINGS[d], cache_mb))
     results = _execute(cells, out_dir, n_jobs, scheduler, progress, "tables 6.3-6.4")

@@ -1,8 +1,8 @@
 """What the per-sample transaction costs LASVM's one pass: the same pass of ``learn_one`` over one
 run of a Table 3.2 set, once as users run it (each sample applied through
 ``Transactional._apply``: a copy of the state but the kernel-row cache before the update and a
-finiteness scan of it after) and once with the update applied directly, in the same process. Both passes must end
-in the same model; only the time differs.
+finiteness scan of it after) and once with the update applied directly, in the same process.
+Both passes must end in the same model; only the time differs.
 
     python -m reproduce.lasvm.transaction_cost --dataset banana
     python -m reproduce.lasvm.transaction_cost --dataset adult --rows 8000
