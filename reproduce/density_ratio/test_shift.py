@@ -25,6 +25,19 @@ def test_nmse_is_eq_6_5():
     assert shift.nmse(np.array([2.0, 6.0]), np.array([1.0, 3.0])) == 0.0  # scale-free
 
 
+def test_j_parts_split_j_into_its_true_value_and_the_target_terms_error():
+    truth = np.array([0.5, 1.0, 1.5, 3.0])
+    weights = 2.0 * truth  # the right shape at another scale: J is scored at mean 1
+    ratio = truth / truth.mean()
+    exact = float(np.mean(ratio**2) - 2.0 * np.mean(ratio**2))
+    parts = shift._j_parts(weights, truth, exact)
+    assert parts["j_true"] == pytest.approx(exact)
+    assert parts["target_term_error"] == pytest.approx(0.0, abs=1e-12)
+    # a J lower by 0.2 is a target term over-estimated by 0.1
+    assert shift._j_parts(weights, truth, exact - 0.2)["target_term_error"] == pytest.approx(0.1)
+    assert shift._j_parts(np.zeros(4), truth, float("inf"))["j_true"] == float("inf")
+
+
 def test_table6_1_small_run_scores_every_width(tmp_path):
     assert load("reproduce/density_ratio/table6_1.toml").protocol.endswith("table6_1")
     params = {"cases": [2], "runs": 1, "n_source": 40, "n_target": 80}
@@ -33,6 +46,8 @@ def test_table6_1_small_run_scores_every_width(tmp_path):
     (row,) = rows
     assert row["case"] == 2 and row["paper_sigma"] == 0.3
     assert row["nmse_best_fixed"] <= row["nmse_chosen"]
+    # eq. 6.7: with the true ratio in the target term, J ranks the widths as the NMSE does
+    assert row["sigma_min_mean_j_true"] == row["sigma_min_mean_nmse"]
 
 
 @pytest.mark.requires_data("uci/breast-cancer-wisconsin.csv")
