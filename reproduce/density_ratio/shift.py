@@ -27,6 +27,7 @@ from scipy.stats import norm
 
 from imbalance_stream.datasets.shift import scale_to_unit_box
 from imbalance_stream.density_ratio import IWLSPC, KLIEP, KMM, ULSIF, AutoKMM, KDERatio
+from imbalance_stream.density_ratio.auto_kmm import SIGMA_GRID
 from imbalance_stream.evaluate.parallel import map_cells
 from reproduce.common.published import load_published
 from reproduce.common.results import write_rows
@@ -125,7 +126,11 @@ def _choose_split(X, y, rng, candidates: int, seed: int):
     return best
 
 
-def _weights(method: str, X_tr, X_te, seed: int, n_jobs: int | None) -> np.ndarray:
+def _weights(
+    method: str, X_tr, X_te, seed: int, n_jobs: int | None, details: dict | None = None
+) -> np.ndarray:
+    """The training rows' weights under ``method``; for AutoKMM, ``details`` (if given) receives
+    the chosen width as a multiple of the median distance."""
     if method == "KDE":
         return KDERatio(seed=seed).fit(X_tr, X_te).weight(X_tr)
     if method == "KLIEP":
@@ -137,7 +142,11 @@ def _weights(method: str, X_tr, X_te, seed: int, n_jobs: int | None) -> np.ndarr
     if method == "KMM(sqrt(d/2))":
         return KMM(sigma=math.sqrt(X_tr.shape[1] / 2.0), seed=seed).fit(X_tr, X_te).weights_
     if method == "KMM(tuned)":
-        return AutoKMM(n_jobs=n_jobs, seed=seed).fit(X_tr, X_te).weights_
+        auto = AutoKMM(n_jobs=n_jobs, seed=seed).fit(X_tr, X_te)
+        if details is not None:
+            median = auto.sigmas_[0] / SIGMA_GRID[0]
+            details["sigma_factor"] = round(float(auto.sigma_ / median), 6)
+        return auto.weights_
     raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
 
 
@@ -156,13 +165,16 @@ def _table6_3_cell(cell: dict) -> list[dict]:
     baseline = _error(X_tr, y_tr, None, X_te, y_te, run_seed)
     base = {"dataset": cell["dataset"], "run": cell["run"], "n_train": len(train)}
     rows = [{**base, "method": "Baseline", "error": baseline, "ne": 100.0, "cpu_seconds": 0.0}]
+    rows[0]["sigma_factor"] = math.nan
     for method in cell["methods"]:
         start = time.process_time()
-        weights = _weights(method, X_tr, X_te, run_seed, cell["n_jobs"])
+        details: dict = {"sigma_factor": math.nan}
+        weights = _weights(method, X_tr, X_te, run_seed, cell["n_jobs"], details)
         seconds = time.process_time() - start
         error = _error(X_tr, y_tr, weights, X_te, y_te, run_seed)
         ne = 100.0 * error / baseline if baseline > 0 else math.nan
-        rows.append({**base, "method": method, "error": error, "ne": ne, "cpu_seconds": seconds})
+        row = {"method": method, "error": error, "ne": ne, "cpu_seconds": seconds, **details}
+        rows.append({**base, **row})
     return rows
 
 
