@@ -27,7 +27,8 @@ from scipy.stats import norm
 
 from imbalance_stream.datasets.shift import scale_to_unit_box
 from imbalance_stream.density_ratio import IWLSPC, KLIEP, KMM, ULSIF, AutoKMM, KDERatio
-from imbalance_stream.density_ratio.auto_kmm import SIGMA_GRID
+from imbalance_stream.density_ratio._common import median_distance, sq_distances
+from imbalance_stream.density_ratio.auto_kmm import RLS_LAMBDAS, SIGMA_GRID, j_score, rls_loo
 from imbalance_stream.evaluate.parallel import map_cells
 from reproduce.common.published import load_published
 from reproduce.common.results import write_rows
@@ -41,6 +42,7 @@ __all__ = [
     "load_table6_3",
     "nmse",
     "table6_1",
+    "table6_1_regressions",
     "table6_3",
 ]
 
@@ -281,12 +283,18 @@ def nmse(estimate: np.ndarray, truth: np.ndarray) -> float:
     return float(np.mean((estimate / estimate.sum() - truth / truth.sum()) ** 2))
 
 
-def _table6_1_cell(cell: dict) -> list[dict]:
+def _case_sample(cell: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One draw of a case of Table 6.1: ``(source, target, true ratio at the source points)``."""
     (mu_s, s_s), (mu_t, s_t), _ = CASES[cell["case"]]
     rng = np.random.default_rng(cell["seed"] + 1000 * cell["run"] + cell["case"])
     source = rng.normal(mu_s, s_s, size=(cell["n_source"], 1))
     target = rng.normal(mu_t, s_t, size=(cell["n_target"], 1))
     truth = norm.pdf(source[:, 0], mu_t, s_t) / norm.pdf(source[:, 0], mu_s, s_s)
+    return source, target, truth
+
+
+def _table6_1_cell(cell: dict) -> list[dict]:
+    source, target, truth = _case_sample(cell)
     auto = AutoKMM(median=False, n_jobs=cell["kmm_jobs"], seed=cell["seed"]).fit(source, target)
     rows = []
     for sigma, j, weights in zip(auto.sigmas_, auto.j_scores_, auto.candidate_weights_):
@@ -367,6 +375,101 @@ def table6_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
             }
         )
     return rows
+
+
+# ---- Table 6.1 with other regressions inside J ----------------------------------------------
+
+#: The regressions J can carry the weights to the target points with: AutoKMM's own (D-DR-15:
+#: at the candidate's width, ridge by leave-one-out), the same with the ridge chosen by
+#: importance-weighted leave-one-out (each source point's error weighted by the candidate's own
+#: weight: a ridge chosen for the target), and one width, the median distance, for every candidate.
+REGRESSIONS = ("loo", "iw_loo", "median_width")
+
+
+def _iw_ridge(K: np.ndarray, targets: np.ndarray, lambdas: np.ndarray) -> np.ndarray:
+    """Kernel ridge regression whose ridge minimises the leave-one-out error weighted by the
+    targets themselves (importance-weighted cross-validation, the targets being the weights)."""
+    eigenvalues, Q = np.linalg.eigh(K)
+    eigenvalues = np.maximum(eigenvalues, 0.0)
+    projected = Q.T @ targets
+    best = (math.inf, float(lambdas[0]))
+    for lambda_ in lambdas:
+        shrink = eigenvalues / (eigenvalues + lambda_)
+        leverage = (Q * Q) @ shrink
+        loo = (targets - Q @ (shrink * projected)) / np.maximum(1.0 - leverage, 1e-12)
+        error = float(np.mean(targets * loo * loo))
+        if error < best[0]:
+            best = (error, float(lambda_))
+    return Q @ (projected / (eigenvalues + best[1]))
+
+
+def _j_with(regression: str, D_ss, D_st, scaled: np.ndarray, width: float) -> float:
+    """J (eq. 6.10) of mean-1 weights, the target term predicted by ``regression`` at ``width``."""
+    K = np.exp(-D_ss / (2.0 * width * width))
+    if regression == "iw_loo":
+        alpha = _iw_ridge(K, scaled, RLS_LAMBDAS)
+    else:
+        alpha, _ = rls_loo(K, scaled, RLS_LAMBDAS)
+    at_target = np.clip(np.exp(-D_st.T / (2.0 * width * width)) @ alpha, 0.0, scaled.max())
+    return j_score(scaled, at_target)
+
+
+def _regressions_cell(cell: dict) -> list[dict]:
+    source, target, truth = _case_sample(cell)
+    auto = AutoKMM(median=False, seed=cell["seed"]).fit(source, target)
+    D_ss, D_st = sq_distances(source, source), sq_distances(source, target)
+    median = median_distance(np.vstack([source, target]), cell["seed"])
+    rows = []
+    for regression in REGRESSIONS:
+        scores = [
+            _j_with(
+                regression, D_ss, D_st, w / w.mean(), median if regression == "median_width" else s
+            )
+            if w.mean() > 0.0
+            else math.inf
+            for s, w in zip(auto.sigmas_, auto.candidate_weights_)
+        ]
+        best = int(np.argmin(scores))
+        row = {"case": cell["case"], "run": cell["run"], "regression": regression}
+        row["sigma"] = float(auto.sigmas_[best])
+        row["nmse"] = nmse(auto.candidate_weights_[best], truth)
+        row["autokmm_sigma"] = auto.sigma_
+        rows.append(row)
+    return rows
+
+
+def table6_1_regressions(
+    params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False
+):
+    """Table 6.1's cases with J's target term predicted by each of :data:`REGRESSIONS`: the width
+    each picks per draw and its true NMSE. Parameters as :func:`table6_1` (``runs`` default 3)."""
+    cells = [
+        {
+            "case": int(case),
+            "run": run,
+            "seed": int(params.get("seed", 2015)),
+            "n_source": int(params.get("n_source", 200)),
+            "n_target": int(params.get("n_target", 1000)),
+        }
+        for case in params.get("cases", (1, 2, 3))
+        for run in range(int(params.get("runs", 3)))
+    ]
+    cells_out = map_cells(_regressions_cell, cells, n_jobs, scheduler, progress, "J regressions")
+    log = [row for rows in cells_out for row in rows]
+    if out_dir is not None:
+        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    return [
+        {
+            "case": case,
+            "regression": regression,
+            "paper_sigma": CASES[case][2],
+            "sigmas": " ".join(f"{r['sigma']:g}" for r in mine),
+            "nmse": float(np.mean([r["nmse"] for r in mine])),
+        }
+        for case in sorted({r["case"] for r in log})
+        for regression in REGRESSIONS
+        if (mine := [r for r in log if r["case"] == case and r["regression"] == regression])
+    ]
 
 
 # ---- E1: the two-class, four-cluster data of Table 4.1 ------------------------------------------

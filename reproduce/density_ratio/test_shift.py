@@ -1,5 +1,7 @@
 """Seed 004, Chapter 6 protocols: the biased split, the NMSE, and a small run of each table."""
 
+import csv
+
 import numpy as np
 import pytest
 
@@ -105,3 +107,27 @@ def test_table6_3_subsamples_large_sets_and_ranks_the_averages(tmp_path):
     assert averages["uLSIF"]["paper_ne_our_sets"] == 70.44
     assert averages["uLSIF"]["paper_rank_our_sets"] == 1
     assert averages["KDE"]["paper_rank_our_sets"] == 2
+
+
+def test_table6_1_regressions_loo_is_autokmms_own_choice(tmp_path):
+    assert load("reproduce/density_ratio/table6_1_regressions.toml").protocol.endswith(
+        "table6_1_regressions"
+    )
+    params = {"cases": [3], "runs": 1, "n_source": 40, "n_target": 80}
+    rows = shift.table6_1_regressions(params, out_dir=tmp_path)
+    assert [r["regression"] for r in rows] == list(shift.REGRESSIONS)
+    log = list(csv.DictReader(open(tmp_path / "runs.csv")))
+    loo = next(r for r in log if r["regression"] == "loo")
+    assert float(loo["sigma"]) == float(loo["autokmm_sigma"])  # the same J as AutoKMM's
+    assert all(float(r["nmse"]) >= 0.0 for r in log)
+
+
+def test_the_importance_weighted_ridge_equals_plain_leave_one_out_under_equal_weights():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(30, 1))
+    K = np.exp(-((X - X.T) ** 2) / 2.0)
+    targets = 1.0 + 1e-9 * X[:, 0]  # weights equal to 1e-9: the weighting is a constant factor
+    from imbalance_stream.density_ratio.auto_kmm import RLS_LAMBDAS, rls_loo
+
+    plain, _ = rls_loo(K, targets, RLS_LAMBDAS)
+    assert np.allclose(shift._iw_ridge(K, targets, RLS_LAMBDAS), plain)
