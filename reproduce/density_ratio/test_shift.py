@@ -131,3 +131,19 @@ def test_the_importance_weighted_ridge_equals_plain_leave_one_out_under_equal_we
 
     plain, _ = rls_loo(K, targets, RLS_LAMBDAS)
     assert np.allclose(shift._iw_ridge(K, targets, RLS_LAMBDAS), plain)
+
+
+@pytest.mark.requires_data("uci/breast-cancer-wisconsin.csv")
+def test_table6_3_runs_autokmm_rescored_at_the_median_width(tmp_path):
+    params = {
+        "datasets": ["BreastCancer"],
+        "methods": ["KMM(tuned, RLS at median width)"],
+        "runs": 1,
+        "omega_candidates": 1,
+        "max_rows": 150,
+    }
+    shift.table6_3(params, out_dir=tmp_path)
+    (row,) = [r for r in csv.DictReader(open(tmp_path / "runs.csv")) if r["method"] != "Baseline"]
+    assert float(row["sigma_factor"]) in shift.SIGMA_GRID
+    with pytest.raises(ValueError, match="unknown methods"):
+        shift.table6_3({**params, "methods": ["KMM(tuned, something else)"]})
