@@ -192,6 +192,8 @@ def _list() -> int:
         ("metric", "Metrics"),
         ("dataset", "Datasets"),
         ("schedule", "Imbalance schedules"),
+        ("reweighter", "Re-weighters (the reweighter of ImportanceWeighted)"),
+        ("learner", "Batch learners (the learner of DDR and DDRReweighter)"),
     ):
         print(f"{title} (short name, full name):")
         print("\n".join(groups.get(kind, [])) or "  (none)")

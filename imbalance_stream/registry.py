@@ -4,7 +4,8 @@ Scenario files name everything by text. This module turns that text into objects
 a dotted name such as ``"river.linear_model.LogisticRegression"`` is imported only when its first
 component is on an allow-list (``imbalance_stream`` and ``river``), walked with ``getattr``, and
 accepted only if the result is a class of the expected kind (a River estimator, a River metric, a
-River dataset, or an imbalance schedule of :mod:`imbalance_stream.datasets`). This package's public
+River dataset, an imbalance schedule of :mod:`imbalance_stream.datasets`, or a re-weighter or batch
+learner of :mod:`imbalance_stream.density_ratio`). This package's public
 classes also answer to their short name (``"ACOG"``).
 
 A *spec* is what a scenario writes for an object:
@@ -88,25 +89,34 @@ ALLOWED_PREFIXES: tuple[str, ...] = ("imbalance_stream", "river")
 
 #: What each kind of object must subclass ("schedule": an imbalance schedule of
 #: :mod:`imbalance_stream.datasets`; "reweighter": a sample re-weighter of
-#: :mod:`imbalance_stream.density_ratio`, the parameter of ``ImportanceWeighted``; both looked up
-#: when first needed).
+#: :mod:`imbalance_stream.density_ratio`, the parameter of ``ImportanceWeighted``; "learner": a
+#: batch learner of :mod:`imbalance_stream.density_ratio`, the ``learner`` of ``DDR`` and
+#: ``DDRReweighter``; the last three looked up when first needed).
 KINDS: dict[str, tuple[type, ...]] = {
     "estimator": (river_base.Estimator,),
     "metric": (metrics_base.Metric,),
     "dataset": (datasets_base.Dataset,),
     "schedule": (),
     "reweighter": (),
+    "learner": (),
+}
+
+#: Where the bases of the kinds looked up when first needed live.
+_LAZY_KINDS = {
+    "schedule": ("imbalance_stream.datasets", ("Schedule",)),
+    "reweighter": ("imbalance_stream.density_ratio", ("Reweighter",)),
+    "learner": ("imbalance_stream.density_ratio", ("IWLSPC", "WeightedTSVM")),
 }
 
 
 def _bases(kind: str) -> tuple[type, ...]:
-    if kind in ("schedule", "reweighter") and not KINDS[kind]:
+    if kind in _LAZY_KINDS and not KINDS[kind]:
+        module_name, names = _LAZY_KINDS[kind]
         try:
-            from imbalance_stream.datasets import Schedule
-            from imbalance_stream.density_ratio import Reweighter
-        except ImportError:  # pragma: no cover - both subpackages are part of the package
+            module = importlib.import_module(module_name)
+        except ImportError:  # pragma: no cover - the subpackages are part of the package
             return ()
-        KINDS[kind] = (Schedule,) if kind == "schedule" else (Reweighter,)
+        KINDS[kind] = tuple(getattr(module, name) for name in names)
     return KINDS[kind]
 
 
@@ -283,7 +293,10 @@ def resolve(name: str, kind: str | None = None) -> type:
         what = (
             f"{'an' if found == 'estimator' else 'a'} {found} class"
             if found
-            else ("not a River estimator, metric or dataset, nor an imbalance schedule")
+            else (
+                "not a River estimator, metric or dataset, nor an imbalance schedule, "
+                "re-weighter or batch learner"
+            )
         )
         raise SpecError(f"{name!r} is {what}; expected {wanted} class")
     return obj

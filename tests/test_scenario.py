@@ -630,6 +630,7 @@ def test_the_covariate_shift_example_runs_on_its_first_samples():
         "IW-KMM",
         "IW-KLIEP",
         "IW-uLSIF",
+        "IW-DDR",
     ]
     assert all(row["samples"] == 400 for row in result.table)
     assert all(0.0 <= row["F1"] <= 1.0 for row in result.table)
