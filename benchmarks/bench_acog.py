@@ -113,24 +113,31 @@ def main(argv=None):
     parser.add_argument("--samples", type=int, default=20000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--chunk", type=int, default=500, help="samples per turn in section 1")
+    parser.add_argument("--sections", default="1234", help="which sections to run, e.g. 13")
     args = parser.parse_args(argv)
     X, y, dicts, labels = load(args.samples)
-    n = len(labels)
-    print(f"a9a, first {n} rows, {int(y.sum())} positive; {args.repeats} interleaved repetitions\n")
+    print(f"a9a, first {len(labels)} rows, {int(y.sum())} positive; {args.repeats} repetitions\n")
+    if "1" in args.sections:
+        dict_api(dicts, labels, args.repeats, args.chunk)
+    if "2" in args.sections:
+        array_against_dict(X, y, dicts, labels, args.repeats)
+    if "3" in args.sections:
+        for covariance in ("diag", "full"):
+            breakdown(covariance, dicts, labels, args.repeats)
+    if "4" in args.sections:
+        floor_full(X, y, args.repeats)
 
-    # warm up (numba compilation, River's first calls)
+
+def dict_api(dicts, labels, repeats, chunk):
+    """Section 1: the dict API of every model against River's, interleaved."""
     models = dict_models()
-    for make in models.values():
+    for make in models.values():  # warm up (numba compilation, River's first calls)
         time_dict_pass(make(), dicts[:200], labels[:200])
-    for make in models.values():
-        if not type(make()).__module__.startswith("river"):
-            replay_array(make(), X[:200], y[:200])
-
     times = {name: [] for name in models}
-    for _ in range(args.repeats):
-        for name, seconds in interleaved_dict_passes(models, dicts, labels, args.chunk).items():
+    for _ in range(repeats):
+        for name, seconds in interleaved_dict_passes(models, dicts, labels, chunk).items():
             times[name].append(seconds)
-    rate = {name: n / statistics.median(t) for name, t in times.items()}
+    rate = {name: len(labels) / statistics.median(t) for name, t in times.items()}
     peer = rate["river LogisticRegression"]
     encoder = "compiled" if features._compiled is not None else "Python (compiled module not built)"
     print(f"1. dict API, predict_proba_one + learn_one; FeatureSpace encoder: {encoder}")
@@ -138,73 +145,131 @@ def main(argv=None):
     for name, r in rate.items():
         print(f"{name:28s} {r:12,.0f} {r / peer:22.2f} {r / rate['river PAClassifier']:16.2f}")
 
+
+def array_against_dict(X, y, dicts, labels, repeats):
+    """Section 2: ``replay_array`` against the dict path of the same models, same results."""
     print("\n2. array path (replay_array) vs dict path (predict_one + learn_one), same results")
     print(f"{'model':18s} {'array samples/s':>16s} {'dict samples/s':>16s} {'ratio':>8s}")
     makers = {
-        "ACOG-diag": lambda: ACOG(loss="II", covariance="diag"),
-        "ACOG-full": lambda: ACOG(loss="II", covariance="full"),
+        name: make
+        for name, make in dict_models().items()
+        if name in ("ACOG-diag", "ACOG-full", "SACOG m=5", "sparse SACOG m=5")
     }
-    if "SACOG m=5" in models:
-        makers["SACOG m=5"] = models["SACOG m=5"]
-        makers["sparse SACOG m=5"] = models["sparse SACOG m=5"]
     for name, make in makers.items():
+        replay_array(make(), X[:200], y[:200])  # compile
+        time_test_then_train(make(), dicts[:200], labels[:200])
         array_t, dict_t = [], []
-        for _ in range(args.repeats):
+        for _ in range(repeats):
             fast, slow = make(), make()
             start = time.process_time()
             replay_array(fast, X, y)
             array_t.append(time.process_time() - start)
             dict_t.append(time_test_then_train(slow, dicts, labels))
             assert fast.weights == slow.weights  # same work, same result
-        a, d = n / statistics.median(array_t), n / statistics.median(dict_t)
+        a, d = len(labels) / statistics.median(array_t), len(labels) / statistics.median(dict_t)
         print(f"{name:18s} {a:16,.0f} {d:16,.0f} {a / d:8.1f}")
 
-    for covariance in ("diag", "full"):
-        breakdown(covariance, dicts, labels, args.repeats)
-    floor_full(X, y, args.repeats)
+
+class ACOGWithoutTransaction(ACOG):
+    """ACOG with the update applied directly, without the snapshot that makes a failed update
+    leave the model exactly as it was: only to measure what that guarantee costs per sample."""
+
+    def _apply(self, indices, update, *args):
+        update(*args)
 
 
-def breakdown(covariance, dicts, labels, repeats):
-    """Section 3: where ACOG's dict-path microseconds go, each part timed alone over the same
-    samples (medians of ``repeats``): the two encodings (the second recalls the first), the two
-    kernels on ready arrays, and the rest (labels, transaction, calls, attribute traffic)."""
-    n = len(dicts)
-    model = ACOG(loss="II", covariance=covariance)
-    time_dict_pass(model, dicts, labels)
+@njit(cache=True)
+def empty_call_4(a, b, c, d):
+    """No work: the cost of calling a jitted function with the probability kernel's arguments."""
+    return 0.0
+
+
+@njit(cache=True)
+def empty_call_9(a, b, c, d, e, f, g, h, i):
+    """No work: the cost of calling a jitted function with the diagonal step's arguments."""
+    return 0
+
+
+def time_parts(covariance, model, dicts, labels) -> dict:
+    """CPU seconds of each part of the dict path alone over ``dicts`` (one pass each)."""
     space = model._features
     arrays = [space.encode(x, grow=False)[:2] for x in dicts]
     proba = kernels.proba_full if covariance == "full" else kernels.proba_diag
     step = kernels.acog_full_step if covariance == "full" else kernels.acog_diag_step
-    parts: dict[str, list[float]] = {"encode x2": [], "proba kernel": [], "step kernel": []}
-    parts["whole predict_proba_one + learn_one"] = []
+    seconds = {}
+    start = time.process_time()
+    for x in dicts:
+        space.encode(x, grow=False)
+        space.encode(x, grow=True)
+    seconds["encode x2"] = time.process_time() - start
+    sign = model._sign
+    start = time.process_time()
+    for y in labels:
+        sign(y)
+    seconds["label check"] = time.process_time() - start
+    mean, cov = model._mean, model._cov
+    start = time.process_time()
+    for idx, val in arrays:
+        proba(mean, cov, idx, val)
+    seconds["proba kernel"] = time.process_time() - start
+    mean, cov, size = model._mean.copy(), model._cov.copy(), model._state_size
+    start = time.process_time()
+    if covariance == "full":
+        for (idx, val), y in zip(arrays, labels):
+            step(mean, cov, size, idx, val, 1.0 if y else -1.0, 1.0, 3.0, 1.0, 1.0)
+    else:
+        for (idx, val), y in zip(arrays, labels):
+            step(mean, cov, idx, val, 1.0 if y else -1.0, 1.0, 3.0, 1.0, 1.0)
+    seconds["step kernel"] = time.process_time() - start
+    start = time.process_time()
+    for (idx, val), y in zip(arrays, labels):
+        empty_call_4(mean, cov, idx, val)
+        empty_call_9(mean, cov, idx, val, 1.0 if y else -1.0, 1.0, 3.0, 1.0, 1.0)
+    seconds["of which: two empty jitted calls"] = time.process_time() - start
+    return seconds
+
+
+def breakdown(covariance, dicts, labels, repeats):
+    """Section 3: where ACOG's dict-path microseconds go, each part timed alone over the same
+    samples (medians of ``repeats``): the two encodings (the second recalls the first), the label
+    check, the two kernels on ready arrays (and what calling two empty jitted functions with the
+    same arguments costs), the transaction (the whole path against the same model without it),
+    and the rest (calls and attribute traffic); then the floor of the dict path, the encodings
+    and the kernels alone, against River's LogisticRegression timed in the same repetitions."""
+    n = len(dicts)
+    model = ACOG(loss="II", covariance=covariance)
+    time_dict_pass(model, dicts, labels)
+    parts: dict[str, list[float]] = {}
+    makers = {
+        "whole predict_proba_one + learn_one": lambda: ACOG(loss="II", covariance=covariance),
+        "whole without the transaction": lambda: ACOGWithoutTransaction(
+            loss="II", covariance=covariance
+        ),
+        "river LogisticRegression": lambda: river_linear.LogisticRegression(optim.SGD(0.01)),
+    }
+    time_dict_pass(makers["whole without the transaction"](), dicts[:200], labels[:200])
     for _ in range(repeats):
-        start = time.process_time()
-        for x in dicts:
-            space.encode(x, grow=False)
-            space.encode(x, grow=True)
-        parts["encode x2"].append(time.process_time() - start)
-        mean, cov = model._mean, model._cov
-        start = time.process_time()
-        for idx, val in arrays:
-            proba(mean, cov, idx, val)
-        parts["proba kernel"].append(time.process_time() - start)
-        mean, cov, size = model._mean.copy(), model._cov.copy(), model._state_size
-        start = time.process_time()
-        if covariance == "full":
-            for (idx, val), y in zip(arrays, labels):
-                step(mean, cov, size, idx, val, 1.0 if y else -1.0, 1.0, 3.0, 1.0, 1.0)
-        else:
-            for (idx, val), y in zip(arrays, labels):
-                step(mean, cov, idx, val, 1.0 if y else -1.0, 1.0, 3.0, 1.0, 1.0)
-        parts["step kernel"].append(time.process_time() - start)
-        whole = time_dict_pass(ACOG(loss="II", covariance=covariance), dicts, labels)
-        parts["whole predict_proba_one + learn_one"].append(whole)
+        for name, seconds in time_parts(covariance, model, dicts, labels).items():
+            parts.setdefault(name, []).append(seconds)
+        for name, seconds in interleaved_dict_passes(makers, dicts, labels, 500).items():
+            parts.setdefault(name, []).append(seconds)
     us = {name: 1e6 * statistics.median(t) / n for name, t in parts.items()}
+    river = us.pop("river LogisticRegression")
     whole = us["whole predict_proba_one + learn_one"]
-    rest = whole - us["encode x2"] - us["proba kernel"] - us["step kernel"]
+    transaction = whole - us.pop("whole without the transaction")
+    pieces = ("encode x2", "label check", "proba kernel", "step kernel")
+    rest = whole - transaction - sum(us[name] for name in pieces)
     print(f"\n3. ACOG-{covariance} dict path, us per sample (each part alone, medians)")
-    for name, value in [*us.items(), ("rest: labels, transaction, calls", rest)]:
+    rows = [*us.items(), ("transaction (whole - whole without it)", transaction)]
+    for name, value in [*rows, ("rest: calls, attribute traffic", rest)]:
         print(f"  {name:40s} {value:7.2f} ({100 * value / whole:3.0f}%)")
+    floor = us["encode x2"] + us["proba kernel"] + us["step kernel"]
+    print(f"  River LogisticRegression, same runs     {river:7.2f}")
+    print(
+        f"  floor (encode x2 + the two kernels)     {floor:7.2f}: at most {river / floor:.2f}x "
+        f"River LogisticRegression (measured {river / whole:.2f}x); encode x2 alone is "
+        f"{100 * us['encode x2'] / river:.0f}% of River's per-sample time"
+    )
 
 
 @njit(cache=True)

@@ -9,7 +9,12 @@ rows), KOIL with budget 100 per class, k = 10, RS++, RBF, against:
 2. the same jitted KOIL but with every opposite score recomputed from scratch by a jitted loop
    before each step (``KOIL + jitted rescoring``): the algorithmic gain of the cached Gram matrix
    and incremental scores alone, without the numpy-vs-numba difference;
-3. River's ``LogisticRegression`` (a linear model: the scale of a cheap River learner).
+3. River's ``LogisticRegression`` (a linear model: the scale of a cheap River learner);
+4. KOIL without its transaction (the update applied directly, no snapshot): what the guarantee
+   that a failed update leaves the model exactly as it was costs per sample;
+5. the floor: the kernels KOIL calls (the score keeping its kernel row, the step starting from
+   it with its finiteness check) in one jitted loop over dense rows, without dicts, validation,
+   transaction or Python calls.
 
 All models see the same rows and KOIL's final weights are checked against the naive step's.
 Timings are CPU seconds of this process (``time.process_time``), medians over repetitions; within
@@ -44,7 +49,12 @@ from test_koil_reference import NaiveKOIL  # noqa: E402
 
 from imbalance_stream._numba.budget import policy_id  # noqa: E402
 from imbalance_stream._numba.kernels import kernel, kernel_id  # noqa: E402
-from imbalance_stream._numba.koil import COUNT, USED, koil_score, koil_step  # noqa: E402
+from imbalance_stream._numba.koil import (  # noqa: E402
+    COUNT,
+    USED,
+    koil_score_row,
+    koil_step_checked,
+)
 from imbalance_stream.datasets import KOILBenchmark as KOILData  # noqa: E402
 from imbalance_stream.kernel import KOIL  # noqa: E402
 from imbalance_stream.kernel.koil import KernelPool  # noqa: E402
@@ -54,7 +64,7 @@ POLICY = policy_id("rs++")
 RBF = kernel_id("rbf")
 FAST = "KOIL (Gram cache, incremental scores)"
 NAIVE = "naive numpy step (tests)"
-PLAIN = "floor: koil_score + koil_step, jitted loop"
+PLAIN = "floor: KOIL's kernels in a jitted loop"
 
 
 @njit(cache=True)
@@ -68,6 +78,14 @@ def rescore_opposite(X, beta, h, members, ints, cls, kind, gamma, degree, coef0)
         for j in range(n):
             total += beta[j] * kernel(kind, X[i], X[j], gamma, degree, coef0)
         h[i] = total
+
+
+class KOILWithoutTransaction(KOIL):
+    """KOIL with the update applied directly, without the snapshot that makes a failed update
+    leave the model exactly as it was: only to measure what that guarantee costs."""
+
+    def _apply(self, indices, update, *args):
+        update(*args)
 
 
 class RescoringKOIL(KOIL):
@@ -84,15 +102,16 @@ class RescoringKOIL(KOIL):
 
 @njit(cache=True)
 def plain_loop(
-    X, signs, uniforms, pool_X, beta, h, G, members, ints, floats, kind, gamma, C, eta, policy
+    X, signs, uniforms, pool_X, beta, h, G, members, ints, floats, kind, gamma, C, eta, policy, undo
 ):
-    """The floor: KOIL's score then step on every row, the same kernels the estimator calls,
-    in one jitted loop over dense rows (no dicts, no validation, no transaction)."""
-    undo = np.empty(0)
+    """The floor: the kernels the estimator calls on each row (the score, keeping its kernel
+    row, then the step from that row with its finiteness check), in one jitted loop over dense
+    rows (no dicts, no validation, no transaction, no Python call)."""
     total = 0.0
     for t in range(X.shape[0]):
-        total += koil_score(pool_X, beta, ints, floats, X[t], kind, gamma, 2.0, 0.0)
-        koil_step(
+        score, row = koil_score_row(pool_X, beta, ints, floats, X[t], kind, gamma, 2.0, 0.0)
+        total += score
+        koil_step_checked(
             pool_X,
             beta,
             h,
@@ -118,6 +137,7 @@ def plain_loop(
             False,
             False,
             undo,
+            row,
         )
     return total
 
@@ -129,8 +149,11 @@ def run_plain_loop(X, y):
     uniforms = np.random.default_rng(PARAMS["seed"]).random((len(y), 2))
     signs = np.where(y, 1.0, -1.0)
     args = (pool.X, pool.beta, pool.h, pool.G, pool.members, pool.ints, pool.floats)
+    undo = np.full(1 + pool.X.shape[1] + pool.G.shape[0], -1.0)
     start = time.process_time()
-    plain_loop(X, signs, uniforms, *args, RBF, PARAMS["gamma"], PARAMS["C"], PARAMS["eta"], POLICY)
+    plain_loop(
+        X, signs, uniforms, *args, RBF, PARAMS["gamma"], PARAMS["C"], PARAMS["eta"], POLICY, undo
+    )
     return time.process_time() - start, pool
 
 
@@ -190,7 +213,9 @@ def main(argv=None):
         FAST: lambda: KOIL(**PARAMS),
         "KOIL + jitted rescoring (O(N^2 d))": lambda: RescoringKOIL(**PARAMS),
         "river LogisticRegression": lambda: river_linear.LogisticRegression(optim.SGD(0.01)),
+        "KOIL without the transaction": lambda: KOILWithoutTransaction(**PARAMS),
     }
+    run_river_model(makers["KOIL without the transaction"](), dicts[:300], labels[:300])
     times = {name: [] for name in [*makers, NAIVE, PLAIN]}
     X = np.ascontiguousarray(X, dtype=np.float64)
     run_plain_loop(X[:300], y[:300])  # compile
@@ -214,10 +239,13 @@ def main(argv=None):
         f"letter, first {len(y)} rows ({int(y.sum())} positive), KOIL budget 100/class, k = 10, "
         f"RS++; median of {args.repeats} runs; n_support at the end {fast.n_support}"
     )
-    print(f"{'model':42s} {'samples/s':>10s} {'time / KOIL':>12s}")
+    river = statistics.median(times["river LogisticRegression"])
+    print(f"{'model':42s} {'samples/s':>10s} {'time / KOIL':>12s} {'x LogisticRegression':>21s}")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"{name:42s} {len(y) / median:10.0f} {median / reference:12.2f}")
+        print(
+            f"{name:42s} {len(y) / median:10.0f} {median / reference:12.2f} {river / median:21.2f}"
+        )
 
     # memory along a long stream (the whole file)
     X_all, y_all, dicts_all = load(15_000)

@@ -516,3 +516,130 @@ def test_the_lazy_decay_scale_is_folded_back_on_steps_that_store_nothing():
     assert pool.scale() == 1.0  # 1.5e-100 * 0.5 is below 1e-100: folded back
     after = [model.decision_one({"a": a, "b": 1.0}) for a in (-3.0, 3.0)]
     np.testing.assert_allclose(after, 0.5 * np.array(scores), rtol=1e-12)
+
+
+# ---- the kernel row shared by a prediction and the step on the same sample ---------------------
+
+
+#: Length of the row each step of a ``RowSpy`` started from (0: computed by the step), by
+#: ``id`` of the model: outside the models, so that neither pickles nor rollbacks touch it.
+ROWS_GIVEN: dict[int, list[int]] = {}
+
+
+class RowSpy(KOIL):
+    """KOIL recording, in ``ROWS_GIVEN``, the length of the row each step starts from."""
+
+    def _predicted_row(self, indices, values, kernel_args):
+        row = super()._predicted_row(indices, values, kernel_args)
+        ROWS_GIVEN.setdefault(id(self), []).append(row.shape[0])
+        return row
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"budget": 8, "k": 3, "C": 2.0, "gamma": 0.1, "seed": 4},
+        {
+            "budget": 5,
+            "k": 2,
+            "policy": "fifo++",
+            "loss": "smooth",
+            "similarity": "euclidean",
+            "seed": 0,
+        },
+        {"budget": 4, "k": 2, "policy": "inf", "kernel": "poly", "gamma": 0.5, "seed": 1},
+    ],
+)
+def test_a_step_after_a_prediction_starts_from_its_kernel_row_and_learns_the_same(params):
+    """Test-then-train reuses the prediction's kernel row in the step on the same sample; the
+    model is bit for bit the one that learns without predicting."""
+    X, y = imbalanced_stream(150, 4, 0.3, seed=2)
+    predicting, learning = RowSpy(**params), RowSpy(**params)
+    for x, label in zip(as_dicts(X), y):
+        predicting.predict_proba_one(x)
+        predicting.learn_one(x, bool(label > 0))
+        learning.learn_one(x, bool(label > 0))
+    rows_given = ROWS_GIVEN.pop(id(predicting))
+    assert sum(size > 0 for size in rows_given) > 140  # all but the first few (empty model)
+    assert not any(ROWS_GIVEN.pop(id(learning)))  # no prediction, no row given
+    assert pickle.dumps(predicting) == pickle.dumps(learning)
+    assert predicting._row_cache == []  # the step consumed it
+
+
+def test_a_prediction_row_is_not_reused_after_another_step_or_a_rolled_back_one():
+    """A step on another sample, or a step that failed and was rolled back (whose row the step
+    overwrote), leaves nothing to reuse; the rolled-back model is exactly as before."""
+    from test_reliability import warmed
+
+    from imbalance_stream.base import NumericalError
+
+    params = {"kernel": "linear", "budget": 50, "k": 2, "seed": 3}
+    model = warmed(RowSpy, params, n=60)
+    x, other = {"f0": 1.0, "f1": 0.5}, {"f0": -1.0, "f2": 0.5}
+    model.predict_proba_one(x)
+    model.learn_one(other, False)
+    model.learn_one(x, True)
+    assert ROWS_GIVEN[id(model)][-2:] == [0, 0]
+    model.C = 1e300  # a huge penalty: storing the next sample overflows the scores
+    huge = {"f0": 1e15, "f1": -1e15, "f2": 1e15}
+    model.predict_proba_one(huge)
+    before = pickle.dumps(model)
+    with pytest.raises(NumericalError, match="non-finite"):
+        model.learn_one(huge, False)
+    assert ROWS_GIVEN[id(model)][-1] > 0  # the failed step started from the row
+    assert pickle.dumps(model) == before
+    assert model._row_cache == []
+    model.C = 1.0
+    twin = pickle.loads(pickle.dumps(model))
+    model.learn_one(huge, False)  # no prediction row any more: computed, as for the twin
+    twin.learn_one(huge, False)
+    assert ROWS_GIVEN.pop(id(model))[-1] == 0
+    ROWS_GIVEN.pop(id(twin))
+    for name, array in vars(model._pool).items():
+        np.testing.assert_array_equal(array, getattr(twin._pool, name), err_msg=name)
+
+
+def test_score_row_and_checked_step_agree_with_numpy():
+    """``koil_score_row`` gives ``koil_score``'s value and the RBF row of numpy;
+    ``koil_step_checked`` says whether numpy finds the arrays it may write finite."""
+    model = trained(KOIL(budget=6, k=2, gamma=0.7, seed=5), n=80)
+    pool = model._pool
+    x = np.array([0.3, -0.2, 0.9, 0.0])
+    score, row = steps.koil_score_row(
+        pool.X, pool.beta, pool.ints, pool.floats, x, *model._kernel_args()
+    )
+    n = int(pool.ints[steps.USED])
+    assert row.shape == (n + 1,)
+    expected_row = np.exp(-0.7 * ((pool.X[:n, :4] - x) ** 2).sum(axis=1))
+    np.testing.assert_allclose(row[:n], expected_row, rtol=1e-12)
+    assert score == steps.koil_score(pool.X, pool.beta, pool.ints, pool.floats, x, 0, 0.7, 2.0, 0.0)
+    np.testing.assert_allclose(score, pool.scale() * pool.beta[:n] @ expected_row, rtol=1e-12)
+    undo = model._undo
+    finite = steps.koil_step_checked(
+        pool.X,
+        pool.beta,
+        pool.h,
+        pool.G,
+        pool.members,
+        pool.ints,
+        pool.floats,
+        x,
+        1.0,
+        0.5,
+        0.5,
+        *model._kernel_args(),
+        1.0,
+        0.01,
+        0.99,
+        2,
+        6,
+        0,
+        False,
+        False,
+        False,
+        undo,
+        row,
+    )
+    arrays = (pool.beta, pool.h, pool.floats, pool.X, pool.G)
+    assert finite == all(np.isfinite(a).all() for a in arrays)
+    assert finite

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import os
 import pathlib
+import pickle
 import random
 
 import numpy as np
@@ -589,3 +590,21 @@ def test_invalid_parameters():
     ):
         with pytest.raises(ValueError):
             SACOG(**params)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_an_update_that_overflows_is_rolled_back_whole(sparse):
+    """SACOG's own transaction (copies of its arrays, one finiteness check): a step that
+    overflows, on a sample that also brings a new feature, leaves the model exactly as it was."""
+    from test_reliability import warmed
+
+    from imbalance_stream.base import NumericalError
+
+    model = warmed(SACOG, {"m": 3, "sparse": sparse, "seed": 0})
+    model._mean[0] = 1.7e308  # a state at the edge of the float range
+    model.eta = 1e300
+    before = pickle.dumps(model)
+    with pytest.raises(NumericalError, match="non-finite"):
+        model.learn_one({"f0": -1e15, "g": 1.0}, True)
+    assert pickle.dumps(model) == before
+    assert "g" not in model._features.index

@@ -10,7 +10,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["all_finite", "finite_at", "gather"]
+__all__ = ["all_finite", "all_finite_six", "finite_at", "gather"]
 
 
 @njit(cache=True)
@@ -20,6 +20,20 @@ def all_finite(array):
         if not math.isfinite(value):
             return False
     return True
+
+
+@njit(cache=True)
+def all_finite_six(a, b, c, d, e, f):
+    """Whether every entry of each of six float64 arrays (any shapes) is finite: one call into
+    compiled code for a state of six arrays, instead of one per array."""
+    return (
+        all_finite(a)
+        and all_finite(b)
+        and all_finite(c)
+        and all_finite(d)
+        and all_finite(e)
+        and all_finite(f)
+    )
 
 
 @njit(cache=True)

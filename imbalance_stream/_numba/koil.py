@@ -47,7 +47,9 @@ __all__ = [
     "koil_mkl_score",
     "koil_mkl_step",
     "koil_score",
+    "koil_score_row",
     "koil_step",
+    "koil_step_checked",
     "refresh_scores",
     "restore_slot",
     "save_slot",
@@ -102,6 +104,22 @@ def koil_score(X, beta, ints, floats, x, kind, gamma, degree, coef0):
         if beta[i] != 0.0:
             total += beta[i] * kernel(kind, x, X[i], gamma, degree, coef0)
     return floats[0] * total
+
+
+@njit(cache=True)
+def koil_score_row(X, beta, ints, floats, x, kind, gamma, degree, coef0):
+    """:func:`koil_score` (the same sum, the same value) and the kernel row it went through,
+    ``k(x_i, x)`` for every slot in use plus one spare entry: the row a step on the same ``x``
+    starts from if nothing changed in between (:func:`koil_step_checked`)."""
+    n = ints[USED]
+    row = np.empty(n + 1)
+    total = 0.0
+    for i in range(n):
+        value = kernel(kind, x, X[i], gamma, degree, coef0)
+        row[i] = value
+        if beta[i] != 0.0:
+            total += beta[i] * value
+    return floats[0] * total, row
 
 
 @njit(cache=True)
@@ -203,11 +221,16 @@ def _store(X, beta, h, G, cached, n, n_rows, slot, x, new_beta, krow, self_value
 
 
 @njit(cache=True)
-def _score_and_similarity(X, beta, n, scale, x, kind, gamma, degree, coef0, euclidean):
+def _score_and_similarity(X, beta, n, scale, x, kind, gamma, degree, coef0, euclidean, row):
     """Step 1: ``f_t(x_t)`` with the weights before this step's decay, the kernel row of ``x_t``
-    over the ``n`` slots in use (one spare entry), and the similarity used to pick neighbours."""
-    krow = np.empty(n + 1)
-    kernel_row(kind, X, n, x, gamma, degree, coef0, krow)
+    over the ``n`` slots in use (one spare entry), and the similarity used to pick neighbours.
+    A ``row`` of more than ``n`` entries is that kernel row already computed
+    (:func:`koil_score_row`) and is used (and overwritten) as it is; an empty one is computed."""
+    if row.shape[0] > n:
+        krow = row
+    else:
+        krow = np.empty(n + 1)
+        kernel_row(kind, X, n, x, gamma, degree, coef0, krow)
     total = 0.0
     for i in range(n):
         total += beta[i] * krow[i]
@@ -373,7 +396,7 @@ def _place(
 
 
 @njit(cache=True)
-def koil_step(
+def _koil_step(
     X,
     beta,
     h,
@@ -399,25 +422,10 @@ def koil_step(
     knn_first,
     euclidean,
     undo,
+    row,
 ):
-    """One KOIL trial on ``(x, y)``, ``y`` in {+1, -1} (Algorithms 1-3, eqs. 3.9, 3.10, 3.18).
-
-    ``eta`` is the gradient step and ``decay`` the factor applied to every weight first
-    (``1 - eta`` for KOIL, 1 for the un-regularised multiple-kernel step of eqs. 4.2/4.3).
-    ``smooth`` selects the squared pairwise hinge; ``knn_first`` the neighbour mode of eq. 3.9
-    (take the k most similar opposite vectors, then keep the violators) instead of Algorithm 2's,
-    the default (take the violators, then keep the k most similar; D-KOIL-1). Similarity, for
-    the neighbours and the compensation target, is the kernel value, or with ``euclidean`` minus
-    the squared Euclidean distance (D-KOIL-18). The storage must have a free slot.
-
-    ``undo`` (float64, ``1 + width + capacity`` entries, or empty) receives what the step
-    overwrites in ``X`` and ``G`` (:func:`save_slot`; ``undo[0]`` stays -1 when nothing is
-    stored), so that a transaction need not copy them.
-
-    Returns ``(alpha_t, loss)``: the weight given to ``x`` (0 means not stored) and the
-    un-regularised pairwise loss of the selected pairs without ``C`` (sum of the hinge values, or
-    of their squares when ``smooth``; 0 on the bootstrap rounds), which the Hedge weights use.
-    """
+    """:func:`koil_step`, starting from the kernel row ``row`` of ``x`` when it is given
+    (:func:`_score_and_similarity`)."""
     if undo.shape[0] > 0:
         undo[0] = -1.0
     cls = 0 if y > 0 else 1
@@ -429,7 +437,7 @@ def koil_step(
     scale = floats[SCALE]
 
     f_t, krow, similarity = _score_and_similarity(
-        X, beta, n, scale, x, kind, gamma, degree, coef0, euclidean
+        X, beta, n, scale, x, kind, gamma, degree, coef0, euclidean, row
     )
     opposite = members[opp]
     losses, selected, n_selected, n_violators = _select_pairs(
@@ -499,6 +507,147 @@ def koil_step(
     if ints[SINCE] >= ints[USED] or scale < _SMALL_SCALE:
         refresh_scores(X, beta, h, G, ints, floats, kind, gamma, degree, coef0)
     return alpha_t, loss
+
+
+@njit(cache=True)
+def koil_step(
+    X,
+    beta,
+    h,
+    G,
+    members,
+    ints,
+    floats,
+    x,
+    y,
+    u_accept,
+    u_slot,
+    kind,
+    gamma,
+    degree,
+    coef0,
+    C,
+    eta,
+    decay,
+    k,
+    budget,
+    policy,
+    smooth,
+    knn_first,
+    euclidean,
+    undo,
+):
+    """One KOIL trial on ``(x, y)``, ``y`` in {+1, -1} (Algorithms 1-3, eqs. 3.9, 3.10, 3.18).
+
+    ``eta`` is the gradient step and ``decay`` the factor applied to every weight first
+    (``1 - eta`` for KOIL, 1 for the un-regularised multiple-kernel step of eqs. 4.2/4.3).
+    ``smooth`` selects the squared pairwise hinge; ``knn_first`` the neighbour mode of eq. 3.9
+    (take the k most similar opposite vectors, then keep the violators) instead of Algorithm 2's,
+    the default (take the violators, then keep the k most similar; D-KOIL-1). Similarity, for
+    the neighbours and the compensation target, is the kernel value, or with ``euclidean`` minus
+    the squared Euclidean distance (D-KOIL-18). The storage must have a free slot.
+
+    ``undo`` (float64, ``1 + width + capacity`` entries, or empty) receives what the step
+    overwrites in ``X`` and ``G`` (:func:`save_slot`; ``undo[0]`` stays -1 when nothing is
+    stored), so that a transaction need not copy them.
+
+    Returns ``(alpha_t, loss)``: the weight given to ``x`` (0 means not stored) and the
+    un-regularised pairwise loss of the selected pairs without ``C`` (sum of the hinge values, or
+    of their squares when ``smooth``; 0 on the bootstrap rounds), which the Hedge weights use.
+    """
+    return _koil_step(
+        X,
+        beta,
+        h,
+        G,
+        members,
+        ints,
+        floats,
+        x,
+        y,
+        u_accept,
+        u_slot,
+        kind,
+        gamma,
+        degree,
+        coef0,
+        C,
+        eta,
+        decay,
+        k,
+        budget,
+        policy,
+        smooth,
+        knn_first,
+        euclidean,
+        undo,
+        np.empty(0),
+    )
+
+
+@njit(cache=True)
+def koil_step_checked(
+    X,
+    beta,
+    h,
+    G,
+    members,
+    ints,
+    floats,
+    x,
+    y,
+    u_accept,
+    u_slot,
+    kind,
+    gamma,
+    degree,
+    coef0,
+    C,
+    eta,
+    decay,
+    k,
+    budget,
+    policy,
+    smooth,
+    knn_first,
+    euclidean,
+    undo,
+    row,
+):
+    """:func:`koil_step`, then :func:`step_finite` on what it may have written: whether the
+    state is still finite after the step (if not, the caller rolls the step back with what
+    ``undo`` and its own copies hold). One compiled call instead of two on the per-sample path;
+    ``undo`` must not be empty; ``row`` is the kernel row of ``x`` if already computed
+    (:func:`koil_score_row`), or empty."""
+    _koil_step(
+        X,
+        beta,
+        h,
+        G,
+        members,
+        ints,
+        floats,
+        x,
+        y,
+        u_accept,
+        u_slot,
+        kind,
+        gamma,
+        degree,
+        coef0,
+        C,
+        eta,
+        decay,
+        k,
+        budget,
+        policy,
+        smooth,
+        knn_first,
+        euclidean,
+        undo,
+        row,
+    )
+    return step_finite(beta, h, floats, X, G, undo)
 
 
 @njit(cache=True)

@@ -51,6 +51,11 @@ def check_label(y):
     return y
 
 
+#: Label types that :func:`check_label` always accepts (hashable, and equal to themselves), so
+#: the per-sample path skips the call for them.
+_PLAIN_LABELS = frozenset((bool, int, str))
+
+
 class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
     """Binary classifier over any two labels, the rare one named by ``positive``.
 
@@ -101,7 +106,8 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
 
     def _sign(self, y) -> float:
         """Map ``y`` to +1/-1 without changing anything, or raise :class:`UnknownLabel`."""
-        check_label(y)
+        if type(y) not in _PLAIN_LABELS:  # these are always class labels: nothing to check
+            check_label(y)
         if y == self.positive:
             return 1.0
         if self._negative is None or y == self._negative:
@@ -132,11 +138,10 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
 
     def learn_one(self, x: dict, y) -> None:
         sign = self._sign(y)
-        features = self._features
-        indices, values, new = features.encode(x, grow=True)
+        indices, values, new = self._features.encode(x, grow=True)
         if not len(indices):
             return  # an empty sample: nothing to learn (see the class docstring)
-        self._apply(indices, lambda: self._learn_new(y, indices, values, sign, new))
+        self._apply(indices, self._learn_new, y, indices, values, sign, new)
 
     def _learn_new(self, y, indices, values, sign, new) -> None:
         """The update of ``learn_one`` on a validated sample (run whole or not at all)."""

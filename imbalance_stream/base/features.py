@@ -165,7 +165,8 @@ class FeatureSpace:
         if intercept:
             self.index[self.INTERCEPT] = 0
             self.names.append(self.INTERCEPT)
-        # the latest encoding, see ``_recall``: (sample, names then, complete, indices, values)
+        # the latest encoding, recalled by ``encode``: (sample, names then, complete, indices,
+        # values)
         self._last: tuple[dict, int, bool, np.ndarray, np.ndarray] | None = None
 
     def __getstate__(self):
@@ -186,15 +187,27 @@ class FeatureSpace:
         """
         if not isinstance(x, dict):
             raise TypeError(f"features must be a dict, got {type(x).__name__}")
-        if grow and len(x) + len(self.names) > self.max_features:
+        n_names = len(self.names)
+        if grow and len(x) + n_names > self.max_features:
             self._check_room(x)
-        if self._last is not None:
-            recalled = self._recall(x, grow)
-            if recalled is not None:
-                return recalled
-        return self._encode_known_floats(x) or self._encode_checked(x, grow)
+        last = self._last
+        if last is not None and last[1] == n_names and (last[2] or not grow):
+            # The recall: the arrays of the previous call if ``x`` equals its sample and nothing
+            # was added since. Prequential evaluation encodes every sample twice, to predict and
+            # then to learn; this turns the second into a dict comparison (written here rather
+            # than in a method: it runs twice per sample). A cached encoding that dropped unknown
+            # names serves only inference (``grow=False``). Any doubt (a value that does not
+            # compare as a number) is a miss, which runs the full validation. The arrays are
+            # shared, so kernels must treat them as read-only, which they do.
+            try:
+                same = last[0] == x
+            except Exception:  # e.g. an array value, whose comparison has no truth value
+                same = False
+            if same is True:
+                return last[3], last[4], []
+        return self._encode_known_floats(x, n_names) or self._encode_checked(x, grow)
 
-    def _encode_known_floats(self, x: dict):
+    def _encode_known_floats(self, x: dict, n_names: int):
         """The common case: every name known, every value a non-zero finite ``float`` or
         ``int``. Anything else (a new or unknown name, a zero, another type, NaN or an infinity)
         returns None and goes through :meth:`_encode_checked`, which decides and names the
@@ -212,7 +225,7 @@ class FeatureSpace:
             if encoded is None:
                 return None
             indices, array = encoded
-        self._last = (dict(x), len(self.names), True, indices, array)
+        self._last = (dict(x), n_names, True, indices, array)
         return indices, array, []
 
     def _encode_plain_python(self, x: dict):
@@ -279,27 +292,6 @@ class FeatureSpace:
         if not new:
             self._last = (dict(x), len(self.names), not dropped, indices, array)
         return indices, array, new
-
-    def _recall(self, x: dict, grow: bool):
-        """The arrays of the previous call if ``x`` equals its sample and nothing was added since.
-
-        Prequential evaluation encodes every sample twice, to predict and then to learn; this
-        turns the second into a dict comparison. A cached encoding that dropped unknown names
-        serves only inference (``grow=False``). Any doubt (a value that does not compare as a
-        number) is a miss, which runs the full validation. The arrays are shared, so kernels must
-        treat them as read-only, which they do.
-        """
-        assert self._last is not None  # the caller checked
-        sample, n_names, complete, indices, array = self._last
-        if n_names != len(self.names) or (grow and not complete):
-            return None
-        try:
-            same = sample == x
-        except Exception:  # e.g. an array value, whose comparison has no truth value
-            return None
-        if same is not True:
-            return None
-        return indices, array, []
 
     def _check_room(self, x: dict) -> None:
         """Raise :class:`FeatureSpaceFull` if the names of ``x`` not yet in the space would pass

@@ -12,8 +12,11 @@ The snapshot copies the arrays of the state, so it costs about as much as touchi
 once; an estimator whose update touches only part of a large state overrides
 ``_snapshot`` / ``_restore`` / ``_state_finite`` with cheaper versions (the first-order linear
 models save only the weights of the sample's features; KOIL the small arrays and the one stored
-vector a step may overwrite), and one whose jitted step checks its new values before writing
-any (:class:`CheckedInKernel`: ACOG, AROW) saves only its scalars.
+vector a step may overwrite; SACOG copies its arrays directly and checks them in one compiled
+call), and one whose jitted step checks its new values before writing any
+(:class:`CheckedInKernel`: ACOG, AROW) saves only its scalars. A step that checks its own result
+and raises on a non-finite one (CheckedInKernel, KOIL) sets ``_scan_after_update = False``, so
+that :meth:`Transactional._apply` does not call ``_state_finite`` after it.
 """
 
 from __future__ import annotations
@@ -198,16 +201,21 @@ class Transactional:
             "step size"
         )
 
-    def _apply(self, indices: np.ndarray, update) -> None:
-        """Run ``update()`` as one transaction over the sample with columns ``indices``: on any
-        exception, or a non-finite state afterwards, restore the state and the feature space
-        exactly as they were and raise (:class:`NumericalError` for the latter)."""
+    #: Whether :meth:`_apply` scans the state after the update (:meth:`_state_finite`); False
+    #: for steps that refuse non-finite values before writing them (:class:`CheckedInKernel`).
+    _scan_after_update = True
+
+    def _apply(self, indices: np.ndarray, update, *args) -> None:
+        """Run ``update(*args)`` as one transaction over the sample with columns ``indices``: on
+        any exception, or a non-finite state afterwards, restore the state and the feature space
+        exactly as they were and raise (:class:`NumericalError` for the latter). The arguments
+        are passed through rather than closed over: no closure is built per sample."""
         features = self._features  # type: ignore[attr-defined]
-        n_names = len(features)
+        n_names = len(features.names)
         snapshot = self._snapshot(indices)
         try:
-            update()
-            if not self._state_finite(indices):
+            update(*args)
+            if self._scan_after_update and not self._state_finite(indices):
                 raise self._numerical_error()
         except BaseException:
             self._restore(snapshot)
@@ -224,8 +232,11 @@ class CheckedInKernel(Transactional):
     instead of O(state) per sample.
     """
 
+    _scan_after_update = False
+
     def _snapshot(self, indices: np.ndarray) -> Any:
-        return dict(vars(self))
+        # dict.copy: a third of the time of dict(...) on an instance's (split-key) dict
+        return vars(self).copy()
 
     def _restore(self, snapshot: Any) -> None:
         state = vars(self)

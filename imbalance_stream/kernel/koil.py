@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -18,6 +19,10 @@ __all__ = ["KOIL"]
 _NEIGHBOR_MODES = ("violators_then_knn", "knn_then_violators")
 _LOSSES = ("hinge", "smooth")
 _SIMILARITIES = ("kernel", "euclidean")
+#: No kernel row to start a step from (the step computes it).
+_NO_ROW = np.empty(0)
+#: Uniforms drawn from the generator at a time for the reservoir (an even number: two a step).
+_UNIFORM_BLOCK = 64
 
 
 def logistic(score: float) -> float:
@@ -240,6 +245,9 @@ class KOIL(BinaryClassifier):
 
     #: Stored vectors are dense over the features: at most 65,536 of them (``FeatureSpace``).
     _max_features = KERNEL_MAX_FEATURES
+    #: No uniforms drawn yet: also what a model pickled before the block draws starts from.
+    _uniforms: Sequence[float] = ()
+    _next_uniform = 0
 
     def __init__(
         self,
@@ -285,6 +293,9 @@ class KOIL(BinaryClassifier):
         self._policy = budgets.policy_id(policy)
         self._pool = KernelPool(budget, bounded=self._policy != budgets.UNBOUNDED)
         self._rng = np.random.default_rng(seed)
+        # the reservoir's uniforms, drawn from ``_rng`` a block at a time (see ``_uniform_pair``)
+        self._uniforms = ()
+        self._next_uniform = 0
         self.threshold_ = 0.0 if threshold == "buffer_acc" else float(threshold)
 
     # ---- state --------------------------------------------------------------------------------
@@ -297,37 +308,54 @@ class KOIL(BinaryClassifier):
 
     # ---- transactions: a step changes the small arrays and at most one stored vector ----------
 
+    #: The step checks its own result (:func:`~imbalance_stream._numba.koil.koil_step_checked`)
+    #: and ``_learn`` raises on a non-finite one, so the transaction scans nothing afterwards.
+    _scan_after_update = False
+
     def _snapshot(self, indices):
-        """The scalars, the generator's state, copies of the pool's O(budget) arrays, and
-        references to ``X`` and ``G``, whose one overwritten row the step itself keeps in
-        ``self._undo`` (:func:`~imbalance_stream._numba.koil.save_slot`): O(budget) per sample
-        where a copy of the Gram matrix would be O(budget^2)."""
+        """The scalars, copies of the pool's O(budget) arrays, references to ``X`` and ``G``,
+        whose one overwritten row the step itself keeps in ``self._undo``
+        (:func:`~imbalance_stream._numba.koil.save_slot`), and the generator's state if this
+        step will draw a new block of uniforms: O(budget) per sample where a copy of the Gram
+        matrix would be O(budget^2)."""
         pool = self._pool
-        self._undo[0] = -1.0  # nothing overwritten yet
-        saved_pool = dict(vars(pool))
+        undo = self._undo
+        undo[0] = -1.0  # nothing overwritten yet
+        saved_pool = vars(pool).copy()
         for name in ("beta", "h", "members", "ints", "floats"):
             saved_pool[name] = saved_pool[name].copy()
-        return dict(vars(self)), saved_pool, self._rng.bit_generator.state
+        draws = self._next_uniform + 2 > len(self._uniforms)
+        generator_state = self._rng.bit_generator.state if draws else None
+        return vars(self).copy(), saved_pool, generator_state, undo
 
     def _restore(self, snapshot):
-        state, saved_pool, generator_state = snapshot
+        state, saved_pool, generator_state, undo = snapshot
         pool = state["_pool"]
-        undo = self._undo
         if undo.shape[0] and pool.X is saved_pool["X"] and pool.G is saved_pool["G"]:
             steps.restore_slot(pool.X, pool.G, undo)  # else the step wrote into new arrays
         vars(pool).clear()
         vars(pool).update(saved_pool)
         vars(self).clear()
         vars(self).update(state)
-        self._rng.bit_generator.state = generator_state
+        if generator_state is not None:
+            self._rng.bit_generator.state = generator_state
 
-    def _state_finite(self, indices):
-        pool = self._pool
-        return bool(steps.step_finite(pool.beta, pool.h, pool.floats, pool.X, pool.G, self._undo))
+    def _uniform_pair(self) -> tuple[float, float]:
+        """The step's two uniforms (reservoir acceptance and slot), the next two values of
+        ``_rng``: drawn 64 at a time, which gives the same values in the same order as two
+        draws per step, without a generator call and a save of its state on every sample."""
+        start = self._next_uniform
+        if start + 2 > len(self._uniforms):
+            self._uniforms = self._rng.random(_UNIFORM_BLOCK).tolist()
+            start = 0
+        self._next_uniform = start + 2
+        uniforms = self._uniforms
+        return uniforms[start], uniforms[start + 1]
 
     def __getstate__(self):
         state = self.__dict__.copy()
         state.pop("_undo_buffer", None)  # scratch, see ``_undo``
+        state.pop("_row_cache_list", None)  # scratch, see ``_row_cache``
         return state
 
     @property
@@ -342,12 +370,37 @@ class KOIL(BinaryClassifier):
             self.__dict__["_undo_buffer"] = undo
         return undo
 
+    @property
+    def _row_cache(self) -> list:
+        """Scratch (not state, never pickled): ``[indices, values, kernel arguments, row]`` of
+        the latest prediction, whose kernel row the step on the same sample reuses. One list
+        object for the model's life, emptied in place by every step, so that restoring the
+        attributes after a failed step cannot bring back a row that step overwrote."""
+        cache = self.__dict__.get("_row_cache_list")
+        if cache is None:
+            cache = self.__dict__["_row_cache_list"] = []
+        return cache
+
+    def _predicted_row(self, indices, values, kernel_args) -> np.ndarray:
+        """The kernel row of the latest prediction if it was made on these very arrays (the
+        feature space hands the same arrays back for an equal sample) with the same kernel and
+        no step since; else an empty array (the step computes the row). Empties the cache."""
+        cache = self._row_cache
+        if cache and cache[0] is indices and cache[1] is values and cache[2] == kernel_args:
+            row = cache[3]
+        else:
+            row = _NO_ROW
+        cache.clear()
+        return row
+
     def _learn(self, indices, values, sign):
         pool = self._pool
         pool.reserve_slot()
         x = self._features.dense(indices, values, pool.X.shape[1])
-        u_accept, u_slot = self._rng.random(2)
-        steps.koil_step(
+        u_accept, u_slot = self._uniform_pair()
+        kernel_args = self._kernel_args()
+        row = self._predicted_row(indices, values, kernel_args)
+        finite = steps.koil_step_checked(
             pool.X,
             pool.beta,
             pool.h,
@@ -359,7 +412,7 @@ class KOIL(BinaryClassifier):
             sign,
             u_accept,
             u_slot,
-            *self._kernel_args(),
+            *kernel_args,
             float(self.C),
             float(self.eta),
             1.0 - self.eta,
@@ -370,7 +423,10 @@ class KOIL(BinaryClassifier):
             self.neighbor_mode == "knn_then_violators",
             self.similarity == "euclidean",
             self._undo,
+            row,
         )
+        if not finite:  # the transaction restores what the step wrote
+            raise self._numerical_error()
         if self.threshold == "buffer_acc":
             self.threshold_ = self._buffer_threshold()
 
@@ -396,7 +452,13 @@ class KOIL(BinaryClassifier):
     def _decision(self, indices, values):
         pool = self._pool
         x = self._features.dense(indices, values, pool.X.shape[1])
-        return steps.koil_score(pool.X, pool.beta, pool.ints, pool.floats, x, *self._kernel_args())
+        kernel_args = self._kernel_args()
+        score, row = steps.koil_score_row(
+            pool.X, pool.beta, pool.ints, pool.floats, x, *kernel_args
+        )
+        cache = self._row_cache  # for the step on this sample, if it comes next (``_learn``)
+        cache[:] = indices, values, kernel_args, row
+        return score
 
     def _proba(self, indices, values):
         return logistic(self._decision(indices, values) - self.threshold_)

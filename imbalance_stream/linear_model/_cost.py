@@ -34,13 +34,15 @@ class CostRatio:
         return laplace_ratio(self._n_positive + (sign > 0), self._n_negative + (sign < 0))
 
     def _count_label(self, sign: float) -> float:
-        """Count the label of the sample being learned and return ``rho`` for it."""
-        rho = self.current_rho(sign)
+        """Count the label of the sample being learned and return ``rho`` for it: what
+        :meth:`current_rho` gives for ``sign`` before the count, in one call per sample."""
         if sign > 0:
             self._n_positive += 1
         else:
             self._n_negative += 1
-        return rho
+        if self.rho is not None:
+            return float(self.rho)
+        return laplace_ratio(self._n_positive, self._n_negative)
 
     def _count_margin_slope(self, sign: float) -> tuple[float, float]:
         """Count the label and return ``(margin, slope)`` of the cost-sensitive hinge loss of

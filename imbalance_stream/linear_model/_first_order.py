@@ -35,7 +35,7 @@ class FirstOrderLinear(BinaryClassifier):
     def _snapshot(self, indices):
         """The scalars, and the weights of ``indices`` (O(nnz), not O(d)): growth replaces the
         array, so the old one needs no more than that."""
-        return dict(vars(self)), *guard.gather(self._weights, indices)
+        return vars(self).copy(), *guard.gather(self._weights, indices)
 
     def _restore(self, snapshot):
         state, present, saved = snapshot

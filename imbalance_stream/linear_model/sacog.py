@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 
+from imbalance_stream._numba import guard, stream
 from imbalance_stream._numba import linear as linear_kernels
 from imbalance_stream._numba import sketch as kernels
-from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, capacity_for
 from imbalance_stream.base.validation import check_bool, check_choice, check_int, check_real
 
@@ -208,6 +208,33 @@ class SACOG(CostRatio, BinaryClassifier):
         self._gram = np.eye(m)  # K = Z Z' (sparse)
         if intercept:
             self._grow(len(self._features))
+
+    # ---- transactions: the sketch's arrays, copied and checked in one pass each ----------------
+
+    #: The float arrays of the state; ``_rounds`` (int64) is copied too, but cannot overflow.
+    _FLOAT_STATE = ("_mean", "_basis", "_eigen", "_offsets", "_transform", "_gram")
+
+    def _snapshot(self, indices):
+        """The attributes, with copies of the state's arrays (the step and growth write into
+        them in place): what the generic snapshot saves, without its per-attribute dispatch."""
+        state = vars(self).copy()
+        for name in (*self._FLOAT_STATE, "_rounds"):
+            state[name] = state[name].copy(order="K")  # the same layout, so the same pickle
+        return state
+
+    def _restore(self, snapshot):
+        state = vars(self)
+        state.clear()
+        state.update(snapshot)
+
+    def _state_finite(self, indices):
+        """Whether every float of the state is finite, in one compiled call (the other
+        attributes are parameters, counters and the feature space)."""
+        return bool(
+            guard.all_finite_six(
+                self._mean, self._basis, self._eigen, self._offsets, self._transform, self._gram
+            )
+        )
 
     # ---- state --------------------------------------------------------------------------------
 
