@@ -25,6 +25,7 @@ import collections
 import copy
 import inspect
 import math
+import sys
 import types
 from typing import Any
 
@@ -146,7 +147,9 @@ class Transactional:
         return {key: value for key, value in state.items() if key not in self._DERIVED}
 
     def __setstate__(self, state):
-        vars(self).update(state)
+        # as pickle's own default: interned names, so that pickles of models sharing attribute
+        # names stay as small after a round trip as before it
+        vars(self).update({sys.intern(k) if type(k) is str else k: v for k, v in state.items()})
         if self._DERIVED:
             self._reset_derived()
 
