@@ -183,6 +183,12 @@ def _warm_up() -> None:
     # disk), it added about 1.6 s to the first LASVM-NC cell of a run.
     compact_store(model._store, model._ints)
     LASVM(seed=0).learn_epochs(rows, labels, epochs=2)
+    # AVGPERC's kernels are not LASVM's: compiled inside the first timed AVGPERC cell, they
+    # tripled its CPU time.
+    perceptron = AveragedKernelPerceptron()
+    for x, label in zip(rows, labels):
+        perceptron.learn_one(x, label)
+    perceptron.predict_proba_one(rows[0])
 
 
 def _run_svc(split, C, gamma, cache_mb) -> tuple[dict, np.ndarray]:
