@@ -146,3 +146,11 @@ def test_warm_up_compiles_every_kernel_a_timed_pass_can_reach():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_transaction_cost_takes_an_mnist_task_with_section_3_2_2_settings():
+    from reproduce.lasvm.transaction_cost import build
+
+    model = build("mnist-8", "LASVM", None)
+    assert (model.C, model.gamma, model.cache_mb) == protocol.CH3_SETTINGS["mnist"]
+    assert build("mnist-8", "LASVM-I", None).C == protocol.CH6_SETTINGS["mnist-8"][0]

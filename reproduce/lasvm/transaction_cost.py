@@ -9,6 +9,7 @@ model instead of LASVM (Table 6.2's settings, the 40 MB cache of ``table6_3_redu
     python -m reproduce.lasvm.transaction_cost --dataset banana
     python -m reproduce.lasvm.transaction_cost --dataset adult --rows 8000
     python -m reproduce.lasvm.transaction_cost --dataset adult --rows 4000 --method LASVM-NC
+    python -m reproduce.lasvm.transaction_cost --dataset mnist-8 --rows 2000
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def _state_megabytes(model: LASVM) -> float:
 def build(dataset: str, method: str, cache_mb: float | None):
     """LASVM with Table 3.1's settings, or a chapter 6 model with Table 6.2's."""
     if method == "LASVM":
-        C, gamma, default_mb = CH3_SETTINGS[dataset]
+        C, gamma, default_mb = CH3_SETTINGS[dataset.split("-")[0]]
         return LASVM(C=C, gamma=gamma, tau=TAU, cache_mb=cache_mb or default_mb, seed=0)
     if dataset not in CH6_SETTINGS:
         raise ValueError(f"{method} has no Table 6.2 settings for {dataset!r}")
@@ -74,8 +75,11 @@ def one_pass(
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dataset", default="banana", choices=("waveform", "banana", "adult"))
-    parser.add_argument("--rows", type=int, default=None, help="training rows (Adult)")
+    digits = tuple(f"mnist-{digit}" for digit in range(10))
+    parser.add_argument(
+        "--dataset", default="banana", choices=("waveform", "banana", "adult", *digits)
+    )
+    parser.add_argument("--rows", type=int, default=None, help="training rows (Adult, MNIST)")
     parser.add_argument("--seed", type=int, default=2009)
     parser.add_argument("--method", default="LASVM", choices=("LASVM", *_FAMILY))
     parser.add_argument("--cache-mb", type=float, default=None, help="kernel cache budget")
