@@ -1,7 +1,10 @@
 """Seed 003 protocols (chapters 3 and 6): the splits, and a tiny run of each table."""
 
 import math
+import os
 import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -100,3 +103,54 @@ def test_transaction_cost_compares_two_passes_that_end_in_the_same_model():
     assert [guarded.decision_one(x) for x in test] == [direct.decision_one(x) for x in test]
     assert guarded_cpu >= 0.0 and direct_cpu >= 0.0
     assert "_apply" in vars(direct) and "_apply" not in vars(guarded)
+
+
+@pytest.mark.parametrize("method", ["LASVM-NC", "LASVM-I"])
+def test_transaction_cost_measures_a_chapter_6_model_with_table_6_2_settings(method):
+    from reproduce.lasvm.transaction_cost import FAMILY_CACHE_MB, one_pass
+
+    split = protocol.load_split("banana", 3, 0, 200)
+    guarded, _ = one_pass(split, "banana", guarded=True, method=method)
+    direct, _ = one_pass(split, "banana", guarded=False, method=method)
+    assert type(guarded).__name__ == type(direct).__name__ != "LASVM"
+    assert (guarded.C, guarded.gamma) == protocol.CH6_SETTINGS["banana"]
+    assert guarded.cache_mb == FAMILY_CACHE_MB
+    test = protocol.as_dicts(split[2][:50])
+    assert [guarded.decision_one(x) for x in test] == [direct.decision_one(x) for x in test]
+
+
+def test_transaction_cost_refuses_a_chapter_6_model_on_a_set_without_its_settings():
+    from reproduce.lasvm.transaction_cost import build
+
+    with pytest.raises(ValueError, match="waveform"):
+        build("waveform", "LASVM-G", None)
+
+
+def test_warm_up_compiles_every_kernel_a_timed_pass_can_reach():
+    # in a fresh process, so that no other test has compiled them already
+    script = (
+        "from reproduce.lasvm import protocol\n"
+        "import imbalance_stream._numba.lasvm as core\n"
+        "import imbalance_stream._numba.kernels as kernels\n"
+        "protocol._warm_up()\n"
+        "names = ('learn', 'learn_gap', 'learn_stored', 'finish', 'finish_gap', 'clean',\n"
+        "         'compact_store', 'decision')\n"
+        "missing = [n for n in names if not getattr(core, n).signatures]\n"
+        "missing += [] if kernels.expansion.signatures else ['expansion']  # AVGPERC\n"
+        "print(missing)\n"
+    )
+    root = str(HERE.parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_transaction_cost_takes_an_mnist_task_with_section_3_2_2_settings():
+    from reproduce.lasvm.transaction_cost import build
+
+    model = build("mnist-8", "LASVM", None)
+    assert (model.C, model.gamma, model.cache_mb) == protocol.CH3_SETTINGS["mnist"]
+    assert build("mnist-8", "LASVM-I", None).C == protocol.CH6_SETTINGS["mnist-8"][0]

@@ -2,10 +2,14 @@
 run of a Table 3.2 set, once as users run it (each sample applied through
 ``Transactional._apply``: a copy of the state but the kernel-row cache before the update and a
 finiteness scan of it after) and once with the update applied directly, in the same process.
-Both passes must end in the same model; only the time differs.
+Both passes must end in the same model; only the time differs. ``--method`` measures a chapter 6
+model instead of LASVM (Table 6.2's settings, the 40 MB cache of ``table6_3_reduced.toml`` unless
+``--cache-mb``).
 
     python -m reproduce.lasvm.transaction_cost --dataset banana
     python -m reproduce.lasvm.transaction_cost --dataset adult --rows 8000
+    python -m reproduce.lasvm.transaction_cost --dataset adult --rows 4000 --method LASVM-NC
+    python -m reproduce.lasvm.transaction_cost --dataset mnist-8 --rows 2000
 """
 
 from __future__ import annotations
@@ -16,7 +20,18 @@ import time
 import numpy as np
 
 from imbalance_stream.svm import LASVM
-from reproduce.lasvm.protocol import CH3_SETTINGS, TAU, _warm_up, as_dicts, load_split
+from reproduce.lasvm.protocol import (
+    _FAMILY,
+    CH3_SETTINGS,
+    CH6_SETTINGS,
+    TAU,
+    _warm_up,
+    as_dicts,
+    load_split,
+)
+
+#: The cache of ``table6_3_reduced.toml``, the run whose times the chapter 6 option explains.
+FAMILY_CACHE_MB = 40.0
 
 
 def _state_megabytes(model: LASVM) -> float:
@@ -31,15 +46,27 @@ def _state_megabytes(model: LASVM) -> float:
     return total / 1e6
 
 
-def one_pass(split, dataset: str, guarded: bool) -> tuple[LASVM, float]:
-    """LASVM one pass (no finishing) with Table 3.1's settings; its CPU seconds."""
-    C, gamma, cache_mb = CH3_SETTINGS[dataset]
+def build(dataset: str, method: str, cache_mb: float | None):
+    """LASVM with Table 3.1's settings, or a chapter 6 model with Table 6.2's."""
+    if method == "LASVM":
+        C, gamma, default_mb = CH3_SETTINGS[dataset.split("-")[0]]
+        return LASVM(C=C, gamma=gamma, tau=TAU, cache_mb=cache_mb or default_mb, seed=0)
+    if dataset not in CH6_SETTINGS:
+        raise ValueError(f"{method} has no Table 6.2 settings for {dataset!r}")
+    C, gamma = CH6_SETTINGS[dataset]
+    return _FAMILY[method](C=C, gamma=gamma, tau=TAU, cache_mb=cache_mb or FAMILY_CACHE_MB)
+
+
+def one_pass(
+    split, dataset: str, guarded: bool, method: str = "LASVM", cache_mb: float | None = None
+) -> tuple[LASVM, float]:
+    """One pass of ``learn_one`` (no finishing); its CPU seconds."""
     X_train, y_train = split[:2]
     train, labels = as_dicts(X_train), y_train.tolist()
-    model = LASVM(C=C, gamma=gamma, tau=TAU, cache_mb=cache_mb, seed=0)
+    model = build(dataset, method, cache_mb)
     if not guarded:
         # the update alone, without the snapshot before it and the scan after it
-        model._apply = lambda indices, update: update()  # type: ignore[method-assign]
+        model._apply = lambda indices, update, *args: update(*args)  # type: ignore[method-assign]
     start = time.process_time()
     for x, label in zip(train, labels):
         model.learn_one(x, label)
@@ -48,17 +75,26 @@ def one_pass(split, dataset: str, guarded: bool) -> tuple[LASVM, float]:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dataset", default="banana", choices=("waveform", "banana", "adult"))
-    parser.add_argument("--rows", type=int, default=None, help="training rows (Adult)")
+    digits = tuple(f"mnist-{digit}" for digit in range(10))
+    parser.add_argument(
+        "--dataset", default="banana", choices=("waveform", "banana", "adult", *digits)
+    )
+    parser.add_argument("--rows", type=int, default=None, help="training rows (Adult, MNIST)")
     parser.add_argument("--seed", type=int, default=2009)
+    parser.add_argument("--method", default="LASVM", choices=("LASVM", *_FAMILY))
+    parser.add_argument("--cache-mb", type=float, default=None, help="kernel cache budget")
     args = parser.parse_args(argv)
     _warm_up()
     split = load_split(args.dataset, args.seed, 0, args.rows)
     test = as_dicts(split[2][:1000])
-    guarded, guarded_cpu = one_pass(split, args.dataset, guarded=True)
-    direct, direct_cpu = one_pass(split, args.dataset, guarded=False)
+    options = {"method": args.method, "cache_mb": args.cache_mb}
+    guarded, guarded_cpu = one_pass(split, args.dataset, guarded=True, **options)
+    direct, direct_cpu = one_pass(split, args.dataset, guarded=False, **options)
     difference = max(abs(guarded.decision_one(x) - direct.decision_one(x)) for x in test)
-    print(f"{args.dataset}, {len(split[1])} training rows, one pass of learn_one, no finishing")
+    print(
+        f"{args.method} on {args.dataset}, {len(split[1])} training rows, "
+        "one pass of learn_one, no finishing"
+    )
     print(f"  with the transaction:    {guarded_cpu:8.2f} CPU s, {guarded.n_support_} SVs")
     print(f"  update applied directly: {direct_cpu:8.2f} CPU s, {direct.n_support_} SVs")
     print(
