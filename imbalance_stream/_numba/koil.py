@@ -159,9 +159,13 @@ def save_slot(X, G, slot, undo):
         return
     width = X.shape[1]
     undo[0] = slot
-    undo[1 : 1 + width] = X[slot]
-    if G.shape[0] > 0:
-        undo[1 + width : 1 + width + G.shape[0]] = G[slot]
+    # Element loops, not slice assignments: numba's slice assignment compiles a shape-mismatch
+    # error path that formats strings, about 1.5 s of CPU on a cold first learn_one
+    # (benchmarks/README.md, "4. First use").
+    for j in range(width):
+        undo[1 + j] = X[slot, j]
+    for j in range(G.shape[0]):
+        undo[1 + width + j] = G[slot, j]
 
 
 @njit(cache=True)
@@ -171,10 +175,11 @@ def restore_slot(X, G, undo):
     if slot < 0:
         return
     width = X.shape[1]
-    X[slot] = undo[1 : 1 + width]
-    if G.shape[0] > 0:
-        G[slot] = undo[1 + width : 1 + width + G.shape[0]]
-        G[:, slot] = undo[1 + width : 1 + width + G.shape[0]]
+    for j in range(width):
+        X[slot, j] = undo[1 + j]
+    for j in range(G.shape[0]):
+        G[slot, j] = undo[1 + width + j]
+        G[j, slot] = undo[1 + width + j]
 
 
 @njit(cache=True)
@@ -205,8 +210,8 @@ def _store(X, beta, h, G, cached, n, n_rows, slot, x, new_beta, krow, self_value
     ``h[slot]`` is recomputed in full, and the cached Gram row and column are replaced (what they
     held is kept in ``undo`` first, :func:`save_slot`)."""
     save_slot(X, G, slot, undo)
-    X[slot, :] = 0.0
-    X[slot, : x.shape[0]] = x
+    for j in range(X.shape[1]):  # element loop: see save_slot
+        X[slot, j] = x[j] if j < x.shape[0] else 0.0
     beta[slot] = new_beta
     krow[slot] = self_value
     _add_row(h, n, new_beta, krow)

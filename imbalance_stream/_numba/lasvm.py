@@ -197,8 +197,10 @@ def _insert_member(store, model, cache, ints, x, sq, y, bounds, diag_value, key,
     count = ints[COUNT]
     used = ints[FLAT_USED]
     n = indices.shape[0]
-    flat_indices[used : used + n] = indices
-    flat_values[used : used + n] = values
+    # Element loops, not slice assignments, for a shorter cold compile (see koil.save_slot).
+    for p in range(n):
+        flat_indices[used + p] = indices[p]
+        flat_values[used + p] = values[p]
     start[count] = used
     nnz[count] = n
     sqnorm[count] = sq
@@ -220,7 +222,8 @@ def _insert_member(store, model, cache, ints, x, sq, y, bounds, diag_value, key,
             line_len[line] = count + 1
     ints[COUNT] = count + 1
     line = _take_line(cache, ints)
-    lines[line, :count] = qrow[:count]
+    for j in range(count):
+        lines[line, j] = qrow[j]
     lines[line, count] = diag_value
     line_len[line] = count + 1
     line_owner[line] = count
