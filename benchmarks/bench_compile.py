@@ -6,8 +6,9 @@ bundled Phishing data, while a listener on numba's event API (``numba.core.event
 ``numba:compile``) records the process CPU time at the start and end of every compilation.
 Compilations nest (a caller compiles its callees while it is typed), so each function's own
 ("self") time is its compile time minus that of the compilations nested in it. The LLVM column is
-the time numba itself reports for the function's LLVM work (``metadata["timers"]["llvm_lock"]``,
-wall seconds, including that of callees compiled inside it).
+the part of that self time spent holding numba's LLVM lock (building, optimising and emitting the
+function's LLVM module, which also links and re-optimises the IR of the callees it calls); the
+rest is numba's front end (bytecode analysis, type inference, lowering to LLVM IR).
 
 Run from the repository root::
 
@@ -32,17 +33,38 @@ import importlib, json, sys, time
 from numba.core import event
 
 class CompileClock(event.Listener):
-    # CPU time at each compile start and end; a stack so that nested compiles are subtracted.
+    # CPU time at each compile start and end, on a stack so that nested compiles are subtracted.
+    # Each entry also sums the CPU time it holds numba's LLVM lock (re-entrant: counted from the
+    # entry's own outermost hold, paused while a nested compile runs).
     def __init__(self):
-        self.stack, self.rows = [], []
+        self.stack, self.rows, self.depth = [], [], 0
     def on_start(self, e):
-        self.stack.append([e.data["dispatcher"], time.process_time(), 0.0])
+        now = time.process_time()
+        top = self.stack[-1] if self.stack else None
+        if e.kind == "numba:llvm_lock":
+            self.depth += 1
+            if top and self.depth == top["base"] + 1:
+                top["llvm_start"] = now
+            return
+        if top and self.depth > top["base"]:
+            top["llvm"] += now - top["llvm_start"]
+        self.stack.append({"dispatcher": e.data["dispatcher"], "start": now, "nested": 0.0,
+                           "llvm": 0.0, "base": self.depth, "llvm_start": now})
     def on_end(self, e):
-        dispatcher, start, nested = self.stack.pop()
-        total = time.process_time() - start
+        now = time.process_time()
+        if e.kind == "numba:llvm_lock":
+            top = self.stack[-1] if self.stack else None
+            if top and self.depth == top["base"] + 1:
+                top["llvm"] += now - top["llvm_start"]
+            self.depth -= 1
+            return
+        entry = self.stack.pop()
+        total = now - entry["start"]
         if self.stack:
-            self.stack[-1][2] += total
-        self.rows.append((dispatcher, total, total - nested))
+            self.stack[-1]["nested"] += total
+            if self.depth > self.stack[-1]["base"]:
+                self.stack[-1]["llvm_start"] = now
+        self.rows.append((entry["dispatcher"], total, total - entry["nested"], entry["llvm"]))
 
 module = importlib.import_module(sys.argv[1])
 cls = getattr(module, sys.argv[2])
@@ -52,12 +74,11 @@ model = cls(**next(iter(cls._unit_test_params()), {}))
 clock = CompileClock()
 cpu = time.process_time()
 with event.install_listener("numba:compile", clock):
-    model.learn_one(x, y)
+    with event.install_listener("numba:llvm_lock", clock):
+        model.learn_one(x, y)
 cpu = time.process_time() - cpu
 rows = []
-for dispatcher, total, own in clock.rows:
-    llvm = sum(c.metadata.get("timers", {}).get("llvm_lock", 0.0)
-               for c in dispatcher.overloads.values() if c.metadata)
+for dispatcher, total, own, llvm in clock.rows:
     name = dispatcher.py_func.__module__.rsplit(".", 1)[-1] + "." + dispatcher.py_func.__name__
     rows.append({"name": name, "total": total, "self": own, "llvm": llvm})
 print(json.dumps({"cpu": cpu, "rows": rows}))
@@ -113,7 +134,8 @@ def report(name: str, runs: list[dict]) -> None:
             f"  {function:40s} {runs_text:>24s} {median:7.2f} {median / total:6.1%} "
             f"{statistics.median(llvm[function]):6.2f}"
         )
-    print(f"  {'all compilations':40s} {'':>24s} {total:7.2f} {1:6.1%}")
+    llvm_total = statistics.median(sum(r["llvm"] for r in run["rows"]) for run in runs)
+    print(f"  {'all compilations':40s} {'':>24s} {total:7.2f} {1:6.1%} {llvm_total:6.2f}")
 
 
 def main(argv=None) -> None:
