@@ -2,6 +2,6 @@
 
 from .models import Learner
 from .published import load_published
-from .results import write_rows
+from .results import run_cells, write_rows
 
-__all__ = ["Learner", "load_published", "write_rows"]
+__all__ = ["Learner", "load_published", "run_cells", "write_rows"]

@@ -1,12 +1,14 @@
-"""Writing a protocol's records (``runs.csv``, one line per run), as the CLI writes its tables."""
+"""Running a protocol's cells and writing its records (``runs.csv``, one line per run), as the CLI
+writes its tables."""
 
 from __future__ import annotations
 
 import pathlib
 
 from imbalance_stream.cli import write_csv
+from imbalance_stream.evaluate.parallel import map_cells
 
-__all__ = ["write_rows"]
+__all__ = ["run_cells", "write_rows"]
 
 
 def write_rows(path: str | pathlib.Path, rows: list[dict]) -> None:
@@ -17,3 +19,14 @@ def write_rows(path: str | pathlib.Path, rows: list[dict]) -> None:
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_csv(rows, path)
+
+
+def run_cells(cell, cells, n_jobs, scheduler, progress, label, out_dir) -> list[dict]:
+    """Run ``cell`` on every item of ``cells`` through :func:`map_cells` (each returns a list of
+    rows), and return the rows in order; with ``out_dir``, also write them to its ``runs.csv``."""
+    log = [
+        row for rows in map_cells(cell, cells, n_jobs, scheduler, progress, label) for row in rows
+    ]
+    if out_dir is not None:
+        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    return log

@@ -51,7 +51,7 @@ from imbalance_stream.evaluate import map_cells
 from imbalance_stream.evaluate.protocols import count_param, reading_params
 from imbalance_stream.metrics.batch import binary_rates
 from imbalance_stream.svm import DCILIncLPSVM, IncLPSVM, lpsvm_solution, wlpsvm_solution
-from reproduce.common import load_published, write_rows
+from reproduce.common import load_published, run_cells
 
 __all__ = [
     "IMBALANCE_RATIOS",
@@ -363,15 +363,7 @@ def table5_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
                         "run": run,
                     }
                 )
-    log = [
-        row
-        for rows in map_cells(_static_cell, cells, n_jobs, scheduler, progress, "table 5.3")
-        for row in rows
-    ]
-    if out_dir is not None:
-        out = pathlib.Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        write_rows(out / "runs.csv", log)
+    log = run_cells(_static_cell, cells, n_jobs, scheduler, progress, "table 5.3", out_dir)
     table = []
     for name in names:
         for experiment in experiments:

@@ -26,9 +26,8 @@ import time
 import numpy as np
 
 from imbalance_stream.density_ratio import DDR, ULSIF, WeightedTSVM
-from imbalance_stream.evaluate.parallel import map_cells
 from reproduce.common.published import load_published
-from reproduce.common.results import write_rows
+from reproduce.common.results import run_cells
 from reproduce.density_ratio.protocol import usps_stand_in
 
 __all__ = ["TASKS", "digit_domains", "tables4_5_6"]
@@ -120,11 +119,7 @@ def tables4_5_6(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, prog
         for task in tasks
         for run in range(int(params.get("runs", 30)))
     ]
-    log = [
-        r for rows in map_cells(_cell, cells, n_jobs, scheduler, progress, "4.5/4.6") for r in rows
-    ]
-    if out_dir is not None:
-        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    log = run_cells(_cell, cells, n_jobs, scheduler, progress, "4.5/4.6", out_dir)
     published = load_published(PUBLISHED)
     summary = []
     for direction in directions:

@@ -28,7 +28,7 @@ from imbalance_stream.density_ratio._common import median_distance
 from imbalance_stream.evaluate.parallel import map_cells
 from imbalance_stream.metrics.batch import precision_at_t, roc_auc
 from reproduce.common.published import load_published
-from reproduce.common.results import write_rows
+from reproduce.common.results import run_cells, write_rows
 
 __all__ = [
     "METHODS",
@@ -154,13 +154,7 @@ def _run(params, settings, out_dir, n_jobs, scheduler, progress, label) -> list[
         for k in ks
         for run in range(runs)
     ]
-    log = [
-        row
-        for rows in map_cells(_spam_cell, cells, n_jobs, scheduler, progress, label)
-        for row in rows
-    ]
-    if out_dir is not None:
-        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    log = run_cells(_spam_cell, cells, n_jobs, scheduler, progress, label, out_dir)
     return log
 
 

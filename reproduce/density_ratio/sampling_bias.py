@@ -23,9 +23,8 @@ import numpy as np
 
 from imbalance_stream.density_ratio import DDR, IWLSPC, KLIEP, KMM, ULSIF, WeightedTSVM
 from imbalance_stream.density_ratio._common import median_distance
-from imbalance_stream.evaluate.parallel import map_cells
 from reproduce.common.published import load_published
-from reproduce.common.results import write_rows
+from reproduce.common.results import run_cells
 from reproduce.density_ratio.shift import table4_1_sample
 
 __all__ = [
@@ -300,13 +299,7 @@ def tables4_2_4(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, prog
         for name in names
         for run in range(int(params.get("runs", 30)))
     ]
-    log = [
-        row
-        for rows in map_cells(_bias_cell, cells, n_jobs, scheduler, progress, "tables 4.2-4.4")
-        for row in rows
-    ]
-    if out_dir is not None:
-        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    log = run_cells(_bias_cell, cells, n_jobs, scheduler, progress, "tables 4.2-4.4", out_dir)
     return _summary(log)
 
 
@@ -347,13 +340,7 @@ def ddr_synthetic(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, pr
         }
         for run in range(int(params.get("runs", 10)))
     ]
-    log = [
-        r
-        for rows in map_cells(_synthetic_cell, cells, n_jobs, scheduler, progress, "E1")
-        for r in rows
-    ]
-    if out_dir is not None:
-        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    log = run_cells(_synthetic_cell, cells, n_jobs, scheduler, progress, "E1", out_dir)
     summary = []
     for method in ("Unweighted", "uLSIF", "DDR-ES"):
         runs = [r for r in log if r["method"] == method]

@@ -31,7 +31,7 @@ from imbalance_stream.density_ratio._common import median_distance, sq_distances
 from imbalance_stream.density_ratio.auto_kmm import RLS_LAMBDAS, SIGMA_GRID, j_score, rls_loo
 from imbalance_stream.evaluate.parallel import map_cells
 from reproduce.common.published import load_published
-from reproduce.common.results import write_rows
+from reproduce.common.results import run_cells, write_rows
 
 __all__ = [
     "DATASETS",
@@ -230,13 +230,7 @@ def table6_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
         for name in names
         for run in range(runs)
     ]
-    log = [
-        row
-        for rows in map_cells(_table6_3_cell, cells, n_jobs, scheduler, progress, "table 6.3")
-        for row in rows
-    ]
-    if out_dir is not None:
-        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    log = run_cells(_table6_3_cell, cells, n_jobs, scheduler, progress, "table 6.3", out_dir)
     return _summary6_3(log, names, ["Baseline", *methods])
 
 
@@ -364,13 +358,7 @@ def table6_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
         for case in params.get("cases", (1, 2, 3))
         for run in range(int(params.get("runs", 10)))
     ]
-    log = [
-        row
-        for rows in map_cells(_table6_1_cell, cells, n_jobs, scheduler, progress, "table 6.1")
-        for row in rows
-    ]
-    if out_dir is not None:
-        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    log = run_cells(_table6_1_cell, cells, n_jobs, scheduler, progress, "table 6.1", out_dir)
     rows = []
     for case in sorted({r["case"] for r in log}):
         mine = [r for r in log if r["case"] == case]
@@ -542,13 +530,7 @@ def e1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=Fals
         }
         for run in range(int(params.get("runs", 10)))
     ]
-    log = [
-        row
-        for rows in map_cells(_e1_cell, cells, n_jobs, scheduler, progress, "E1")
-        for row in rows
-    ]
-    if out_dir is not None:
-        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    log = run_cells(_e1_cell, cells, n_jobs, scheduler, progress, "E1", out_dir)
     rows = []
     for method in ["Unweighted", *methods]:
         values = np.array([r["accuracy"] for r in log if r["method"] == method])

@@ -28,11 +28,10 @@ import time
 import numpy as np
 
 from imbalance_stream.active import SaturationStop, SmallPoolSelection, Virtual
-from imbalance_stream.evaluate.parallel import map_cells
 from imbalance_stream.metrics.batch import prbep, roc_auc
 from imbalance_stream.svm import LASVM
 from reproduce.common.published import load_published
-from reproduce.common.results import write_rows
+from reproduce.common.results import run_cells
 from reproduce.lasvm.protocol import check_names
 
 __all__ = ["METHODS", "load_split", "table4_3", "table5_3", "waveform_sweep"]
@@ -365,15 +364,6 @@ def _cells(params, table, datasets, methods) -> list[dict]:
     return cells
 
 
-def _execute(cells, out_dir, n_jobs, scheduler, progress, label) -> list[dict]:
-    results = [
-        row for rows in map_cells(_cell, cells, n_jobs, scheduler, progress, label) for row in rows
-    ]
-    if out_dir is not None:
-        write_rows(pathlib.Path(out_dir) / "runs.csv", results)
-    return results
-
-
 def _mean(rows, key) -> float:
     values = [r[key] for r in rows if r.get(key) is not None and not _is_nan(r[key])]
     return round(float(np.mean(values)), 3) if values else math.nan
@@ -450,7 +440,7 @@ def table4_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
         params.get("methods", ("Batch", "SVC", "AL", "US", "SMOTE", "DC")), METHODS, "methods"
     )
     cells = _cells(params, "4.3", datasets, methods)
-    results = _execute(cells, out_dir, n_jobs, scheduler, progress, "tables 4.3-4.5")
+    results = run_cells(_cell, cells, n_jobs, scheduler, progress, "tables 4.3-4.5", out_dir)
     return _summary(results, ("4.3", "4.4", "4.5"), QUANTITIES)
 
 
@@ -466,7 +456,7 @@ def table5_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
         params.get("methods", ("Batch", "SMOTE", "AL", "VIRTUAL")), METHODS, "methods"
     )
     cells = _cells(params, "5.3", datasets, methods)
-    results = _execute(cells, out_dir, n_jobs, scheduler, progress, "tables 5.2-5.3")
+    results = run_cells(_cell, cells, n_jobs, scheduler, progress, "tables 5.2-5.3", out_dir)
     return _summary(
         results, ("5.2", "5.3"), (*QUANTITIES, "n_sv_pos", "n_sv_neg", "virtual_sv_fraction")
     )
@@ -482,5 +472,5 @@ def waveform_sweep(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, p
     )
     datasets = [f"waveform-{r}" for r in ratios]
     cells = _cells(params, "fig5.2", datasets, methods)
-    results = _execute(cells, out_dir, n_jobs, scheduler, progress, "figs 5.2-5.3")
+    results = run_cells(_cell, cells, n_jobs, scheduler, progress, "figs 5.2-5.3", out_dir)
     return _summary(results, (), (*QUANTITIES, "n_sv_pos", "n_sv_neg", "virtual_sv_fraction"))
