@@ -352,11 +352,12 @@ class KOIL(BinaryClassifier):
         uniforms = self._uniforms
         return uniforms[start], uniforms[start + 1]
 
-    def __getstate__(self):
-        state = self.__dict__.copy()
-        state.pop("_undo_buffer", None)  # scratch, see ``_undo``
-        state.pop("_row_cache_list", None)  # scratch, see ``_row_cache``
-        return state
+    #: Scratch, never pickled (see ``_undo`` and ``_row_cache``); both are rebuilt when needed.
+    _DERIVED = frozenset(("_undo_buffer", "_row_cache_list"))
+
+    def _reset_derived(self) -> None:
+        self.__dict__.pop("_undo_buffer", None)
+        self.__dict__.pop("_row_cache_list", None)
 
     @property
     def _undo(self) -> np.ndarray:
