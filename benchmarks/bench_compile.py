@@ -18,13 +18,13 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from bench_first_use import run_child
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,17 +88,7 @@ print(json.dumps({"cpu": cpu, "rows": rows}))
 def run_once(module: str, name: str) -> dict:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
-        out = subprocess.run(
-            [sys.executable, "-c", CHILD, module, name],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-    if out.returncode:
-        raise RuntimeError(f"{name}: {out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+        return run_child(module, name, env, ROOT, code=CHILD)
 
 
 def per_function(runs: list[dict]) -> dict[str, list[float]]:

@@ -72,9 +72,10 @@ def estimators(only):
     return [item for item in found if not only or item[1] in only]
 
 
-def run_child(module, name, env, cwd) -> dict:
+def run_child(module, name, env, cwd, code: str = CHILD) -> dict:
+    """Run the child script ``code`` on one estimator in a fresh process; its last JSON line."""
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, module, name],
+        [sys.executable, "-c", code, module, name],
         env=env,
         cwd=cwd,
         capture_output=True,

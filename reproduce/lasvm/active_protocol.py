@@ -32,7 +32,7 @@ from imbalance_stream.metrics.batch import prbep, roc_auc
 from imbalance_stream.svm import LASVM
 from reproduce.common.published import load_published
 from reproduce.common.results import run_cells
-from reproduce.lasvm.protocol import check_names
+from reproduce.lasvm.protocol import as_dicts, check_names
 
 __all__ = ["METHODS", "load_split", "table4_3", "table5_3", "waveform_sweep"]
 
@@ -154,15 +154,6 @@ def load_split(dataset: str, seed: int, run: int, n_train=None, n_test=None):
     elif dataset == "breast":
         X_train, X_test = _unit_range(X_train, X_test)
     return X_train[:n_train], y_train[:n_train], X_test, y_test
-
-
-def as_dicts(X: np.ndarray) -> list[dict]:
-    """Rows as sparse dicts (the nonzero features), as a stream would feed the model."""
-    dicts = []
-    for row in X:
-        nonzero = np.flatnonzero(row)
-        dicts.append(dict(zip(nonzero.tolist(), row[nonzero].tolist())))
-    return dicts
 
 
 # ---- measures -----------------------------------------------------------------------------------
