@@ -163,7 +163,7 @@ def kind_of(obj) -> str | None:
 def aliases() -> dict[str, str]:
     """Short name -> dotted name of every public class of this package (estimators, metrics,
     datasets, imbalance schedules). A short name that two subpackages export is left out, so it
-    must be written in full."""
+    must be written in full; so is an abstract base class, which no spec can instantiate."""
     found: dict[str, set[str]] = {}
     for sub in _ALIAS_PACKAGES:
         name = f"imbalance_stream.{sub}"
@@ -175,7 +175,7 @@ def aliases() -> dict[str, str]:
             continue
         for attr in getattr(module, "__all__", ()):
             obj = getattr(module, attr, None)
-            if kind_of(obj) is not None:
+            if kind_of(obj) is not None and not inspect.isabstract(obj):
                 found.setdefault(attr, set()).add(f"{name}.{attr}")
     return {short: next(iter(full)) for short, full in found.items() if len(full) == 1}
 

@@ -310,6 +310,9 @@ def test_list_shows_estimators_metrics_and_protocols(monkeypatch, capsys):
     assert "reproduce/acog/table8.toml" in out
     estimators = out.split("Estimators")[1].split("Metrics")[0]
     assert "ACOG" in estimators and "ExactROCAUC" not in estimators
+    # abstract base classes cannot be put in a spec, so they are not offered
+    assert "DensityRatioNovelty" not in estimators and "KMMNovelty" in estimators
+    assert "BenchmarkDataset" not in out.split("Datasets")[1]
 
 
 def test_format_table_aligns_numbers():
