@@ -14,6 +14,7 @@ from imbalance_stream._numba import density_ratio as kernels
 from imbalance_stream.density_ratio import KLIEP, KMM, ULSIF, KDERatio, NotFitted
 from imbalance_stream.density_ratio._common import (
     gaussian_gram,
+    gaussian_of_distances,
     knn_bandwidths,
     largest_eigenvalue,
     median_distance,
@@ -22,7 +23,7 @@ from imbalance_stream.density_ratio._common import (
 )
 from imbalance_stream.density_ratio.kde_ratio import kde_log_density
 from imbalance_stream.density_ratio.kliep import kliep_fit
-from imbalance_stream.density_ratio.ulsif import ulsif_alpha, ulsif_loocv
+from imbalance_stream.density_ratio.ulsif import NEGLIGIBLE_EIGENVALUE, ulsif_alpha, ulsif_loocv
 
 # ----------------------------------------------------------------------------------------------
 # plain numpy references of the jitted kernels
@@ -208,6 +209,38 @@ def test_ulsif_closed_form_loocv_equals_refitting(lambda_):
     phi_de, phi_nu = rng.uniform(size=(6, 25)), rng.uniform(size=(6, 25))
     closed = ulsif_loocv(phi_de, phi_nu, np.array([lambda_]))[0]
     assert closed == pytest.approx(ulsif_loocv_reference(phi_de, phi_nu, lambda_), rel=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    d2=hnp.arrays(
+        np.float64, st.tuples(st.integers(1, 6), st.integers(1, 9)), elements=st.floats(0.0, 1e4)
+    ),
+    gamma=st.floats(1e-3, 1e3),
+)
+def test_gaussian_kernel_matches_numpy_and_flushes_only_subnormals(d2, gamma):
+    out = np.empty_like(d2)
+    kernels.gaussian_of_squared_distances(d2, gamma, out)
+    expected = np.exp(-gamma * d2)
+    normal = expected >= np.finfo(float).tiny
+    np.testing.assert_allclose(out[normal], expected[normal], rtol=1e-14)
+    assert (out[~normal] == 0.0).all()
+    assert gaussian_of_distances(d2, 1.0 / np.sqrt(2.0 * gamma)).shape == d2.shape
+
+
+@pytest.mark.parametrize("sigma", [0.02, 3.0])
+def test_ulsif_loocv_with_a_negligible_H_equals_refitting(sigma):
+    """A narrow width makes every basis function vanish at the source points: H is taken as 0,
+    with no eigenbasis, and the score still equals refitting without each pair."""
+    source, target = two_gaussians(7, m=30, n=30, d=3)
+    phi_de = gaussian_gram(target[:8], source, sigma)
+    phi_nu = gaussian_gram(target[:8], target, sigma)
+    lambdas = np.array([1e-3, 0.1, 1.0])
+    negligible = (phi_de**2).sum() / 30 <= NEGLIGIBLE_EIGENVALUE * 1e-3 * 29 / 30
+    assert negligible == (sigma == 0.02)
+    for score, lam in zip(ulsif_loocv(phi_de, phi_nu, lambdas), lambdas):
+        reference = ulsif_loocv_reference(phi_de, phi_nu, lam)
+        assert score == pytest.approx(reference, rel=1e-9, abs=1e-12)
 
 
 def test_ulsif_alpha_is_the_clipped_ridge_solution():

@@ -17,6 +17,8 @@ each point's distance to its k-th nearest neighbour.
 * :func:`kliep_ascent`: Algorithm 2's projected gradient ascent at one step size.
 * :func:`ulsif_loocv_scores`: uLSIF's closed-form leave-one-out score over a grid of ridges
   (Algorithm 4's model selection).
+* :func:`gaussian_of_squared_distances`: the Gaussian kernel of a matrix of squared distances, in
+  one pass (no temporary for the scaled exponent).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 from numba import njit
 
 __all__ = [
+    "gaussian_of_squared_distances",
     "kliep_ascent",
     "kmm_solve",
     "kth_smallest",
@@ -232,15 +235,36 @@ def rank_one_update(S, added, removed):
             S[i, j] += delta
 
 
+#: ``log`` of the smallest normal double: a kernel value below it would be subnormal.
+SMALLEST_NORMAL_EXPONENT = math.log(2.2250738585072014e-308)
+
+
 @njit(cache=True)
-def ulsif_loocv_scores(eigenvalues, QT, PT_de, PT_nu, q_h, XT_de, XT_nu, n_de, n_nu, lambdas, out):
+def gaussian_of_squared_distances(d2, gamma, out):
+    """``out = exp(-gamma * d2)`` elementwise (C-contiguous 2-d arrays), values that would be
+    subnormal (below about ``2.2e-308``) written as 0: computing them costs ten times a normal
+    value and no sum of kernel values can tell them from 0."""
+    for i in range(d2.shape[0]):
+        for j in range(d2.shape[1]):
+            exponent = -gamma * d2[i, j]
+            # exp of the clamped exponent stays on libm's fast path even where the compiler
+            # evaluates both sides of the choice
+            value = math.exp(max(exponent, SMALLEST_NORMAL_EXPONENT))
+            out[i, j] = value if exponent >= SMALLEST_NORMAL_EXPONENT else 0.0
+
+
+@njit(cache=True)
+def ulsif_loocv_scores(
+    eigenvalues, QT, PT_de, PT_nu, q_h, XT_de, XT_nu, n_de, n_nu, lambdas, out, identity_basis
+):
     """Closed-form leave-one-out scores of uLSIF, one per ridge in ``lambdas``, into ``out``.
 
     Kanamori, Hido and Sugiyama (2009, Section 3.3) in the eigenbasis of ``H = Q diag(e) Q'``:
     ``PT_de``, ``PT_nu`` are the held-out basis columns turned into that basis (``(Q' X)'``,
     ``n_min x b``), ``XT_de``, ``XT_nu`` the same columns untransformed (``n_min x b``), ``q_h``
     is ``Q' h`` and ``QT`` is ``Q'``. Everything but the product that maps back from the eigenbasis
-    is fused into passes over the rows (one held-out pair each); that product is one BLAS call.
+    is fused into passes over the rows (one held-out pair each); that product is one BLAS call,
+    skipped when ``identity_basis`` says ``Q = I`` (``H`` taken as 0).
     """
     n_min, b = PT_de.shape
     D = np.empty(b)
@@ -264,7 +288,8 @@ def ulsif_loocv_scores(eigenvalues, QT, PT_de, PT_nu, q_h, XT_de, XT_nu, n_de, n
             coefficient = (n_nu * c0 - c1) / tmp
             for k in range(b):
                 Y[i, k] = D[k] * (n_nu * q_h[k] - PT_nu[i, k] + PT_de[i, k] * coefficient)
-        M = Y @ QT  # back from the eigenbasis: row i is column i of n_nu B0 - B1
+        # back from the eigenbasis: row i is column i of n_nu B0 - B1
+        M = Y if identity_basis else Y @ QT
         sum_sq_de = 0.0
         sum_nu = 0.0
         for i in range(n_min):

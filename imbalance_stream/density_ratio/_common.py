@@ -12,7 +12,11 @@ from scipy import linalg
 from scipy.sparse import linalg as sparse_linalg
 from scipy.spatial import distance
 
-from imbalance_stream._numba.density_ratio import kmm_solve, project_box_slab
+from imbalance_stream._numba.density_ratio import (
+    gaussian_of_squared_distances,
+    kmm_solve,
+    project_box_slab,
+)
 
 __all__ = [
     "LAMBDA_GRID",
@@ -70,7 +74,11 @@ def gaussian_gram(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:
 def gaussian_of_distances(d2: np.ndarray, sigma: float) -> np.ndarray:
     """The Gaussian kernel of eq. 3.10 from squared distances ``d2``: a width search computes the
     distances once and the kernel once per candidate width."""
-    return np.exp(d2 * (-1.0 / (2.0 * sigma * sigma)))
+    d2 = np.ascontiguousarray(d2, dtype=np.float64)
+    flat = d2.reshape(1, -1)  # one compiled kernel whatever the shape
+    out = np.empty_like(flat)
+    gaussian_of_squared_distances(flat, 1.0 / (2.0 * sigma * sigma), out)
+    return out.reshape(d2.shape)
 
 
 def median_distance(X: np.ndarray, seed: int | None, max_points: int = 5000) -> float:

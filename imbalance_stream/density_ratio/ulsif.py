@@ -20,6 +20,9 @@ from .base import DensityRatioEstimator
 
 __all__ = ["ULSIF", "ulsif_alpha", "ulsif_loocv"]
 
+#: A trace of ``H`` at most this fraction of the smallest ridge counts as ``H = 0``.
+NEGLIGIBLE_EIGENVALUE = 1e-14
+
 
 def ulsif_alpha(H: np.ndarray, h: np.ndarray, lambda_: float) -> np.ndarray:
     """``max(0, (H + lambda I)^-1 h)`` (eq. 3.28), by Cholesky (``H`` is positive semi-definite)."""
@@ -42,16 +45,27 @@ def ulsif_loocv(phi_de: np.ndarray, phi_nu: np.ndarray, lambdas: np.ndarray) -> 
     n_nu = phi_nu.shape[1]
     n_min = min(n_de, n_nu)
     X_de, X_nu = phi_de[:, :n_min], phi_nu[:, :n_min]
-    H = phi_de @ phi_de.T / n_de
     h = phi_nu.mean(1)
+    lambdas = np.ascontiguousarray(lambdas, dtype=np.float64)
+    # the kernel walks the held-out pairs row by row: every matrix goes in as n_min x b
+    XT_de, XT_nu = np.ascontiguousarray(X_de.T), np.ascontiguousarray(X_nu.T)
+    scores = np.empty(len(lambdas))
+    # trace(H) bounds every eigenvalue: when it is negligible against the smallest ridge (a
+    # narrow width, where the basis functions vanish at the source points), 1 / (e + ridge) is
+    # 1 / ridge to within the eigendecomposition's own error (about 1e-16 max(e)) at every
+    # ridge, and the closed form needs neither the eigenbasis nor the product.
+    smallest_ridge = lambdas.min() * (n_de - 1.0) / n_de
+    if np.einsum("ij,ij->", phi_de, phi_de) / n_de <= NEGLIGIBLE_EIGENVALUE * smallest_ridge:
+        b = phi_de.shape[0]
+        ulsif_loocv_scores(
+            np.zeros(b), np.eye(b), XT_de, XT_nu, h, XT_de, XT_nu, n_de, n_nu, lambdas, scores, True
+        )
+        return scores
     # One eigendecomposition H = Q diag(e) Q' serves every ridge: (H + l I)^-1 = Q D Q' with
     # D = diag(1 / (e + l)). In the eigenbasis every quantity of the closed form but the final
     # clipping is a column-wise product, so each ridge costs one b x b x n product.
-    eigenvalues, Q = np.linalg.eigh(H)
+    eigenvalues, Q = np.linalg.eigh(phi_de @ phi_de.T / n_de)
     eigenvalues = np.maximum(eigenvalues, 0.0)  # H is positive semi-definite; drop round-off
-    scores = np.empty(len(lambdas))
-    # the kernel walks the held-out pairs row by row: every matrix goes in as n_min x b
-    XT_de, XT_nu = np.ascontiguousarray(X_de.T), np.ascontiguousarray(X_nu.T)
     ulsif_loocv_scores(
         eigenvalues,
         np.ascontiguousarray(Q.T),
@@ -62,7 +76,29 @@ def ulsif_loocv(phi_de: np.ndarray, phi_nu: np.ndarray, lambdas: np.ndarray) -> 
         XT_nu,
         n_de,
         n_nu,
-        np.ascontiguousarray(lambdas, dtype=np.float64),
+        lambdas,
+        scores,
+        False,
+    )
+    return scores
+    # One eigendecomposition H = Q diag(e) Q' serves every ridge: (H + l I)^-1 = Q D Q' with
+    # D = diag(1 / (e + l)). In the eigenbasis every quantity of the closed form but the final
+    # clipping is a column-wise product, so each ridge costs one b x b x n product (less where
+    # the spectrum of H falls below the ridge: see ``ulsif_loocv_scores``).
+    eigenvalues, Q = np.linalg.eigh(phi_de @ phi_de.T / n_de)
+    eigenvalues = np.maximum(eigenvalues, 0.0)  # H is positive semi-definite; drop round-off
+    ulsif_loocv_scores(
+        eigenvalues,
+        np.ascontiguousarray(Q.T),
+        XT_de @ Q,
+        XT_nu @ Q,
+        Q.T @ h,
+        h,
+        XT_de,
+        XT_nu,
+        n_de,
+        n_nu,
+        lambdas,
         scores,
     )
     return scores
