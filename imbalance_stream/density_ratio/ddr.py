@@ -168,7 +168,9 @@ class DDR(base.Base):
         Width and ridge of the class-wise ratios; None chooses each by the closed-form
         leave-one-out score of plain uLSIF between the source and the target (D-DR-35).
     seed
-        Seed of the centres, the leave-one-out shuffles and the median subsample.
+        Seed of the centres, the leave-one-out shuffles and the median subsample, and of the
+        default learner (``IWLSPC(seed=seed)``); a learner you pass keeps its own ``seed``, so
+        give it one for a reproducible fit.
 
     Attributes
     ----------
