@@ -55,51 +55,21 @@ def ulsif_loocv(phi_de: np.ndarray, phi_nu: np.ndarray, lambdas: np.ndarray) -> 
     # 1 / ridge to within the eigendecomposition's own error (about 1e-16 max(e)) at every
     # ridge, and the closed form needs neither the eigenbasis nor the product.
     smallest_ridge = lambdas.min() * (n_de - 1.0) / n_de
-    if np.einsum("ij,ij->", phi_de, phi_de) / n_de <= NEGLIGIBLE_EIGENVALUE * smallest_ridge:
-        b = phi_de.shape[0]
-        ulsif_loocv_scores(
-            np.zeros(b), np.eye(b), XT_de, XT_nu, h, XT_de, XT_nu, n_de, n_nu, lambdas, scores, True
-        )
-        return scores
-    # One eigendecomposition H = Q diag(e) Q' serves every ridge: (H + l I)^-1 = Q D Q' with
-    # D = diag(1 / (e + l)). In the eigenbasis every quantity of the closed form but the final
-    # clipping is a column-wise product, so each ridge costs one b x b x n product.
-    eigenvalues, Q = np.linalg.eigh(phi_de @ phi_de.T / n_de)
-    eigenvalues = np.maximum(eigenvalues, 0.0)  # H is positive semi-definite; drop round-off
-    ulsif_loocv_scores(
-        eigenvalues,
-        np.ascontiguousarray(Q.T),
-        XT_de @ Q,
-        XT_nu @ Q,
-        Q.T @ h,
-        XT_de,
-        XT_nu,
-        n_de,
-        n_nu,
-        lambdas,
-        scores,
-        False,
+    negligible = (
+        np.einsum("ij,ij->", phi_de, phi_de) / n_de <= NEGLIGIBLE_EIGENVALUE * smallest_ridge
     )
-    return scores
-    # One eigendecomposition H = Q diag(e) Q' serves every ridge: (H + l I)^-1 = Q D Q' with
-    # D = diag(1 / (e + l)). In the eigenbasis every quantity of the closed form but the final
-    # clipping is a column-wise product, so each ridge costs one b x b x n product (less where
-    # the spectrum of H falls below the ridge: see ``ulsif_loocv_scores``).
-    eigenvalues, Q = np.linalg.eigh(phi_de @ phi_de.T / n_de)
-    eigenvalues = np.maximum(eigenvalues, 0.0)  # H is positive semi-definite; drop round-off
+    if negligible:
+        b = phi_de.shape[0]
+        eigenvalues, QT, PT_de, PT_nu, q_h = np.zeros(b), np.eye(b), XT_de, XT_nu, h
+    else:
+        # One eigendecomposition H = Q diag(e) Q' serves every ridge: (H + l I)^-1 = Q D Q'
+        # with D = diag(1 / (e + l)). In the eigenbasis every quantity of the closed form but
+        # the final clipping is a column-wise product, so each ridge costs one b x b x n product.
+        eigenvalues, Q = np.linalg.eigh(phi_de @ phi_de.T / n_de)
+        eigenvalues = np.maximum(eigenvalues, 0.0)  # H is positive semi-definite: no round-off
+        QT, PT_de, PT_nu, q_h = np.ascontiguousarray(Q.T), XT_de @ Q, XT_nu @ Q, Q.T @ h
     ulsif_loocv_scores(
-        eigenvalues,
-        np.ascontiguousarray(Q.T),
-        XT_de @ Q,
-        XT_nu @ Q,
-        Q.T @ h,
-        h,
-        XT_de,
-        XT_nu,
-        n_de,
-        n_nu,
-        lambdas,
-        scores,
+        eigenvalues, QT, PT_de, PT_nu, q_h, XT_de, XT_nu, n_de, n_nu, lambdas, scores, negligible
     )
     return scores
 
