@@ -283,6 +283,8 @@ def plain_full_loop(indptr, indices, values, signs, mean, cov, n, eta, gamma):
     on CSR rows, with neither predictions nor the finiteness pass."""
     counts = np.zeros(2)
     for t in range(signs.shape[0]):
+        if indptr[t] == indptr[t + 1]:
+            continue  # an empty row is not learned, and its label not counted
         idx = indices[indptr[t] : indptr[t + 1]]
         val = values[indptr[t] : indptr[t + 1]]
         y = signs[t]
