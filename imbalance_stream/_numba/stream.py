@@ -24,7 +24,7 @@ from .first_order import (
     romma_step,
 )
 from .linear import UPDATED, acog_diag_step, acog_full_step, arow_full_step, sparse_dot
-from .sketch import sacog_step, sparse_sacog_score, sparse_sacog_step
+from .sketch import sacog_update, sketch_scratch, sparse_sacog_score_into, sparse_sacog_update
 
 __all__ = ["replay_acog", "replay_baseline", "replay_sacog"]
 
@@ -211,8 +211,13 @@ def replay_sacog(
     ``offsets`` = b, ``basis`` = Z, ``transform`` = F, ``gram`` = K), with the step kernels of
     :class:`~imbalance_stream.linear_model.SACOG`. Every row's features must already have
     columns (``n`` is fixed). Writes ``predictions[row]``; returns the number of update rounds.
+
+    The round reuses the prediction's score (and, sparse, its ``Z x``), which is what the step
+    kernels compute first, and one scratch allocation serves every row.
     """
     n_updates = 0
+    scratch = sketch_scratch(basis.shape[0])
+    projected = scratch[2 * basis.shape[0] + 1]  # Z x of the sparse form's prediction
     for r in range(rows.shape[0]):
         t = rows[r]
         row_indices, row_values = _row(indptr, indices, values, t)
@@ -220,14 +225,16 @@ def replay_sacog(
             predictions[t] = 1
             continue
         if sparse_form:
-            score = sparse_sacog_score(weights, offsets, basis, row_indices, row_values)
+            score = sparse_sacog_score_into(
+                weights, offsets, basis, row_indices, row_values, projected
+            )
         else:
             score = sparse_dot(weights, row_indices, row_values)
         predictions[t] = 1 if score >= 0.0 else -1
         y = signs[t]
         margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
         if sparse_form:
-            updated = sparse_sacog_step(
+            updated = sparse_sacog_update(
                 weights,
                 offsets,
                 basis,
@@ -246,9 +253,12 @@ def replay_sacog(
                 oja_step,
                 on_loss_only,
                 rebase_threshold,
+                projected,
+                score,
+                scratch,
             )
         else:
-            updated = sacog_step(
+            updated = sacog_update(
                 weights,
                 basis,
                 eigen,
@@ -263,6 +273,8 @@ def replay_sacog(
                 gamma,
                 oja_step,
                 on_loss_only,
+                score,
+                scratch,
             )
         if updated:
             n_updates += 1
