@@ -194,7 +194,7 @@ def replay_sacog(
     gram,
     eigen,
     rounds,
-    n,
+    columns,
     loss_one,
     rho,
     laplace,
@@ -210,7 +210,9 @@ def replay_sacog(
     (``sparse_form=False``: ``weights`` is the mean, ``basis`` V) or sparse (``weights`` = w,
     ``offsets`` = b, ``basis`` = Z, ``transform`` = F, ``gram`` = K), with the step kernels of
     :class:`~imbalance_stream.linear_model.SACOG`. Every row's features must already have
-    columns (``n`` is fixed). Writes ``predictions[row]``; returns the number of update rounds.
+    columns; row ``t`` is learned over the leading ``columns[t]`` columns (those the dict path
+    has in use then: the rest are zero). Writes ``predictions[row]``; returns the number of
+    update rounds.
 
     The round reuses the prediction's score (and, sparse, its ``Z x``), which is what the step
     kernels compute first, and one scratch allocation serves every row.
@@ -242,7 +244,7 @@ def replay_sacog(
                 gram,
                 eigen,
                 rounds,
-                n,
+                columns[t],
                 row_indices,
                 row_values,
                 y,
@@ -263,7 +265,7 @@ def replay_sacog(
                 basis,
                 eigen,
                 rounds,
-                n,
+                columns[t],
                 row_indices,
                 row_values,
                 y,
