@@ -7,11 +7,14 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from river import linear_model as river_linear
 from scipy import sparse
 
 from imbalance_stream._numba import sketch, stream
 from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream.base.rows import ArrayRows
 from imbalance_stream.evaluate.array_replay import has_array_path, replay_array
 from imbalance_stream.linear_model import ACOG, AROW, COG, CPA, PA, PAUM, ROMMA, SACOG, Perceptron
 
@@ -184,6 +187,21 @@ def test_sacog_array_path_takes_the_dict_path_only_while_the_sketch_takes_shape(
     [(run, columns)] = runs
     seen = (np.cumsum(X != 0.0, axis=0) > 0).sum(axis=1)  # distinct features up to each row
     assert np.array_equal(run, np.arange(1, 1500)) and np.array_equal(columns, seen[1:])
+
+
+def first_positions_reference(csr):
+    """Plain numpy: the smallest CSR position of each column (int64 max if it never occurs)."""
+    first = np.full(csr.shape[1], np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first, csr.indices, np.arange(csr.indices.shape[0], dtype=np.int64))
+    return first
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 30), st.floats(0.0, 0.5), st.integers(0, 2**31 - 1))
+def test_first_positions_matches_the_numpy_reference(n_rows, n_columns, density, seed):
+    csr = sparse.random(n_rows, n_columns, density=density, random_state=seed, format="csr")
+    rows = ArrayRows(csr, np.ones(n_rows), list(range(n_columns)))
+    assert np.array_equal(rows.first_positions(), first_positions_reference(csr))
 
 
 def _replay_one_dense_sacog_row(basis, columns):

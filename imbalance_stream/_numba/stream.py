@@ -26,7 +26,23 @@ from .first_order import (
 from .linear import UPDATED, acog_diag_step, acog_full_step, arow_full_step, sparse_dot
 from .sketch import sacog_update, sketch_scratch, sparse_sacog_score_into, sparse_sacog_update
 
-__all__ = ["replay_acog", "replay_baseline", "replay_sacog"]
+__all__ = ["first_positions", "replay_acog", "replay_baseline", "replay_sacog"]
+
+#: What :func:`first_positions` gives a column that never occurs.
+NEVER = np.iinfo(np.int64).max
+
+
+@njit(cache=True)
+def first_positions(indices, n_columns):
+    """For each of ``n_columns`` columns, the first position in the CSR column indices
+    ``indices`` (int64) where it occurs, :data:`NEVER` if none: where each feature of a stream
+    first appears, in one pass."""
+    first = np.full(n_columns, NEVER, dtype=np.int64)
+    for position in range(indices.shape[0]):
+        column = indices[position]
+        if first[column] == NEVER:
+            first[column] = position
+    return first
 
 
 @njit(cache=True)
