@@ -57,6 +57,19 @@ def test_plain_sacog_loop_ends_at_the_replays_mean(sparse_form):
     bench_acog.check_same_mean(plain, replayed)
 
 
+@pytest.mark.parametrize("sparse_form", [False, True], ids=["dense", "sparse"])
+def test_jitted_replay_ends_at_the_plain_loops_mean(sparse_form):
+    """The array path's loop alone, from the state the first row draws, is the same arithmetic."""
+    X, y = _stream()
+    rows, signs = bench_acog.first_appearance(X), np.where(y, 1.0, -1.0)
+    means = []
+    for loop in (bench_acog.plain_sacog, bench_acog.jitted_replay):
+        state = bench_acog.sacog_start(X, 5, 0, sparse_form)
+        loop(rows, signs, state, sparse_form)
+        means.append(bench_acog.plain_sacog_weights(rows, state, sparse_form))
+    bench_acog.check_same_mean(*means)
+
+
 @settings(max_examples=15, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
