@@ -15,6 +15,10 @@
    rest (labels, the transaction, the calls).
 4. ACOG-full's array path against a plain jitted loop of the same arithmetic (no predictions, no
    finiteness pass): how far the replay is from the floor of its O(d^2) work.
+5. The same for SACOG and sparse SACOG (m = 5, loss II, rho estimated): a plain jitted loop of
+   their sketched update (no predictions, scratch allocated once), the array path's jitted loop
+   alone (``stream.replay_sacog``), ``replay_array`` and the dict path, taking turns in every
+   repetition; each loop's final mean is checked against the replay's (to 1e-9).
 
 Times are CPU seconds of this process (``time.process_time``), which other processes on shared
 cores disturb less than wall time; ratios are of medians over the repetitions.
@@ -22,7 +26,7 @@ cores disturb less than wall time; ratios are of medians over the repetitions.
 Run from the repository root (the data home is ``$IMBALANCE_STREAM_DATA``)::
 
     imbalance-stream data fetch a9a  # once
-    python benchmarks/bench_acog.py [--samples 20000] [--repeats 5]
+    python benchmarks/bench_acog.py [--samples 20000] [--repeats 5] [--sections 12345]
 """
 
 from __future__ import annotations
