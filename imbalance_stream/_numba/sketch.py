@@ -27,13 +27,11 @@ __all__ = [
     "orthonormalise_rows",
     "rebase_sparse_sketch",
     "sacog_step",
-    "sacog_update",
     "sketch_scratch",
     "sketch_variance",
     "sparse_sacog_score",
     "sparse_sacog_score_into",
     "sparse_sacog_step",
-    "sparse_sacog_update",
     "sparse_sketch_variance",
 ]
 
@@ -169,6 +167,8 @@ def sacog_step(
     gamma,
     oja_step,
     on_loss_only,
+    score=None,
+    scratch=None,
 ):
     """One SACOG round (Algorithms 2 and 3) on the dense state.
 
@@ -180,50 +180,15 @@ def sacog_step(
     the mean steps along the sketched covariance of the new sketch (Eq. 10):
     ``mean += eta * slope * y * (x - V' (D * V x))``. Loss I passes ``margin = rho_y, slope = 1``,
     loss II ``margin = 1, slope = rho_y``. Returns whether the mean changed.
+
+    A caller that has ``score = mean . x`` at the current state (the array path, from its
+    prediction) passes it, and a loop over many rows passes one :func:`sketch_scratch` for all
+    (overwritten); otherwise the step computes the one and allocates the other.
     """
-    score = sparse_dot(mean, indices, values)
-    scratch = sketch_scratch(basis.shape[0])
-    return sacog_update(
-        mean,
-        basis,
-        eigen,
-        rounds,
-        n,
-        indices,
-        values,
-        y,
-        margin,
-        slope,
-        eta,
-        gamma,
-        oja_step,
-        on_loss_only,
-        score,
-        scratch,
-    )
-
-
-@njit(cache=True)
-def sacog_update(
-    mean,
-    basis,
-    eigen,
-    rounds,
-    n,
-    indices,
-    values,
-    y,
-    margin,
-    slope,
-    eta,
-    gamma,
-    oja_step,
-    on_loss_only,
-    score,
-    scratch,
-):
-    """:func:`sacog_step` given ``score = mean . x`` at the current state (the array path has
-    it from its prediction) and :func:`sketch_scratch` memory (overwritten)."""
+    if score is None:
+        score = sparse_dot(mean, indices, values)
+    if scratch is None:
+        scratch = sketch_scratch(basis.shape[0])
     suffers = y * score < margin
     if on_loss_only and not suffers:
         return False
@@ -285,7 +250,7 @@ def sparse_sacog_score(weights, offsets, directions, indices, values):
 @njit(cache=True)
 def sparse_sacog_score_into(weights, offsets, directions, indices, values, projected):
     """:func:`sparse_sacog_score`, leaving ``Z x`` in ``projected`` (m) for the round that
-    follows (:func:`sparse_sacog_update`)."""
+    follows (:func:`sparse_sacog_step`)."""
     _rows_times_sparse_into(directions, indices, values, 1.0, projected)
     total = sparse_dot(weights, indices, values)
     for i in range(offsets.shape[0]):
@@ -401,6 +366,9 @@ def sparse_sacog_step(
     oja_step,
     on_loss_only,
     rebase_threshold,
+    projected=None,
+    score=None,
+    scratch=None,
 ):
     """One sparse-SACOG round (Algorithms 4-6, eqs. 14-18, with D-ACOG-21 and D-ACOG-22).
 
@@ -416,62 +384,17 @@ def sparse_sacog_step(
     ``g = -c y x``, ``b -= eta c y F' D F Z x`` (new F and Z). When ``max |K_ij|`` exceeds
     ``rebase_threshold`` the form is re-based (``mu`` unchanged). O(m^3 + m s) per round.
     Returns whether the mean was updated by the loss step.
+
+    A caller that has ``projected = Z x`` and ``score = mu . x`` at the current state (the array
+    path, from its prediction, :func:`sparse_sacog_score_into`) passes them, and a loop over many
+    rows passes one :func:`sketch_scratch` for all (overwritten; ``projected`` may be one of its
+    rows); otherwise the step computes them and allocates the scratch.
     """
-    scratch = sketch_scratch(directions.shape[0])
-    projected = scratch[2 * directions.shape[0] + 1]  # Z_{t-1} x
-    score = sparse_sacog_score_into(weights, offsets, directions, indices, values, projected)
-    return sparse_sacog_update(
-        weights,
-        offsets,
-        directions,
-        transform,
-        gram,
-        eigen,
-        rounds,
-        n,
-        indices,
-        values,
-        y,
-        margin,
-        slope,
-        eta,
-        gamma,
-        oja_step,
-        on_loss_only,
-        rebase_threshold,
-        projected,
-        score,
-        scratch,
-    )
-
-
-@njit(cache=True)
-def sparse_sacog_update(
-    weights,
-    offsets,
-    directions,
-    transform,
-    gram,
-    eigen,
-    rounds,
-    n,
-    indices,
-    values,
-    y,
-    margin,
-    slope,
-    eta,
-    gamma,
-    oja_step,
-    on_loss_only,
-    rebase_threshold,
-    projected,
-    score,
-    scratch,
-):
-    """:func:`sparse_sacog_step` given ``projected = Z x`` and ``score = mu . x`` at the current
-    state (the array path has both from its prediction, :func:`sparse_sacog_score_into`) and
-    :func:`sketch_scratch` memory (``projected`` may be one of its rows; all overwritten)."""
+    if scratch is None:
+        scratch = sketch_scratch(directions.shape[0])
+    if score is None:
+        projected = scratch[2 * directions.shape[0] + 1]  # Z_{t-1} x
+        score = sparse_sacog_score_into(weights, offsets, directions, indices, values, projected)
     suffers = y * score < margin
     if on_loss_only and not suffers:
         return False

@@ -24,7 +24,7 @@ from .first_order import (
     romma_step,
 )
 from .linear import UPDATED, acog_diag_step, acog_full_step, arow_full_step, sparse_dot
-from .sketch import sacog_update, sketch_scratch, sparse_sacog_score_into, sparse_sacog_update
+from .sketch import sacog_step, sketch_scratch, sparse_sacog_score_into, sparse_sacog_step
 
 __all__ = ["first_positions", "replay_acog", "replay_baseline", "replay_sacog"]
 
@@ -252,7 +252,7 @@ def replay_sacog(
         y = signs[t]
         margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
         if sparse_form:
-            updated = sparse_sacog_update(
+            updated = sparse_sacog_step(
                 weights,
                 offsets,
                 basis,
@@ -276,7 +276,7 @@ def replay_sacog(
                 scratch,
             )
         else:
-            updated = sacog_update(
+            updated = sacog_step(
                 weights,
                 basis,
                 eigen,
