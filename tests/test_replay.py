@@ -166,6 +166,30 @@ def test_sacog_spare_columns_then_late_features(sparse_form, intercept):
     assert fast.predict_proba_one(x) == slow.predict_proba_one(x)
 
 
+@pytest.mark.parametrize("sparse_form", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize(
+    "warmup",
+    [
+        [({"f3": 0.5}, 1)],  # one feature: four spare columns wait for the replay's features
+        [({"f3": 0.5, "a": 1.0, "b": 2.0, "c": 1.0, "d": 0.1, "e": 0.3}, 1), ({"f7": -1.0}, -1)],
+    ],
+    ids=["spare-columns-left", "no-spare-column"],
+)
+def test_sacog_replay_after_dicts_with_named_columns(sparse_form, warmup):
+    X, y = _stream(n=800, d=25, seed=3)
+    X[:300, 15:] = 0.0
+    names = [f"f{j}" for j in reversed(range(25))]
+    fast, slow = SACOG(m=5, sparse=sparse_form, seed=2), SACOG(m=5, sparse=sparse_form, seed=2)
+    for x, label in warmup:
+        fast.learn_one(x, label)
+        slow.learn_one(x, label)
+    r_fast = replay_array(fast, X, y, feature_names=names)
+    r_slow = replay_array(slow, X, y, feature_names=names, method="dict")
+    assert np.array_equal(r_fast.predicted_positive, r_slow.predicted_positive)
+    assert fast.weights == slow.weights
+    assert (fast.n_updates, fast.n_sketch_updates) == (slow.n_updates, slow.n_sketch_updates)
+
+
 def test_sacog_array_path_takes_the_dict_path_only_while_the_sketch_takes_shape(monkeypatch):
     """With at least m features in the first row, that row alone goes through learn_one; the
     features arriving later (here up to row 700) do not leave the jitted loop."""
