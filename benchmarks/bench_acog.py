@@ -15,6 +15,10 @@
    rest (labels, the transaction, the calls).
 4. ACOG-full's array path against a plain jitted loop of the same arithmetic (no predictions, no
    finiteness pass): how far the replay is from the floor of its O(d^2) work.
+5. The same for SACOG and sparse SACOG (m = 5, loss II, rho estimated): a plain jitted loop of
+   their sketched update (no predictions, scratch allocated once), the array path's jitted loop
+   alone (``stream.replay_sacog``), ``replay_array`` and the dict path, taking turns in every
+   repetition; each loop's final mean is checked against the replay's (to 1e-9).
 
 Times are CPU seconds of this process (``time.process_time``), which other processes on shared
 cores disturb less than wall time; ratios are of medians over the repetitions.
@@ -22,12 +26,13 @@ cores disturb less than wall time; ratios are of medians over the repetitions.
 Run from the repository root (the data home is ``$IMBALANCE_STREAM_DATA``)::
 
     imbalance-stream data fetch a9a  # once
-    python benchmarks/bench_acog.py [--samples 20000] [--repeats 5]
+    python benchmarks/bench_acog.py [--samples 20000] [--repeats 5] [--sections 12345]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -43,10 +48,13 @@ from river import linear_model as river_linear
 from river import optim
 
 from imbalance_stream._numba import linear as kernels
+from imbalance_stream._numba import stream
+from imbalance_stream._numba.sketch import DEGENERATE_TOLERANCE, rebase_sparse_sketch
 from imbalance_stream.base import features
 from imbalance_stream.datasets import A9A
 from imbalance_stream.evaluate import replay_array
-from imbalance_stream.linear_model import ACOG
+from imbalance_stream.linear_model import ACOG, SACOG
+from imbalance_stream.linear_model.sacog import REBASE_THRESHOLD, initial_sketch
 
 
 def load(n_samples: int):
@@ -113,7 +121,7 @@ def main(argv=None):
     parser.add_argument("--samples", type=int, default=20000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--chunk", type=int, default=500, help="samples per turn in section 1")
-    parser.add_argument("--sections", default="1234", help="which sections to run, e.g. 13")
+    parser.add_argument("--sections", default="12345", help="which sections to run, e.g. 13")
     args = parser.parse_args(argv)
     X, y, dicts, labels = load(args.samples)
     print(f"a9a, first {len(labels)} rows, {int(y.sum())} positive; {args.repeats} repetitions\n")
@@ -126,6 +134,8 @@ def main(argv=None):
             breakdown(covariance, dicts, labels, args.repeats)
     if "4" in args.sections:
         floor_full(X, y, args.repeats)
+    if "5" in args.sections:
+        floor_sacog(X, y, dicts, labels, args.repeats)
 
 
 def dict_api(dicts, labels, repeats, chunk):
@@ -278,6 +288,8 @@ def plain_full_loop(indptr, indices, values, signs, mean, cov, n, eta, gamma):
     on CSR rows, with neither predictions nor the finiteness pass."""
     counts = np.zeros(2)
     for t in range(signs.shape[0]):
+        if indptr[t] == indptr[t + 1]:
+            continue  # an empty row is not learned, and its label not counted
         idx = indices[indptr[t] : indptr[t + 1]]
         val = values[indptr[t] : indptr[t + 1]]
         y = signs[t]
@@ -328,6 +340,357 @@ def floor_full(X, y, repeats):
     print("\n4. ACOG-full: array path against a plain jitted loop of the same arithmetic")
     print(f"  plain jitted loop   {plain:12,.0f} samples/s")
     print(f"  replay_array        {array:12,.0f} samples/s ({plain / array:.2f}x the loop's time)")
+
+
+# ---- section 5: SACOG's floor -----------------------------------------------------------------
+
+
+@njit(cache=True)
+def plain_gram_schmidt(basis, n):
+    """Modified Gram-Schmidt of the rows of ``basis[:, :n]`` in row order, with the dependence
+    test of the package's ``orthonormalise_rows``; returns how many rows were dependent (which
+    the package replaces, D-ACOG-8, and this loop leaves unnormalised: the caller checks 0)."""
+    dependent = 0
+    for i in range(basis.shape[0]):
+        before = 0.0
+        for j in range(n):
+            before += basis[i, j] * basis[i, j]
+        for r in range(i):
+            coefficient = 0.0
+            for j in range(n):
+                coefficient += basis[r, j] * basis[i, j]
+            for j in range(n):
+                basis[i, j] -= coefficient * basis[r, j]
+        norm = 0.0
+        for j in range(n):
+            norm += basis[i, j] * basis[i, j]
+        if not norm > (DEGENERATE_TOLERANCE * DEGENERATE_TOLERANCE) * before or norm == 0.0:
+            dependent += 1
+            continue
+        scale = 1.0 / math.sqrt(norm)
+        for j in range(n):
+            basis[i, j] *= scale
+    return dependent
+
+
+@njit(cache=True)
+def plain_sacog_loop(indptr, indices, values, signs, columns, mean, basis, eigen, eta, gamma):
+    """The floor of SACOG's dense array path: Algorithms 2-3 (loss II, rho estimated, the sketch
+    updated every round, Gamma_t = I/t) on CSR rows, row ``t`` over ``columns[t]`` columns, with
+    no prediction recorded and scratch allocated once. Returns the dependent rows met."""
+    m = basis.shape[0]
+    counts = np.zeros(2)
+    projection, coordinates = np.empty(m), np.empty(m)
+    inv_root_gamma = 1.0 / math.sqrt(gamma)
+    rounds, dependent = 0, 0
+    for t in range(signs.shape[0]):
+        start, stop, n, y = indptr[t], indptr[t + 1], columns[t], signs[t]
+        if start == stop:
+            continue
+        counts[0 if y > 0 else 1] += 1.0
+        slope = (counts[1] + 1.0) / (counts[0] + 1.0) if y > 0 else 1.0
+        score = 0.0
+        for k in range(start, stop):
+            score += mean[indices[k]] * values[k]
+        rounds += 1
+        rate = min(1.0 / rounds, 1.0)
+        plain_project(basis, indices, values, start, stop, inv_root_gamma, projection)  # V xh
+        for i in range(m):  # Eq. 11
+            eigen[i] = (1.0 - rate) * eigen[i] + rate * projection[i] * projection[i]
+        for k in range(start, stop):
+            value = values[k] * inv_root_gamma * rate
+            for i in range(m):
+                basis[i, indices[k]] += projection[i] * value
+        dependent += plain_gram_schmidt(basis, n)
+        if y * score >= 1.0:
+            continue
+        plain_project(basis, indices, values, start, stop, 1.0, coordinates)  # V_t x
+        step = eta * slope * y
+        for k in range(start, stop):
+            mean[indices[k]] += step * values[k]
+        for i in range(m):  # Eq. 10 with D_i = t lam_i / (1 + t lam_i) (Eq. 13)
+            scaled = rounds * eigen[i]
+            coefficient = step * (scaled / (1.0 + scaled)) * coordinates[i]
+            if coefficient != 0.0:
+                for j in range(n):
+                    mean[j] -= coefficient * basis[i, j]
+    return dependent
+
+
+@njit(cache=True)
+def plain_decompose(transform, gram, q, kq, beta):
+    """Algorithm 6 (modified Gram-Schmidt of the rows of F in the metric K, as the package's
+    ``_decompose``) into the scratch ``q``, ``kq``, ``beta``; False, F unchanged, on a dependent
+    row."""
+    m = transform.shape[0]
+    for i in range(m):
+        for a in range(m):
+            beta[a] = transform[i, a]
+        before = plain_gram_norm(beta, gram)
+        for r in range(i):
+            coefficient = 0.0
+            for a in range(m):
+                coefficient += kq[r, a] * beta[a]
+            for a in range(m):
+                beta[a] -= coefficient * q[r, a]
+        norm = plain_gram_norm(beta, gram)
+        if not norm > (DEGENERATE_TOLERANCE * DEGENERATE_TOLERANCE) * before or norm <= 0.0:
+            return False
+        scale = 1.0 / math.sqrt(norm)
+        for a in range(m):
+            q[i, a] = beta[a] * scale
+        for a in range(m):
+            total = 0.0
+            for c in range(m):
+                total += gram[a, c] * q[i, c]
+            kq[i, a] = total
+    transform[:, :] = q
+    return True
+
+
+@njit(cache=True)
+def plain_gram_norm(beta, gram):
+    """``beta' K beta``."""
+    total = 0.0
+    for a in range(beta.shape[0]):
+        for c in range(beta.shape[0]):
+            total += beta[a] * gram[a, c] * beta[c]
+    return total
+
+
+@njit(cache=True)
+def plain_project(matrix, indices, values, start, stop, scale, out):
+    """``out = scale * matrix[:, row] @ row values`` for the CSR row ``start:stop``: O(m s)."""
+    out[:] = 0.0
+    for k in range(start, stop):
+        value = values[k] * scale
+        for i in range(matrix.shape[0]):
+            out[i] += matrix[i, indices[k]] * value
+
+
+@njit(cache=True)
+def plain_sparse_sacog_loop(
+    indptr, indices, values, signs, columns, state, eta, gamma, rebase_threshold
+):
+    """The floor of sparse SACOG's array path: Algorithms 4-6 with the package's corrections
+    (D-ACOG-21, D-ACOG-22; loss II, rho estimated, Gamma_t = I/t, the sketch updated every
+    round) on CSR rows, no prediction recorded, scratch allocated once. ``state`` is
+    ``(w, b, Z, F, K, lam)``. The rare re-basing (D-ACOG-19) calls the package's kernel.
+    Returns the number of re-basings."""
+    weights, offsets, directions, transform, gram, eigen = state
+    m = directions.shape[0]
+    counts = np.zeros(2)
+    projected, residual, delta, beta = np.empty(m), np.empty(m), np.empty(m), np.empty(m)
+    q, kq, scratch = np.empty((m, m)), np.empty((m, m)), np.empty((2, m))
+    inv_root_gamma = 1.0 / math.sqrt(gamma)
+    rounds, rebases = 0, 0
+    for t in range(signs.shape[0]):
+        start, stop, y = indptr[t], indptr[t + 1], signs[t]
+        if start == stop:
+            continue
+        counts[0 if y > 0 else 1] += 1.0
+        slope = (counts[1] + 1.0) / (counts[0] + 1.0) if y > 0 else 1.0
+        plain_project(directions, indices, values, start, stop, 1.0, projected)  # Z_{t-1} x
+        score = 0.0
+        for k in range(start, stop):
+            score += weights[indices[k]] * values[k]
+        for i in range(m):
+            score += offsets[i] * projected[i]
+        rounds += 1
+        rate = min(1.0 / rounds, 1.0)
+        squared_norm, along = 0.0, 0.0
+        for k in range(start, stop):
+            hat = values[k] * inv_root_gamma
+            squared_norm += hat * hat
+        for i in range(m):
+            residual[i] = projected[i] * inv_root_gamma  # r = Z_{t-1} xh
+            delta[i] = residual[i] * rate
+            along += delta[i] * offsets[i]
+        for i in range(m):  # Eq. 16 with p = F r = V_{t-1} xh
+            total = 0.0
+            for a in range(m):
+                total += transform[i, a] * residual[a]
+            eigen[i] = (1.0 - rate) * eigen[i] + rate * total * total
+        factor = 2.0 * rate + squared_norm * rate * rate  # Eq. 18
+        for i in range(m):
+            for a in range(m):
+                gram[i, a] += factor * residual[i] * residual[a]
+        for k in range(start, stop):
+            hat = values[k] * inv_root_gamma
+            for i in range(m):
+                directions[i, indices[k]] += delta[i] * hat
+            weights[indices[k]] -= hat * along  # D-ACOG-21
+        if not plain_decompose(transform, gram, q, kq, beta):
+            rebase_sparse_sketch(weights, offsets, directions, transform, gram, columns[t], True)
+            rebases += 1
+        if y * score < 1.0:
+            step = eta * slope * y
+            plain_sparse_mean_step(state, indices, values, start, stop, step, rounds, scratch)
+        largest = 0.0
+        for i in range(m):
+            for a in range(m):
+                largest = max(largest, abs(gram[i, a]))
+        if largest > rebase_threshold:
+            rebase_sparse_sketch(weights, offsets, directions, transform, gram, columns[t], False)
+            rebases += 1
+    return rebases
+
+
+@njit(cache=True)
+def plain_sparse_mean_step(state, indices, values, start, stop, step, rounds, scratch):
+    """Eq. 15: ``w += step x``, ``b -= step F' D F Z_t x`` (``scratch``: two m-vectors)."""
+    weights, offsets, directions, transform, _, eigen = state
+    m = directions.shape[0]
+    for k in range(start, stop):
+        weights[indices[k]] += step * values[k]
+    projected, coordinates = scratch[0], scratch[1]
+    plain_project(directions, indices, values, start, stop, 1.0, projected)  # Z_t x
+    for i in range(m):
+        total = 0.0
+        for a in range(m):
+            total += transform[i, a] * projected[a]
+        scaled = rounds * eigen[i]
+        coordinates[i] = (scaled / (1.0 + scaled)) * total
+    for a in range(m):
+        total = 0.0
+        for i in range(m):
+            total += transform[i, a] * coordinates[i]
+        offsets[a] -= step * total
+
+
+def first_appearance(csr):
+    """CSR rows over the columns the dict path gives the features (in order of first
+    appearance, column order within a row): ``(indptr, indices, values, columns, order)`` with
+    ``columns[t]`` the columns in use when row ``t`` is learned and ``order[c]`` the feature of
+    column ``c``."""
+    never = np.iinfo(np.int64).max
+    first = np.full(csr.shape[1], never, dtype=np.int64)
+    np.minimum.at(first, csr.indices, np.arange(csr.indices.shape[0], dtype=np.int64))
+    seen = np.flatnonzero(first < never)
+    order = seen[np.argsort(first[seen], kind="stable")]
+    column_of = np.full(csr.shape[1], -1, dtype=np.int64)
+    column_of[order] = np.arange(order.shape[0])
+    indptr = csr.indptr.astype(np.int64)
+    columns = np.searchsorted(np.sort(first[seen]), indptr[1:], side="left").astype(np.int64)
+    values = np.ascontiguousarray(csr.data, dtype=np.float64)
+    return indptr, column_of[csr.indices], values, columns, order
+
+
+def sacog_start(csr, m, seed, sparse_form):
+    """SACOG's state once the first row has drawn the sketch over its features (the model's
+    columns ``0 .. s-1``, in name order for integer names): ``(mean, basis, eigen)`` or, sparse,
+    ``(w, b, Z, F, K, lam)``, all zero beyond. Needs at least ``m`` features in row 0 (fewer
+    would leave spare columns, which this floor does not hand out)."""
+    present = csr.indptr[1] - csr.indptr[0]
+    if present < m:
+        raise ValueError(f"the first row has {present} features, fewer than m = {m}")
+    basis = np.zeros((m, csr.shape[1]))
+    basis[:, :present] = initial_sketch(m, present, seed)
+    mean, eigen = np.zeros(csr.shape[1]), np.zeros(m)
+    if sparse_form:
+        return mean, np.zeros(m), basis, np.eye(m), np.eye(m), eigen
+    return mean, basis, eigen
+
+
+def plain_sacog(rows, signs, state, sparse_form):
+    """Run the plain loop of the form over ``rows`` (from :func:`first_appearance`) from
+    ``state`` (from :func:`sacog_start`), in place (eta = gamma = 1, the paper's setting)."""
+    indptr, indices, values, columns, _ = rows
+    if sparse_form:
+        plain_sparse_sacog_loop(
+            indptr, indices, values, signs, columns, state, 1.0, 1.0, REBASE_THRESHOLD
+        )
+    elif plain_sacog_loop(indptr, indices, values, signs, columns, *state, 1.0, 1.0):
+        raise ArithmeticError("a sketch row became dependent, which this floor does not replace")
+
+
+def plain_sacog_weights(rows, state, sparse_form) -> dict:
+    """The mean of a plain loop's final state by feature (``w + Z' b`` in the sparse form)."""
+    order = rows[4]
+    mean = state[0] + state[2].T @ state[1] if sparse_form else state[0]
+    return dict(zip(order.tolist(), mean[: order.shape[0]].tolist()))
+
+
+def jitted_replay(rows, signs, state, sparse_form):
+    """The array path's jitted loop alone (``stream.replay_sacog``: predictions and the package's
+    kernels) over ``rows`` from ``state``, in place: what ``replay_array`` runs after validating
+    and mapping the columns and sending the first row through ``learn_one`` (which draws the
+    sketch as :func:`sacog_start` does)."""
+    indptr, indices, values, columns, _ = rows
+    if sparse_form:
+        weights, offsets, basis, transform, gram, eigen = state
+    else:
+        weights, basis, eigen = state
+        offsets, transform, gram = np.zeros(basis.shape[0]), np.eye(1), np.eye(1)  # unused
+    stream.replay_sacog(
+        np.arange(signs.shape[0], dtype=np.int64),
+        *(indptr, indices, values, signs, sparse_form),
+        *(weights, offsets, basis, transform, gram, eigen, np.zeros(1, dtype=np.int64), columns),
+        *(False, 1.0, True, np.zeros(2, dtype=np.int64)),  # loss II, rho estimated
+        *(1.0, 1.0, 1.0, False, REBASE_THRESHOLD),  # eta, gamma, oja_step, every round
+        stream.empty_predictions(signs.shape[0]),
+    )
+
+
+def floor_sacog(X, y, dicts, labels, repeats):
+    """Section 5: SACOG's array path (dense and sparse, m = 5) against a plain jitted loop of
+    the same arithmetic, the array path's jitted loop alone and the dict path, taking turns in
+    every repetition; the loops' final means are checked against the replay's."""
+    csr = X.tocsr()
+    rows, signs = first_appearance(csr), np.where(y, 1.0, -1.0)
+    forms = {"SACOG m=5": False, "sparse SACOG m=5": True}
+    paths = ("plain", "jitted", "array", "dict")
+    times: dict = {(name, path): [] for name in forms for path in paths}
+    for sparse_form in forms.values():  # compile
+        for loop in (plain_sacog, jitted_replay):
+            loop(rows, signs, sacog_start(csr, 5, 0, sparse_form), sparse_form)
+        replay_array(SACOG(loss="II", m=5, sparse=sparse_form, seed=0), X[:200], y[:200])
+    for _ in range(repeats):
+        for name, sparse_form in forms.items():
+            means = []
+            for path, loop in (("plain", plain_sacog), ("jitted", jitted_replay)):
+                state = sacog_start(csr, 5, 0, sparse_form)
+                start = time.process_time()
+                loop(rows, signs, state, sparse_form)
+                times[name, path].append(time.process_time() - start)
+                means.append(plain_sacog_weights(rows, state, sparse_form))
+            fast = SACOG(loss="II", m=5, sparse=sparse_form, seed=0)
+            start = time.process_time()
+            replay_array(fast, X, y)
+            times[name, "array"].append(time.process_time() - start)
+            slow = SACOG(loss="II", m=5, sparse=sparse_form, seed=0)
+            times[name, "dict"].append(time_test_then_train(slow, dicts, labels))
+            for mean in means:
+                check_same_mean(mean, fast.weights)
+    print_floor_sacog({key: len(labels) / statistics.median(t) for key, t in times.items()})
+
+
+def print_floor_sacog(rate: dict):
+    forms = dict.fromkeys(name for name, _ in rate)
+    print(
+        "\n5. SACOG: the array path against a plain jitted loop of the same arithmetic; samples/s"
+    )
+    print("   (jitted: the array path's loop alone, without validation, column map, first row)")
+    header = ("plain loop", "jitted", "replay_array", "dict", "array/plain", "plain/dict")
+    print(f"{'model':18s} " + " ".join(f"{h:>12s}" for h in header))
+    for name in forms:
+        plain, jitted, array, slow = (rate[name, p] for p in ("plain", "jitted", "array", "dict"))
+        numbers = f"{plain:12,.0f} {jitted:12,.0f} {array:12,.0f} {slow:12,.0f}"
+        print(f"{name:18s} {numbers} {plain / array:12.2f} {plain / slow:12.1f}")
+        print(
+            f"{'':18s} replay_array {array / slow:.1f}x the dict path; jitted loop "
+            f"{plain / jitted:.2f}x the plain loop's time"
+        )
+
+
+def check_same_mean(plain: dict, replayed: dict, tolerance: float = 1e-9):
+    """Raise unless the plain loop ended at the replay's mean (same features, within
+    ``tolerance``): the floor is only a floor if it does the same arithmetic."""
+    if plain.keys() != replayed.keys():
+        raise AssertionError("the plain loop and the replay saw different features")
+    gap = max(abs(plain[name] - replayed[name]) for name in plain)
+    if not gap <= tolerance:
+        raise AssertionError(f"the plain loop's mean is {gap:.3g} from the replay's")
 
 
 if __name__ == "__main__":

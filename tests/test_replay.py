@@ -7,10 +7,14 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from river import linear_model as river_linear
 from scipy import sparse
 
+from imbalance_stream._numba import sketch, stream
 from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream.base.rows import ArrayRows
 from imbalance_stream.evaluate.array_replay import has_array_path, replay_array
 from imbalance_stream.linear_model import ACOG, AROW, COG, CPA, PA, PAUM, ROMMA, SACOG, Perceptron
 
@@ -135,6 +139,144 @@ def test_sacog_array_path_is_identical_to_the_dict_path(params):
     fast.learn_one(x, 1)
     slow.learn_one(x, 1)
     assert fast.weights == slow.weights
+
+
+@pytest.mark.parametrize("sparse_form", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize("intercept", [False, True])
+def test_sacog_spare_columns_then_late_features(sparse_form, intercept):
+    """The first row has one feature and m = 5, so the sketch keeps spare columns that the next
+    features take one by one (rows through the dict path); once they are gone the later
+    features, some arriving near the end, are committed at once and replayed as zero columns."""
+    X, y = _stream(n=900, d=30, seed=4)
+    X[:60] = 0.0
+    X[0, 2] = 1.0
+    for row, column in zip((5, 9, 20, 21, 40), (7, 1, 3, 12, 0)):
+        X[row, column] = 0.5  # the features that take the spare columns (and one more)
+    X[:600, 20:] = 0.0
+    X[:850, 25:] = 0.0
+    params = {"m": 5, "sparse": sparse_form, "intercept": intercept, "seed": 7}
+    fast, slow = SACOG(**params), SACOG(**params)
+    r_fast = replay_array(fast, X, y)
+    r_slow = replay_array(slow, X, y, method="dict")
+    assert np.array_equal(r_fast.predicted_positive, r_slow.predicted_positive)
+    assert fast.weights == slow.weights
+    assert (fast.n_updates, fast.n_sketch_updates) == (slow.n_updates, slow.n_sketch_updates)
+    assert np.array_equal(fast.directions, slow.directions)
+    x = {3: 0.5, 27: -0.25}
+    assert fast.predict_proba_one(x) == slow.predict_proba_one(x)
+
+
+@pytest.mark.parametrize("sparse_form", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize(
+    "warmup",
+    [
+        [({"f3": 0.5}, 1)],  # one feature: four spare columns wait for the replay's features
+        [({"f3": 0.5, "a": 1.0, "b": 2.0, "c": 1.0, "d": 0.1, "e": 0.3}, 1), ({"f7": -1.0}, -1)],
+    ],
+    ids=["spare-columns-left", "no-spare-column"],
+)
+def test_sacog_replay_after_dicts_with_named_columns(sparse_form, warmup):
+    X, y = _stream(n=800, d=25, seed=3)
+    X[:300, 15:] = 0.0
+    names = [f"f{j}" for j in reversed(range(25))]
+    fast, slow = SACOG(m=5, sparse=sparse_form, seed=2), SACOG(m=5, sparse=sparse_form, seed=2)
+    for x, label in warmup:
+        fast.learn_one(x, label)
+        slow.learn_one(x, label)
+    r_fast = replay_array(fast, X, y, feature_names=names)
+    r_slow = replay_array(slow, X, y, feature_names=names, method="dict")
+    assert np.array_equal(r_fast.predicted_positive, r_slow.predicted_positive)
+    assert fast.weights == slow.weights
+    assert (fast.n_updates, fast.n_sketch_updates) == (slow.n_updates, slow.n_sketch_updates)
+
+
+def test_sacog_array_path_takes_the_dict_path_only_while_the_sketch_takes_shape(monkeypatch):
+    """With at least m features in the first row, that row alone goes through learn_one; the
+    features arriving later (here up to row 700) do not leave the jitted loop."""
+    X, y = _stream(n=1500, d=40)
+    X[:700, 30:] = 0.0
+    X[0, :6] = 0.3
+    model = SACOG(m=5, seed=1)
+    calls, runs = [], []
+    learn_one, replay_run = model.learn_one, model._replay_run
+    monkeypatch.setattr(model, "learn_one", lambda x, label: calls.append(x) or learn_one(x, label))
+
+    def recorded_run(run, *arrays):
+        runs.append((run, arrays[4][run].copy()))  # the rows and their columns in use
+        return replay_run(run, *arrays)
+
+    monkeypatch.setattr(model, "_replay_run", recorded_run)
+    replay_array(model, X, y)
+    assert len(calls) == 1 and len(model.weights) == 40
+    [(run, columns)] = runs
+    seen = (np.cumsum(X != 0.0, axis=0) > 0).sum(axis=1)  # distinct features up to each row
+    assert np.array_equal(run, np.arange(1, 1500)) and np.array_equal(columns, seen[1:])
+
+
+def first_positions_reference(csr):
+    """Plain numpy: the smallest CSR position of each column (int64 max if it never occurs)."""
+    first = np.full(csr.shape[1], np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first, csr.indices, np.arange(csr.indices.shape[0], dtype=np.int64))
+    return first
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 30), st.floats(0.0, 0.5), st.integers(0, 2**31 - 1))
+def test_first_positions_matches_the_numpy_reference(n_rows, n_columns, density, seed):
+    csr = sparse.random(n_rows, n_columns, density=density, random_state=seed, format="csr")
+    rows = ArrayRows(csr, np.ones(n_rows), list(range(n_columns)))
+    assert np.array_equal(rows.first_positions(), first_positions_reference(csr))
+
+
+def _replay_one_dense_sacog_row(basis, columns):
+    """Run ``stream.replay_sacog`` (dense form) on the row ``x = e_0``; return the state."""
+    mean, eigen, rounds = np.zeros(basis.shape[1]), np.zeros(2), np.zeros(1, dtype=np.int64)
+    one = np.ones(1)
+    stream.replay_sacog(
+        np.zeros(1, dtype=np.int64),
+        np.array([0, 1], dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        one,
+        one,
+        False,
+        mean,
+        np.zeros(2),
+        basis,
+        np.eye(2),
+        np.eye(2),
+        eigen,
+        rounds,
+        np.array([columns], dtype=np.int64),
+        False,  # loss II
+        1.0,  # rho, fixed
+        False,
+        np.zeros(2, dtype=np.int64),
+        1.0,
+        1.0,
+        1.0,
+        False,
+        1e7,
+        stream.empty_predictions(1),
+    )
+    return mean, basis, eigen
+
+
+def test_replay_sacog_learns_each_row_over_its_own_columns():
+    """Row t takes part over its leading ``columns[t]`` columns only, as in the dict path, where
+    later features have no column yet. It shows where a sketch row is numerically dependent:
+    its replacement (D-ACOG-8) is chosen among those columns."""
+    start = np.zeros((2, 6))
+    start[0, :3] = start[1, :3] = [0.48, 0.6, 0.64]  # the second row depends on the first
+    mean, basis, eigen = _replay_one_dense_sacog_row(start.copy(), 3)
+    expected_basis, expected_mean = start.copy(), np.zeros(6)
+    one = np.ones(1)
+    index, rounds = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    arguments = (index, one, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, False)
+    sketch.sacog_step(expected_mean, expected_basis, np.zeros(2), rounds, 3, *arguments)
+    assert np.array_equal(basis, expected_basis) and np.array_equal(mean, expected_mean)
+    assert np.all(basis[:, 3:] == 0.0)
+    _, wider, _ = _replay_one_dense_sacog_row(start.copy(), 6)
+    assert np.any(wider[1, 3:] != 0.0)  # over six columns the replacement takes a new one
 
 
 def test_sparse_input_and_a_model_with_history():

@@ -358,7 +358,7 @@ def test_decompose_orthonormalises_in_the_gram_metric(m, seed):
     expected = F @ Z
     kernels.orthonormalise_rows(expected, m + 4)
     transform = F.copy()
-    assert kernels._decompose(transform, K.copy())
+    assert kernels._decompose(transform, K.copy(), kernels.sketch_scratch(m))
     np.testing.assert_allclose(transform @ Z, expected, atol=1e-8)
     L, Q = decompose(F, K)  # the printed algorithm
     np.testing.assert_allclose(L @ Q @ Z, F @ Z, atol=1e-8)

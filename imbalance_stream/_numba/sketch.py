@@ -27,8 +27,10 @@ __all__ = [
     "orthonormalise_rows",
     "rebase_sparse_sketch",
     "sacog_step",
+    "sketch_scratch",
     "sketch_variance",
     "sparse_sacog_score",
+    "sparse_sacog_score_into",
     "sparse_sacog_step",
     "sparse_sketch_variance",
 ]
@@ -123,14 +125,30 @@ def _shrinkage(eigen, t):
 @njit(cache=True)
 def _rows_times_sparse(matrix, indices, values, scale):
     """``scale * matrix[:, indices] @ values``: an m-vector in O(m s)."""
+    out = np.empty(matrix.shape[0])
+    _rows_times_sparse_into(matrix, indices, values, scale, out)
+    return out
+
+
+@njit(cache=True)
+def _rows_times_sparse_into(matrix, indices, values, scale, out):
+    """:func:`_rows_times_sparse` written into ``out`` (m)."""
     m = matrix.shape[0]
-    out = np.zeros(m)
+    for i in range(m):
+        out[i] = 0.0
     for k in range(indices.shape[0]):
         j = indices[k]
         value = values[k] * scale
         for i in range(m):
             out[i] += matrix[i, j] * value
-    return out
+
+
+@njit(cache=True)
+def sketch_scratch(m):
+    """The working memory of one round of either form, ``(2 m + 5) x m``, so that a loop over
+    many rows allocates it once: rows ``0 .. m-1`` and ``m .. 2m-1`` hold Algorithm 6's ``Q``
+    and ``K Q'``, the last five the m-vectors of a round."""
+    return np.empty((2 * m + 5, m))
 
 
 @njit(cache=True)
@@ -149,6 +167,8 @@ def sacog_step(
     gamma,
     oja_step,
     on_loss_only,
+    score=None,
+    scratch=None,
 ):
     """One SACOG round (Algorithms 2 and 3) on the dense state.
 
@@ -160,8 +180,16 @@ def sacog_step(
     the mean steps along the sketched covariance of the new sketch (Eq. 10):
     ``mean += eta * slope * y * (x - V' (D * V x))``. Loss I passes ``margin = rho_y, slope = 1``,
     loss II ``margin = 1, slope = rho_y``. Returns whether the mean changed.
+
+    A caller that has ``score = mean . x`` at the current state (the array path, from its
+    prediction) passes it, and a loop over many rows passes one :func:`sketch_scratch` for all
+    (overwritten); otherwise the step computes the one and allocates the other.
     """
-    suffers = y * sparse_dot(mean, indices, values) < margin
+    if score is None:
+        score = sparse_dot(mean, indices, values)
+    if scratch is None:
+        scratch = sketch_scratch(basis.shape[0])
+    suffers = y * score < margin
     if on_loss_only and not suffers:
         return False
     m = basis.shape[0]
@@ -169,7 +197,8 @@ def sacog_step(
     t = float(rounds[0])
     inv_root_gamma = 1.0 / math.sqrt(gamma)
     rate = oja_rate(oja_step, t)
-    projection = _rows_times_sparse(basis, indices, values, inv_root_gamma)  # V_{t-1} xh
+    projection = scratch[0]  # V_{t-1} xh
+    _rows_times_sparse_into(basis, indices, values, inv_root_gamma, projection)
     _oja_eigenvalues(eigen, projection, rate)
     for k in range(indices.shape[0]):
         j = indices[k]
@@ -179,13 +208,14 @@ def sacog_step(
     orthonormalise_rows(basis, n)
     if not suffers:
         return False
-    shrink = _shrinkage(eigen, t)
-    coordinates = _rows_times_sparse(basis, indices, values, 1.0)  # V_t x
+    coordinates = scratch[1]  # V_t x
+    _rows_times_sparse_into(basis, indices, values, 1.0, coordinates)
     step = eta * slope * y
     for k in range(indices.shape[0]):
         mean[indices[k]] += step * values[k]
     for i in range(m):
-        coefficient = step * shrink[i] * coordinates[i]
+        scaled = t * eigen[i]  # D_i (Eq. 13), as _shrinkage
+        coefficient = step * (scaled / (1.0 + scaled)) * coordinates[i]
         if coefficient != 0.0:
             for j in range(n):
                 mean[j] -= coefficient * basis[i, j]
@@ -213,7 +243,15 @@ def sketch_variance(basis, eigen, rounds, indices, values):
 @njit(cache=True)
 def sparse_sacog_score(weights, offsets, directions, indices, values):
     """``mu . x = w . x + b . (Z x)`` without materialising ``mu``: O(m s)."""
-    projected = _rows_times_sparse(directions, indices, values, 1.0)
+    projected = np.empty(directions.shape[0])
+    return sparse_sacog_score_into(weights, offsets, directions, indices, values, projected)
+
+
+@njit(cache=True)
+def sparse_sacog_score_into(weights, offsets, directions, indices, values, projected):
+    """:func:`sparse_sacog_score`, leaving ``Z x`` in ``projected`` (m) for the round that
+    follows (:func:`sparse_sacog_step`)."""
+    _rows_times_sparse_into(directions, indices, values, 1.0, projected)
     total = sparse_dot(weights, indices, values)
     for i in range(offsets.shape[0]):
         total += offsets[i] * projected[i]
@@ -232,18 +270,19 @@ def _gram_square_norm(beta, gram):
 
 
 @njit(cache=True)
-def _decompose(transform, gram):
+def _decompose(transform, gram, scratch):
     """Algorithm 6: replace ``F`` by ``Q`` such that the rows of ``Q Z`` are the Gram-Schmidt
     orthonormalisation of the rows of ``F Z``, computed from ``K = Z Z'`` only (inner product
     ``<a, b> = a' K b``). The projections are removed one at a time (modified Gram-Schmidt; the
     paper's classical form is equal in exact arithmetic) so that it matches
     :func:`orthonormalise_rows` on the dense sketch. O(m^3). Returns False, leaving ``F``
-    unchanged, if a row is numerically dependent (the caller then re-bases).
+    unchanged, if a row is numerically dependent (the caller then re-bases). ``scratch`` is
+    :func:`sketch_scratch` memory; only rows ``0 .. 2m`` are used.
     """
     m = transform.shape[0]
-    q = np.zeros((m, m))
-    kq = np.zeros((m, m))  # K q_r for the rows already accepted
-    beta = np.empty(m)
+    q = scratch[:m]  # row r written before it is read
+    kq = scratch[m : 2 * m]  # K q_r for the rows already accepted
+    beta = scratch[2 * m]
     for i in range(m):
         for a in range(m):
             beta[a] = transform[i, a]
@@ -327,6 +366,9 @@ def sparse_sacog_step(
     oja_step,
     on_loss_only,
     rebase_threshold,
+    projected=None,
+    score=None,
+    scratch=None,
 ):
     """One sparse-SACOG round (Algorithms 4-6, eqs. 14-18, with D-ACOG-21 and D-ACOG-22).
 
@@ -342,22 +384,28 @@ def sparse_sacog_step(
     ``g = -c y x``, ``b -= eta c y F' D F Z x`` (new F and Z). When ``max |K_ij|`` exceeds
     ``rebase_threshold`` the form is re-based (``mu`` unchanged). O(m^3 + m s) per round.
     Returns whether the mean was updated by the loss step.
+
+    A caller that has ``projected = Z x`` and ``score = mu . x`` at the current state (the array
+    path, from its prediction, :func:`sparse_sacog_score_into`) passes them, and a loop over many
+    rows passes one :func:`sketch_scratch` for all (overwritten; ``projected`` may be one of its
+    rows); otherwise the step computes them and allocates the scratch.
     """
-    m = directions.shape[0]
-    projected = _rows_times_sparse(directions, indices, values, 1.0)  # Z_{t-1} x
-    score = sparse_dot(weights, indices, values)
-    for i in range(m):
-        score += offsets[i] * projected[i]
+    if scratch is None:
+        scratch = sketch_scratch(directions.shape[0])
+    if score is None:
+        projected = scratch[2 * directions.shape[0] + 1]  # Z_{t-1} x
+        score = sparse_sacog_score_into(weights, offsets, directions, indices, values, projected)
     suffers = y * score < margin
     if on_loss_only and not suffers:
         return False
+    m = directions.shape[0]
     rounds[0] += 1
     t = float(rounds[0])
     inv_root_gamma = 1.0 / math.sqrt(gamma)
-    residual = np.empty(m)  # r = Z_{t-1} xh
+    residual = scratch[2 * m + 2]  # r = Z_{t-1} xh
     for i in range(m):
         residual[i] = projected[i] * inv_root_gamma
-    projection = np.zeros(m)  # p = F_{t-1} r = V_{t-1} xh
+    projection = scratch[2 * m + 3]  # p = F_{t-1} r = V_{t-1} xh
     for i in range(m):
         total = 0.0
         for a in range(m):
@@ -365,7 +413,9 @@ def sparse_sacog_step(
         projection[i] = total
     rate = oja_rate(oja_step, t)
     _oja_eigenvalues(eigen, projection, rate)
-    delta = residual * rate
+    delta = scratch[2 * m + 4]
+    for i in range(m):
+        delta[i] = residual[i] * rate
     squared_norm = 0.0
     for k in range(values.shape[0]):
         hat = values[k] * inv_root_gamma
@@ -384,25 +434,13 @@ def sparse_sacog_step(
         for i in range(m):
             directions[i, j] += delta[i] * hat
         weights[j] -= hat * along  # D-ACOG-21: keep mu = w + Z' b exact as Z changes
-    if not _decompose(transform, gram):
+    if not _decompose(transform, gram, scratch):
         rebase_sparse_sketch(weights, offsets, directions, transform, gram, n, True)
     if suffers:
-        shrink = _shrinkage(eigen, t)
         step = eta * slope * y
-        for k in range(indices.shape[0]):
-            weights[indices[k]] += step * values[k]
-        projected = _rows_times_sparse(directions, indices, values, 1.0)  # Z_t x
-        coordinates = np.zeros(m)  # D F Z_t x
-        for i in range(m):
-            total = 0.0
-            for a in range(m):
-                total += transform[i, a] * projected[a]
-            coordinates[i] = shrink[i] * total
-        for a in range(m):
-            total = 0.0
-            for i in range(m):
-                total += transform[i, a] * coordinates[i]
-            offsets[a] -= step * total
+        _sparse_mean_step(
+            weights, offsets, directions, transform, eigen, t, indices, values, step, scratch
+        )
     largest = 0.0
     for i in range(m):
         for a in range(m):
@@ -410,6 +448,31 @@ def sparse_sacog_step(
     if largest > rebase_threshold:
         rebase_sparse_sketch(weights, offsets, directions, transform, gram, n, False)
     return suffers
+
+
+@njit(cache=True)
+def _sparse_mean_step(
+    weights, offsets, directions, transform, eigen, t, indices, values, step, scratch
+):
+    """The loss step of sparse SACOG (Eq. 15 with ``g = -c y x``): ``w += step x`` and
+    ``b -= step F' D F Z_t x``, on the new ``F`` and ``Z``; two rows of ``scratch``."""
+    m = directions.shape[0]
+    for k in range(indices.shape[0]):
+        weights[indices[k]] += step * values[k]
+    projected = scratch[2 * m + 1]  # Z_t x
+    _rows_times_sparse_into(directions, indices, values, 1.0, projected)
+    coordinates = scratch[2 * m + 2]  # D F Z_t x
+    for i in range(m):
+        total = 0.0
+        for a in range(m):
+            total += transform[i, a] * projected[a]
+        scaled = t * eigen[i]  # D_i (Eq. 13), as _shrinkage
+        coordinates[i] = (scaled / (1.0 + scaled)) * total
+    for a in range(m):
+        total = 0.0
+        for i in range(m):
+            total += transform[i, a] * coordinates[i]
+        offsets[a] -= step * total
 
 
 @njit(cache=True)

@@ -24,9 +24,25 @@ from .first_order import (
     romma_step,
 )
 from .linear import UPDATED, acog_diag_step, acog_full_step, arow_full_step, sparse_dot
-from .sketch import sacog_step, sparse_sacog_score, sparse_sacog_step
+from .sketch import sacog_step, sketch_scratch, sparse_sacog_score_into, sparse_sacog_step
 
-__all__ = ["replay_acog", "replay_baseline", "replay_sacog"]
+__all__ = ["first_positions", "replay_acog", "replay_baseline", "replay_sacog"]
+
+#: What :func:`first_positions` gives a column that never occurs.
+NEVER = np.iinfo(np.int64).max
+
+
+@njit(cache=True)
+def first_positions(indices, n_columns):
+    """For each of ``n_columns`` columns, the first position in the CSR column indices
+    ``indices`` (int64) where it occurs, :data:`NEVER` if none: where each feature of a stream
+    first appears, in one pass."""
+    first = np.full(n_columns, NEVER, dtype=np.int64)
+    for position in range(indices.shape[0]):
+        column = indices[position]
+        if first[column] == NEVER:
+            first[column] = position
+    return first
 
 
 @njit(cache=True)
@@ -194,7 +210,7 @@ def replay_sacog(
     gram,
     eigen,
     rounds,
-    n,
+    columns,
     loss_one,
     rho,
     laplace,
@@ -210,9 +226,16 @@ def replay_sacog(
     (``sparse_form=False``: ``weights`` is the mean, ``basis`` V) or sparse (``weights`` = w,
     ``offsets`` = b, ``basis`` = Z, ``transform`` = F, ``gram`` = K), with the step kernels of
     :class:`~imbalance_stream.linear_model.SACOG`. Every row's features must already have
-    columns (``n`` is fixed). Writes ``predictions[row]``; returns the number of update rounds.
+    columns; row ``t`` is learned over the leading ``columns[t]`` columns (those the dict path
+    has in use then: the rest are zero). Writes ``predictions[row]``; returns the number of
+    update rounds.
+
+    The round reuses the prediction's score (and, sparse, its ``Z x``), which is what the step
+    kernels compute first, and one scratch allocation serves every row.
     """
     n_updates = 0
+    scratch = sketch_scratch(basis.shape[0])
+    projected = scratch[2 * basis.shape[0] + 1]  # Z x of the sparse form's prediction
     for r in range(rows.shape[0]):
         t = rows[r]
         row_indices, row_values = _row(indptr, indices, values, t)
@@ -220,7 +243,9 @@ def replay_sacog(
             predictions[t] = 1
             continue
         if sparse_form:
-            score = sparse_sacog_score(weights, offsets, basis, row_indices, row_values)
+            score = sparse_sacog_score_into(
+                weights, offsets, basis, row_indices, row_values, projected
+            )
         else:
             score = sparse_dot(weights, row_indices, row_values)
         predictions[t] = 1 if score >= 0.0 else -1
@@ -235,7 +260,7 @@ def replay_sacog(
                 gram,
                 eigen,
                 rounds,
-                n,
+                columns[t],
                 row_indices,
                 row_values,
                 y,
@@ -246,6 +271,9 @@ def replay_sacog(
                 oja_step,
                 on_loss_only,
                 rebase_threshold,
+                projected,
+                score,
+                scratch,
             )
         else:
             updated = sacog_step(
@@ -253,7 +281,7 @@ def replay_sacog(
                 basis,
                 eigen,
                 rounds,
-                n,
+                columns[t],
                 row_indices,
                 row_values,
                 y,
@@ -263,6 +291,8 @@ def replay_sacog(
                 gamma,
                 oja_step,
                 on_loss_only,
+                score,
+                scratch,
             )
         if updated:
             n_updates += 1

@@ -256,22 +256,29 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
 
     def _rows_over_columns(self, rows: ArrayRows):
         """``rows`` over the model's columns, without changing the model: ``(indptr, indices,
-        values, new_rows)``, names not yet seen placed where the dict path would put them, the
-        intercept appended to every row, and the rows that bring a new name."""
-        column_map, _, new_rows = self._column_map(rows)
-        return (*self._with_intercept(rows.csr, column_map[rows.csr.indices]), new_rows)
+        values, new_columns, new_rows)``, names not yet seen placed where the dict path would put
+        them, the intercept appended to every row, the columns of ``rows`` that bring a new name
+        (in the order the dict path commits them) and the row where each first appears."""
+        column_map, new_columns, new_rows = self._column_map(rows)
+        arrays = self._with_intercept(rows.csr, column_map[rows.csr.indices])
+        return (*arrays, np.asarray(new_columns, dtype=np.int64), new_rows)
 
     def _commit_rows(self, rows: ArrayRows, learns: bool):
         """Commit the names ``rows`` bring (in order of first appearance, as the dict path
         would), grow the state as ``learn_one`` would if any row is learned, and return the rows
         over the model's columns as CSR arrays ``(indptr, indices, values)``."""
         column_map, new_columns, _ = self._column_map(rows)
-        if new_columns:
-            self._features.commit([rows.feature_names[j] for j in new_columns])
+        self._commit_names([rows.feature_names[j] for j in new_columns], learns)
+        return self._with_intercept(rows.csr, column_map[rows.csr.indices])
+
+    def _commit_names(self, names: list, learns: bool):
+        """Commit ``names`` (not yet seen, in the order given) and grow the state as
+        ``learn_one`` would if any row is learned."""
+        if names:
+            self._features.commit(names)
         if learns and len(self._features) > self._state_size:
             self._grow(len(self._features))
             self._state_size = len(self._features)
-        return self._with_intercept(rows.csr, column_map[rows.csr.indices])
 
     def _with_intercept(self, csr, indices):
         """CSR arrays over the model's columns, with the constant feature appended to every row

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import sparse
 
+from imbalance_stream._numba import stream
+
 __all__ = ["ArrayRows"]
 
 
@@ -56,8 +58,5 @@ class ArrayRows:
     def first_positions(self) -> np.ndarray:
         """For each column, the position in the CSR data of its first nonzero (int64 max if
         none)."""
-        never = np.iinfo(np.int64).max
-        first = np.full(self.csr.shape[1], never, dtype=np.int64)
-        positions = np.arange(self.csr.indices.shape[0], dtype=np.int64)
-        np.minimum.at(first, self.csr.indices, positions)
-        return first
+        indices = np.asarray(self.csr.indices, dtype=np.int64)  # one compiled signature
+        return stream.first_positions(indices, self.csr.shape[1])

@@ -323,36 +323,49 @@ class SACOG(CostRatio, BinaryClassifier):
         self.n_updates += bool(updated)
 
     def _learn_rows(self, rows, signs, learns):
-        """The sketch depends on when each feature arrives (it is drawn, and spare columns
-        handed out, as features appear), so the rows that bring a new feature (and the first
-        learned row) go through ``predict_one`` / ``learn_one``; the runs of rows between them go
-        through the jitted loop."""
-        indptr, indices, values, new_rows = self._rows_over_columns(rows)
+        """The sketch depends on when features arrive: it is drawn over the features of the first
+        learned row and, while it has spare columns (that row had fewer than ``m`` features),
+        each new feature takes one. So that row and, while spare columns wait, each row that
+        brings a new feature go through ``predict_one`` / ``learn_one``, the rows between them
+        through the jitted loop. After that a new feature only adds a zero column: the names
+        still to come are committed at once and the other rows are one jitted run, each row over
+        the columns the dict path has in use at that row (the kernels read no others, D-ACOG-8's
+        choice of a column included), so the arithmetic is the same."""
+        indptr, indices, values, new_columns, new_rows = self._rows_over_columns(rows)
+        predictions = stream.empty_predictions(len(rows))
+        columns = np.empty(len(rows), dtype=np.int64)  # the columns in use at each row
+        arrays = (indptr, indices, values, signs, columns, predictions)
+        previous = 0
+        for stop in self._rows_that_shape_the_sketch(indptr, new_rows):
+            if self._n_columns and self._named >= self._n_reserved:
+                break  # no spare column left: later features enter as zero columns
+            if stop > previous:  # no new feature in these rows
+                columns[previous:stop] = self._n_columns
+                self._replay_run(np.arange(previous, stop, dtype=np.int64), *arrays)
+            x = rows.row_dict(stop)
+            predictions[stop] = 1 if self.predict_one(x) == self.positive else -1
+            self.learn_one(x, rows.label(stop))
+            previous = stop + 1
+        arriving = new_rows >= previous
+        in_use = self._n_columns
+        self._commit_names([rows.feature_names[j] for j in new_columns[arriving]], learns)
+        later = np.arange(previous, len(rows), dtype=np.int64)
+        columns[previous:] = in_use + np.searchsorted(new_rows[arriving], later, side="right")
+        if len(later):
+            self._replay_run(later, *arrays)
+        return predictions
+
+    def _rows_that_shape_the_sketch(self, indptr, new_rows) -> list[int]:
+        """The first learned row if the sketch is not drawn yet, and the rows that bring a new
+        feature, in order."""
         special = set(new_rows.tolist())
         if not self._state_size:
             learned = np.flatnonzero(np.diff(indptr) > 0)
             if len(learned):
                 special.add(int(learned[0]))
-        predictions = stream.empty_predictions(len(rows))
-        previous = 0
-        for stop in [*sorted(special), len(rows)]:
-            if stop > previous:  # the jitted loop over rows previous .. stop-1
-                self._replay_run(
-                    np.arange(previous, stop, dtype=np.int64),
-                    indptr,
-                    indices,
-                    values,
-                    signs,
-                    predictions,
-                )
-            if stop < len(rows):  # a row with a new feature: the dict path, exactly
-                x = rows.row_dict(stop)
-                predictions[stop] = 1 if self.predict_one(x) == self.positive else -1
-                self.learn_one(x, rows.label(stop))
-            previous = stop + 1
-        return predictions
+        return sorted(special)
 
-    def _replay_run(self, run, indptr, indices, values, signs, predictions):
+    def _replay_run(self, run, indptr, indices, values, signs, columns, predictions):
         rho, laplace, counts = self._cost_state()
         self.n_updates += int(
             stream.replay_sacog(
@@ -369,7 +382,7 @@ class SACOG(CostRatio, BinaryClassifier):
                 self._gram,
                 self._eigen,
                 self._rounds,
-                self._n_columns,
+                columns,
                 self.loss == "I",
                 rho,
                 laplace,
