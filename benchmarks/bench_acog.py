@@ -49,7 +49,12 @@ from river import optim
 
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
-from imbalance_stream._numba.sketch import DEGENERATE_TOLERANCE, rebase_sparse_sketch
+from imbalance_stream._numba.sketch import (
+    _decompose,
+    orthonormalise_rows,
+    rebase_sparse_sketch,
+    sketch_scratch,
+)
 from imbalance_stream.base import features
 from imbalance_stream.datasets import A9A
 from imbalance_stream.evaluate import replay_array
@@ -346,38 +351,10 @@ def floor_full(X, y, repeats):
 
 
 @njit(cache=True)
-def plain_gram_schmidt(basis, n):
-    """Modified Gram-Schmidt of the rows of ``basis[:, :n]`` in row order, with the dependence
-    test of the package's ``orthonormalise_rows``; returns how many rows were dependent (which
-    the package replaces, D-ACOG-8, and this loop leaves unnormalised: the caller checks 0)."""
-    dependent = 0
-    for i in range(basis.shape[0]):
-        before = 0.0
-        for j in range(n):
-            before += basis[i, j] * basis[i, j]
-        for r in range(i):
-            coefficient = 0.0
-            for j in range(n):
-                coefficient += basis[r, j] * basis[i, j]
-            for j in range(n):
-                basis[i, j] -= coefficient * basis[r, j]
-        norm = 0.0
-        for j in range(n):
-            norm += basis[i, j] * basis[i, j]
-        if not norm > (DEGENERATE_TOLERANCE * DEGENERATE_TOLERANCE) * before or norm == 0.0:
-            dependent += 1
-            continue
-        scale = 1.0 / math.sqrt(norm)
-        for j in range(n):
-            basis[i, j] *= scale
-    return dependent
-
-
-@njit(cache=True)
 def plain_sacog_loop(indptr, indices, values, signs, columns, mean, basis, eigen, eta, gamma):
     """The floor of SACOG's dense array path: Algorithms 2-3 (loss II, rho estimated, the sketch
     updated every round, Gamma_t = I/t) on CSR rows, row ``t`` over ``columns[t]`` columns, with
-    no prediction recorded and scratch allocated once. Returns the dependent rows met."""
+    no prediction recorded and scratch allocated once. Returns the dependent rows replaced."""
     m = basis.shape[0]
     counts = np.zeros(2)
     projection, coordinates = np.empty(m), np.empty(m)
@@ -401,7 +378,8 @@ def plain_sacog_loop(indptr, indices, values, signs, columns, mean, basis, eigen
             value = values[k] * inv_root_gamma * rate
             for i in range(m):
                 basis[i, indices[k]] += projection[i] * value
-        dependent += plain_gram_schmidt(basis, n)
+        # the O(m d) re-orthonormalisation is the package's kernel: its arithmetic is the floor
+        dependent += orthonormalise_rows(basis, n)
         if y * score >= 1.0:
             continue
         plain_project(basis, indices, values, start, stop, 1.0, coordinates)  # V_t x
@@ -415,47 +393,6 @@ def plain_sacog_loop(indptr, indices, values, signs, columns, mean, basis, eigen
                 for j in range(n):
                     mean[j] -= coefficient * basis[i, j]
     return dependent
-
-
-@njit(cache=True)
-def plain_decompose(transform, gram, q, kq, beta):
-    """Algorithm 6 (modified Gram-Schmidt of the rows of F in the metric K, as the package's
-    ``_decompose``) into the scratch ``q``, ``kq``, ``beta``; False, F unchanged, on a dependent
-    row."""
-    m = transform.shape[0]
-    for i in range(m):
-        for a in range(m):
-            beta[a] = transform[i, a]
-        before = plain_gram_norm(beta, gram)
-        for r in range(i):
-            coefficient = 0.0
-            for a in range(m):
-                coefficient += kq[r, a] * beta[a]
-            for a in range(m):
-                beta[a] -= coefficient * q[r, a]
-        norm = plain_gram_norm(beta, gram)
-        if not norm > (DEGENERATE_TOLERANCE * DEGENERATE_TOLERANCE) * before or norm <= 0.0:
-            return False
-        scale = 1.0 / math.sqrt(norm)
-        for a in range(m):
-            q[i, a] = beta[a] * scale
-        for a in range(m):
-            total = 0.0
-            for c in range(m):
-                total += gram[a, c] * q[i, c]
-            kq[i, a] = total
-    transform[:, :] = q
-    return True
-
-
-@njit(cache=True)
-def plain_gram_norm(beta, gram):
-    """``beta' K beta``."""
-    total = 0.0
-    for a in range(beta.shape[0]):
-        for c in range(beta.shape[0]):
-            total += beta[a] * gram[a, c] * beta[c]
-    return total
 
 
 @njit(cache=True)
@@ -480,8 +417,8 @@ def plain_sparse_sacog_loop(
     weights, offsets, directions, transform, gram, eigen = state
     m = directions.shape[0]
     counts = np.zeros(2)
-    projected, residual, delta, beta = np.empty(m), np.empty(m), np.empty(m), np.empty(m)
-    q, kq, scratch = np.empty((m, m)), np.empty((m, m)), np.empty((2, m))
+    projected, residual, delta = np.empty(m), np.empty(m), np.empty(m)
+    decomposition, scratch = sketch_scratch(m), np.empty((2, m))
     inv_root_gamma = 1.0 / math.sqrt(gamma)
     rounds, rebases = 0, 0
     for t in range(signs.shape[0]):
@@ -520,7 +457,8 @@ def plain_sparse_sacog_loop(
             for i in range(m):
                 directions[i, indices[k]] += delta[i] * hat
             weights[indices[k]] -= hat * along  # D-ACOG-21
-        if not plain_decompose(transform, gram, q, kq, beta):
+        # Algorithm 6 is O(m^3) arithmetic with no call overhead: the package's kernel serves
+        if not _decompose(transform, gram, decomposition):
             rebase_sparse_sketch(weights, offsets, directions, transform, gram, columns[t], True)
             rebases += 1
         if y * score < 1.0:
@@ -600,8 +538,8 @@ def plain_sacog(rows, signs, state, sparse_form):
         plain_sparse_sacog_loop(
             indptr, indices, values, signs, columns, state, 1.0, 1.0, REBASE_THRESHOLD
         )
-    elif plain_sacog_loop(indptr, indices, values, signs, columns, *state, 1.0, 1.0):
-        raise ArithmeticError("a sketch row became dependent, which this floor does not replace")
+    else:  # a dependent sketch row is replaced as the package does (D-ACOG-8)
+        plain_sacog_loop(indptr, indices, values, signs, columns, *state, 1.0, 1.0)
 
 
 def plain_sacog_weights(rows, state, sparse_form) -> dict:
