@@ -82,3 +82,12 @@ def test_breast_split_has_the_theses_training_counts():
     X, y, X_test, y_test = protocol.load_split("breast", 3, 0)
     assert (int(y.sum()), int((~y).sum())) == (172, 320)
     assert X.min() >= 0.0 and X.max() <= 1.0 and len(y_test) == 683 - 492
+
+
+def test_without_the_stop_selection_learns_the_whole_pool(tmp_path):
+    params = {"ratios": [8], "runs": 1, "sizes": {"waveform": [300, 100]}, "stop": False}
+    params |= {"methods": ["AL", "VIRTUAL"]}
+    rows = {r["method"]: r for r in protocol.waveform_sweep(params, out_dir=tmp_path)}
+    assert rows["AL"]["data_efficiency"] == 100.0 == rows["VIRTUAL"]["data_efficiency"]
+    assert rows["AL"]["n_learned"] == rows["AL"]["n_train"]
+    assert rows["VIRTUAL"]["n_learned"] > rows["VIRTUAL"]["n_train"]  # the virtual ones too
