@@ -91,3 +91,23 @@ def test_without_the_stop_selection_learns_the_whole_pool(tmp_path):
     assert rows["AL"]["data_efficiency"] == 100.0 == rows["VIRTUAL"]["data_efficiency"]
     assert rows["AL"]["n_learned"] == rows["AL"]["n_train"]
     assert rows["VIRTUAL"]["n_learned"] > rows["VIRTUAL"]["n_train"]  # the virtual ones too
+
+
+def test_paired_differences_compare_the_same_runs():
+    results = [
+        {"dataset": "d", "method": m, "run": run, "gmeans": v}
+        for m, run, v in [
+            ("SMOTE", 0, 90.0),
+            ("SMOTE", 1, 80.0),
+            ("VIRTUAL", 0, 91.0),
+            ("VIRTUAL", 1, 80.0),
+            ("AL", 0, 70.0),
+        ]
+    ]
+    rows = [{"dataset": "d", "method": m} for m in ("SMOTE", "VIRTUAL", "AL")]
+    table = {r["method"]: r for r in protocol._paired(results, rows, "SMOTE")}
+    assert table["VIRTUAL"]["gmeans_minus_SMOTE"] == 0.5
+    assert table["VIRTUAL"]["gmeans_minus_SMOTE_runs"] == "1/1/0"
+    assert table["VIRTUAL"]["gmeans_minus_SMOTE_sd"] == round(np.std([1.0, 0.0], ddof=1), 3)
+    assert table["AL"]["gmeans_minus_SMOTE"] == -20.0 and "gmeans_minus_SMOTE_sd" not in table["AL"]
+    assert "gmeans_minus_SMOTE" not in table["SMOTE"]
