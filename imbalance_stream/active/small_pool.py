@@ -25,6 +25,11 @@ class SaturationStop:
     1% by default). A count that is still falling (REPROCESS evicting support vectors while the
     model moves) is not stable, so it does not stop the learning (D-LASVM-48).
 
+    A flat count means no unlearned example is left inside the margin, the thesis's sign that
+    the margin is exhausted; it does not see examples misclassified beyond the margin
+    (``|f| > 1``), which ACTIVE picks only once the closer ones run out. On data where many such
+    examples remain, the stop can fire on a plateau before the rare class is learned.
+
     >>> stop = SaturationStop(window=3, tolerance=0.1)
     >>> [stop.update(n) for n in [1, 2, 3, 4, 10, 10, 10, 10]]
     [False, False, False, False, False, False, False, True]
