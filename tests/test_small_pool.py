@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from imbalance_stream.active import SaturationStop, SmallPoolSelection
 from imbalance_stream.base.validation import InvalidParameter
@@ -41,7 +43,50 @@ def test_saturation_stop_fires_on_the_first_flat_window():
     stop = SaturationStop(window=2, tolerance=0.1)
     assert [stop.update(n) for n in [5, 10, 20, 21, 21]] == [False, False, False, False, True]
     stop = SaturationStop(window=1, tolerance=0.0)
-    assert [stop.update(n) for n in [3, 3]] == [False, False]  # growth 0 is not < 0
+    assert [stop.update(n) for n in [3, 3]] == [False, False]  # a range of 0 is not < 0
+
+
+def test_a_falling_count_is_not_saturation():
+    """D-LASVM-48: the count of a model that is still moving can fall for a while (REPROCESS
+    evicts support vectors); the rule waits until it stays in its band, rising or falling."""
+    counts = [100, 200, 300, 290, 280, 270, 260, 250, 250, 250, 250]
+    stop = SaturationStop(window=3, tolerance=0.01)
+    fired = [stop.update(n) for n in counts]
+    assert fired.index(True) == 10  # only once 250 held over the last 3 selections
+    stop = SaturationStop(window=3, tolerance=0.01)
+    # the count crossing back through its old level (down, then up) is not stable either
+    assert not any(stop.update(n) for n in [300, 310, 300, 290, 300, 310, 320, 330])
+
+
+def band_rule(counts, window, tolerance):
+    """What SaturationStop answers after each count: the whole last window in the band."""
+    answers = []
+    for t in range(len(counts)):
+        recent = counts[max(0, t - window) : t + 1]
+        full = t >= window
+        answers.append(full and max(recent) - min(recent) < tolerance * counts[t])
+    return answers
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    counts=st.lists(st.integers(0, 60), min_size=1, max_size=80),
+    window=st.integers(1, 12),
+    tolerance=st.sampled_from([0.0, 0.01, 0.05, 0.3]),
+)
+def test_saturation_stop_is_the_band_rule_over_the_last_window(counts, window, tolerance):
+    stop = SaturationStop(window=window, tolerance=tolerance)
+    assert [stop.update(n) for n in counts] == band_rule(counts, window, tolerance)
+
+
+@settings(max_examples=100, deadline=None)
+@given(rates=st.lists(st.floats(0.02, 0.2), min_size=1, max_size=40))
+def test_a_count_falling_by_more_than_the_tolerance_never_stops(rates):
+    counts = [1_000_000]
+    for rate in rates:  # each selection evicts at least 2% of the support vectors
+        counts.append(int(counts[-1] * (1.0 - rate)))
+    stop = SaturationStop(window=1, tolerance=0.01)
+    assert not any(stop.update(n) for n in counts)
 
 
 def test_full_search_active_and_gradient_follow_the_criterion():

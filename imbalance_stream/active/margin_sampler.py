@@ -39,7 +39,7 @@ class MarginSampler(ActiveLearningClassifier):
 
     Until ``n_seed`` samples of each class were learned every label is asked for (the seeds of
     section 3.2.1, D-LASVM-18). After each learned sample the support vectors are counted and
-    :class:`SaturationStop` (``stop_window``, ``stop_tolerance``; D-LASVM-19) ends the learning
+    :class:`SaturationStop` (``stop_window``, ``stop_tolerance``; D-LASVM-48) ends the learning
     (section 4.2.3): from then on no label is asked for and ``learn_one`` only checks its input.
 
     With ``virtual = v > 0`` each asked-for real positive that becomes a support vector

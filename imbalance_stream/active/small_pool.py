@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -15,16 +16,27 @@ STRATEGIES = ("random", "gradient", "active", "autoactive")
 
 
 class SaturationStop:
-    """Stop when the number of support vectors saturates (section 4.2.3, D-LASVM-19).
+    """Stop when the number of support vectors stabilises (section 4.2.3, D-LASVM-19, D-LASVM-48).
 
-    The thesis stops "when the number of support vectors stabilises" without a number. Here: after
-    each selection, with ``n(t)`` the support vectors after ``t`` selections, stop at the first
-    ``t >= window`` where ``n(t) - n(t - window) < tolerance * n(t)``: fewer than 1% new support
-    vectors (by default) over the last ``window`` selections.
+    Section 4.2.3 stops "if the number of the support vectors stabilizes" without a number.
+    Here: after each selection, with ``n(t)`` the support vectors after ``t`` selections, stop at
+    the first ``t >= window`` where the count stayed inside a band over the last ``window``
+    selections: ``max n - min n < tolerance * n(t)`` over ``n(t - window), ..., n(t)`` (less than
+    1% by default). A count that is still falling (REPROCESS evicting support vectors while the
+    model moves) is not stable, so it does not stop the learning (D-LASVM-48).
+
+    A flat count means no unlearned example is left inside the margin, the thesis's sign that
+    the margin is exhausted; it does not see examples misclassified beyond the margin
+    (``|f| > 1``), which ACTIVE picks only once the closer ones run out. On data where many such
+    examples remain, the stop can fire on a plateau before the rare class is learned.
 
     >>> stop = SaturationStop(window=3, tolerance=0.1)
     >>> [stop.update(n) for n in [1, 2, 3, 4, 10, 10, 10, 10]]
     [False, False, False, False, False, False, False, True]
+    >>> stop = SaturationStop(window=2, tolerance=0.1)
+    >>> [stop.update(n) for n in [10, 20, 30, 25, 20, 20, 20]]
+    [False, False, False, False, False, False, True]
+
     """
 
     def __init__(self, window: int = 100, tolerance: float = 0.01):
@@ -32,16 +44,15 @@ class SaturationStop:
         check_real("tolerance", tolerance, low=0.0)
         self.window = window
         self.tolerance = tolerance
-        self._history: list[int] = []
+        self._recent: collections.deque[int] = collections.deque(maxlen=window + 1)
 
     def update(self, n_support: int) -> bool:
-        """Record ``n(t)``; whether the count has saturated."""
-        self._history.append(int(n_support))
-        t = len(self._history) - 1
-        if t < self.window:
+        """Record ``n(t)``; whether the count has stabilised over the last ``window``
+        selections."""
+        self._recent.append(int(n_support))
+        if len(self._recent) <= self.window:
             return False
-        growth = self._history[t] - self._history[t - self.window]
-        return growth < self.tolerance * self._history[t]
+        return max(self._recent) - min(self._recent) < self.tolerance * self._recent[-1]
 
 
 @dataclass

@@ -82,3 +82,32 @@ def test_breast_split_has_the_theses_training_counts():
     X, y, X_test, y_test = protocol.load_split("breast", 3, 0)
     assert (int(y.sum()), int((~y).sum())) == (172, 320)
     assert X.min() >= 0.0 and X.max() <= 1.0 and len(y_test) == 683 - 492
+
+
+def test_without_the_stop_selection_learns_the_whole_pool(tmp_path):
+    params = {"ratios": [8], "runs": 1, "sizes": {"waveform": [300, 100]}, "stop": False}
+    params |= {"methods": ["AL", "VIRTUAL"]}
+    rows = {r["method"]: r for r in protocol.waveform_sweep(params, out_dir=tmp_path)}
+    assert rows["AL"]["data_efficiency"] == 100.0 == rows["VIRTUAL"]["data_efficiency"]
+    assert rows["AL"]["n_learned"] == rows["AL"]["n_train"]
+    assert rows["VIRTUAL"]["n_learned"] > rows["VIRTUAL"]["n_train"]  # the virtual ones too
+
+
+def test_paired_differences_compare_the_same_runs():
+    results = [
+        {"dataset": "d", "method": m, "run": run, "gmeans": v}
+        for m, run, v in [
+            ("SMOTE", 0, 90.0),
+            ("SMOTE", 1, 80.0),
+            ("VIRTUAL", 0, 91.0),
+            ("VIRTUAL", 1, 80.0),
+            ("AL", 0, 70.0),
+        ]
+    ]
+    rows = [{"dataset": "d", "method": m} for m in ("SMOTE", "VIRTUAL", "AL")]
+    table = {r["method"]: r for r in protocol._paired(results, rows, "SMOTE")}
+    assert table["VIRTUAL"]["gmeans_minus_SMOTE"] == 0.5
+    assert table["VIRTUAL"]["gmeans_minus_SMOTE_runs"] == "1/1/0"
+    assert table["VIRTUAL"]["gmeans_minus_SMOTE_sd"] == round(np.std([1.0, 0.0], ddof=1), 3)
+    assert table["AL"]["gmeans_minus_SMOTE"] == -20.0 and "gmeans_minus_SMOTE_sd" not in table["AL"]
+    assert "gmeans_minus_SMOTE" not in table["SMOTE"]
