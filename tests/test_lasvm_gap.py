@@ -252,6 +252,31 @@ def test_full_svm_keeps_every_sample_and_lasvm_i_accounts_for_all():
     assert lasvm_i.n_expansion_ + lasvm_i.n_skipped_ + lasvm_i.n_cleaned_ == len(X)
 
 
+def test_lasvm_i_filters_as_the_thesis_prints_it():
+    """Section 6.3's LASVM-I, on a linear model whose scores are exact: the filter applies from
+    the first sample (no warm-up, unlike LASVM-NC's S), a sample is skipped iff ``z > 1`` or
+    ``z < s`` (so ``z = 1`` and ``z = s`` are processed, D-LASVM-16), a skipped sample changes no
+    member, and CLEAN counts arrivals, skipped ones included (D-LASVM-14)."""
+    model = LASVMI(kernel="linear", C=10.0, clean_every=0)
+    model.learn_one({0: 1.0}, True)  # z = 0 with alpha = 0: processed, alpha = g / K = 1
+    assert model.n_expansion_ == 1 and members(model)[0][0] == 1.0
+    before = [a.copy() for a in members(model)]
+    for x, label in [({0: 2.0}, True), ({0: 2.0}, False), ({0: 1.0 + 1e-9}, True)]:
+        model.learn_one(x, label)  # z = 2, z = -2, z just above 1: skipped
+    assert model.n_skipped_ == 3 and model.n_expansion_ == 1
+    for now, then in zip(members(model), before):
+        np.testing.assert_array_equal(now, then)
+    model.learn_one({0: 1.0}, True)  # z = 1
+    model.learn_one({0: 1.0}, False)  # z = -1 = s
+    assert model.n_skipped_ == 3 and model.n_expansion_ == 3
+
+    model = LASVMI(kernel="linear", C=10.0, clean_every=3, clean_keep=0)
+    model.learn_one({0: 1.0}, True)  # processed, alpha = 1
+    model.learn_one({0: 2.0}, True)  # skipped
+    model.learn_one({0: 1.0}, True)  # z = 1: joins with alpha = 0; third arrival, CLEAN runs
+    assert model.n_skipped_ == 1 and model.n_cleaned_ == 1 and model.n_expansion_ == 1
+
+
 # ---- invariants ---------------------------------------------------------------------------------
 
 
