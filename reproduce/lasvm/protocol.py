@@ -261,6 +261,11 @@ def _run_family(split, method, C, gamma, cache_mb) -> tuple[dict, np.ndarray]:
         "cpu_seconds": round(elapsed, 3),
         "n_sv": model.n_support_,
         "kernel_evaluations": model.n_kernel_evaluations_,
+        # the bookkeeping behind the #SV: samples LASVM-I's filter left out, samples LASVM-NC
+        # admitted with beta = C, and samples whose REPROCESS loop stopped at its cap (D-LASVM-12)
+        "n_skipped": model.n_skipped_,
+        "n_admitted_flat": model.n_admitted_flat_,
+        "n_capped": model.n_capped_,
     }
     return row, _scores(model, test)
 

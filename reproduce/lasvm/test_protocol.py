@@ -1,5 +1,6 @@
 """Seed 003 protocols (chapters 3 and 6): the splits, and a tiny run of each table."""
 
+import csv
 import math
 import os
 import pathlib
@@ -58,9 +59,13 @@ def test_small_table3_2_gives_both_tables_beside_the_thesis(tmp_path):
         assert not math.isnan(change["sv_change"]) and "paper_sv_change" in change
 
 
-def test_small_table6_3_runs_the_family_and_svc():
+def test_small_table6_3_runs_the_family_and_svc(tmp_path):
     params = {"datasets": ["banana"], "runs": 1, "sizes": {"banana": [400]}}
-    rows = protocol.table6_3(params)
+    rows = protocol.table6_3(params, out_dir=tmp_path)
+    with open(tmp_path / "runs.csv") as runs:
+        log = {row["method"]: row for row in csv.DictReader(runs)}
+    assert int(log["LASVM-I"]["n_skipped"]) > 0 and int(log["LASVM-G"]["n_skipped"]) == 0
+    assert int(log["LASVM-NC"]["n_admitted_flat"]) > 0 and log["LIBSVM"]["n_capped"] == ""
     means, paired = rows[: len(protocol.CH6_METHODS)], rows[len(protocol.CH6_METHODS) :]
     assert [r["method"] for r in means] == list(protocol.CH6_METHODS)
     for row in means:
