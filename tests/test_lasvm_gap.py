@@ -108,7 +108,7 @@ class ReferenceGapSVM:
         for a, value in zip(self.alpha, qrow.tolist()):
             f += a * value
         z = y * f
-        seeded = self.admitted[y] >= self.n_seed  # LASVM-I's seeds (D-LASVM-45)
+        seeded = self.admitted[y] >= self.n_seed  # LASVM-I's seeds (D-LASVM-49)
         if self.ramp == "I" and seeded and (z > 1.0 or z < self.s):
             self.skipped += 1
         else:
@@ -264,7 +264,7 @@ def test_lasvm_i_filters_as_the_thesis_prints_it():
     the first sample (no warm-up, unlike LASVM-NC's S), a sample is skipped iff ``z > 1`` or
     ``z < s`` (so ``z = 1`` and ``z = s`` are processed, D-LASVM-16), a skipped sample changes no
     member, and CLEAN counts arrivals, skipped ones included (D-LASVM-14). ``n_seed = 0`` is the
-    filter as printed, without the seeds of D-LASVM-45."""
+    filter as printed, without the seeds of D-LASVM-49."""
     model = LASVMI(kernel="linear", C=10.0, clean_every=0, n_seed=0)
     model.learn_one({0: 1.0}, True)  # z = 0 with alpha = 0: processed, alpha = g / K = 1
     assert model.n_expansion_ == 1 and members(model)[0][0] == 1.0
@@ -289,7 +289,7 @@ def test_lasvm_i_seeds_keep_a_one_class_opening_from_locking_the_filter():
     """A stream that opens with 15 negatives on a nearly flat kernel (as Adult's gamma = 0.005
     is): without seeds the negatives put f below -1 everywhere and the filter skips every later
     sample of both classes; with the first 5 samples of each class learned whatever their z
-    (D-LASVM-45), LASVM-I learns the boundary."""
+    (D-LASVM-49), LASVM-I learns the boundary."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(400, 2))
     y = X[:, 0] + 0.3 * rng.normal(size=400) > 0.5

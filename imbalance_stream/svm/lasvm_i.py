@@ -25,7 +25,7 @@ class LASVMI(GapSVM):
     chapter 6 prints as ``alpha <- 0`` alone. Without them a stream that opens with one class can
     lock the filter out for good: on a nearly flat kernel (Adult, gamma = 0.005) the first
     negatives put ``f`` below -1 everywhere, and every later sample, of either class, is
-    outside ``[s, 1]`` (D-LASVM-45).
+    outside ``[s, 1]`` (D-LASVM-49).
 
     The model is ``f(x) = sum_s alpha_s K(x_s, x)``; ``predict_proba_one`` is the logistic of
     ``f`` (D-LASVM-8).
@@ -57,7 +57,7 @@ class LASVMI(GapSVM):
     n_seed
         The filter applies to a sample once this many samples of its class have joined the
         model (the seeds of section 3.2.1; 0: from the first sample, as chapter 6 prints it;
-        D-LASVM-45).
+        D-LASVM-49).
     positive
         The rare label, +1 inside the model.
 
@@ -133,7 +133,7 @@ class LASVMI(GapSVM):
         return float(self.s), 0
 
     def _ramp_for(self, sign: float) -> int:
-        # a seed of its class joins whatever its z, as PROCESS admits it in LASVM-G (D-LASVM-45)
+        # a seed of its class joins whatever its z, as PROCESS admits it in LASVM-G (D-LASVM-49)
         seeded = self._admitted[int(sign > 0)] >= self.n_seed
         return core.RAMP_I if seeded else core.RAMP_NONE
 
