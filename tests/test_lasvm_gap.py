@@ -26,9 +26,12 @@ class ReferenceGapSVM:
     the corrections and choices of the package (D-LASVM-9 to 16): members in slots, removal by
     moving the last slot into the hole."""
 
-    def __init__(self, C, gamma, tau, ramp="none", s=-1.0, min_support=0, every=0, keep=0):
+    def __init__(
+        self, C, gamma, tau, ramp="none", s=-1.0, min_support=0, every=0, keep=0, n_seed=0
+    ):
         self.C, self.gamma, self.tau, self.ramp = C, gamma, tau, ramp
         self.s, self.min_support, self.every, self.keep = s, min_support, every, keep
+        self.n_seed, self.admitted = n_seed, {1.0: 0, -1.0: 0}
         self.X: list[np.ndarray] = []
         self.alpha, self.g, self.A, self.B, self.y, self.key = [], [], [], [], [], []
         self.arrivals = self.skipped = self.flat = self.cleaned = 0
@@ -105,9 +108,11 @@ class ReferenceGapSVM:
         for a, value in zip(self.alpha, qrow.tolist()):
             f += a * value
         z = y * f
-        if self.ramp == "I" and (z > 1.0 or z < self.s):
+        seeded = self.admitted[y] >= self.n_seed  # LASVM-I's seeds (D-LASVM-49)
+        if self.ramp == "I" and seeded and (z > 1.0 or z < self.s):
             self.skipped += 1
         else:
+            self.admitted[y] += 1
             n_support = int(np.count_nonzero(self.alpha))
             beta = c_y if self.ramp == "NC" and z < self.s and n_support > self.min_support else 0
             self.flat += beta > 0
@@ -170,7 +175,8 @@ def members(model):
         (LASVMNC, {"min_support": 10, "clean_every": 40, "clean_keep": 15}, "NC"),
         (LASVMNC, {"C": 5.0, "s": 0.0, "min_support": 0, "clean_every": 30}, "NC"),
         (LASVMI, {"clean_every": 40, "clean_keep": 15}, "I"),
-        (LASVMI, {"C": 2.0, "s": -0.5, "class_weight": {True: 3.0}, "clean_every": 50}, "I"),
+        (LASVMI, {"clean_every": 40, "clean_keep": 15, "n_seed": 0}, "I"),
+        (LASVMI, {"C": 2.0, "s": -0.5, "class_weight": {True: 3.0}, "n_seed": 30}, "I"),
     ],
 )
 def test_gap_loop_matches_numpy_reference(cls, params, ramp):
@@ -187,6 +193,7 @@ def test_gap_loop_matches_numpy_reference(cls, params, ramp):
         params.get("min_support", 100),
         every,
         params.get("clean_keep", 300),
+        params.get("n_seed", 5),
     )
     weights = params.get("class_weight") or {}
     for t, (x, label) in enumerate(zip(X, y)):
@@ -250,6 +257,56 @@ def test_full_svm_keeps_every_sample_and_lasvm_i_accounts_for_all():
         lasvm_i.learn_one(x, bool(label))
     assert full.n_expansion_ == len(X) and full.n_cleaned_ == 0
     assert lasvm_i.n_expansion_ + lasvm_i.n_skipped_ + lasvm_i.n_cleaned_ == len(X)
+
+
+def test_lasvm_i_filters_as_the_thesis_prints_it():
+    """Section 6.3's LASVM-I, on a linear model whose scores are exact: the filter applies from
+    the first sample (no warm-up, unlike LASVM-NC's S), a sample is skipped iff ``z > 1`` or
+    ``z < s`` (so ``z = 1`` and ``z = s`` are processed, D-LASVM-16), a skipped sample changes no
+    member, and CLEAN counts arrivals, skipped ones included (D-LASVM-14). ``n_seed = 0`` is the
+    filter as printed, without the seeds of D-LASVM-49."""
+    model = LASVMI(kernel="linear", C=10.0, clean_every=0, n_seed=0)
+    model.learn_one({0: 1.0}, True)  # z = 0 with alpha = 0: processed, alpha = g / K = 1
+    assert model.n_expansion_ == 1 and members(model)[0][0] == 1.0
+    before = [a.copy() for a in members(model)]
+    for x, label in [({0: 2.0}, True), ({0: 2.0}, False), ({0: 1.0 + 1e-9}, True)]:
+        model.learn_one(x, label)  # z = 2, z = -2, z just above 1: skipped
+    assert model.n_skipped_ == 3 and model.n_expansion_ == 1
+    for now, then in zip(members(model), before):
+        np.testing.assert_array_equal(now, then)
+    model.learn_one({0: 1.0}, True)  # z = 1
+    model.learn_one({0: 1.0}, False)  # z = -1 = s
+    assert model.n_skipped_ == 3 and model.n_expansion_ == 3
+
+    model = LASVMI(kernel="linear", C=10.0, clean_every=3, clean_keep=0, n_seed=0)
+    model.learn_one({0: 1.0}, True)  # processed, alpha = 1
+    model.learn_one({0: 2.0}, True)  # skipped
+    model.learn_one({0: 1.0}, True)  # z = 1: joins with alpha = 0; third arrival, CLEAN runs
+    assert model.n_skipped_ == 1 and model.n_cleaned_ == 1 and model.n_expansion_ == 1
+
+
+def test_lasvm_i_seeds_keep_a_one_class_opening_from_locking_the_filter():
+    """A stream that opens with 15 negatives on a nearly flat kernel (as Adult's gamma = 0.005
+    is): without seeds the negatives put f below -1 everywhere and the filter skips every later
+    sample of both classes; with the first 5 samples of each class learned whatever their z
+    (D-LASVM-49), LASVM-I learns the boundary."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 2))
+    y = X[:, 0] + 0.3 * rng.normal(size=400) > 0.5
+    opening = np.flatnonzero(~y)[:15]
+    order = np.r_[opening, rng.permutation(np.setdiff1d(np.arange(400), opening))]
+    accuracy = {}
+    for n_seed in (0, 5):
+        model = LASVMI(C=100.0, gamma=0.01, n_seed=n_seed)
+        for i in order:
+            model.learn_one({0: X[i, 0], 1: X[i, 1]}, bool(y[i]))
+        predicted = [model.predict_one({0: a, 1: b}) for a, b in X]
+        accuracy[n_seed] = np.mean(np.array(predicted) == y)
+        if n_seed == 0:
+            assert model.n_skipped_ > 380 and not any(predicted)  # locked: all negative
+        else:
+            assert min(model._admitted) >= 5
+    assert accuracy[0] == pytest.approx(1.0 - y.mean()) and accuracy[5] > 0.9
 
 
 # ---- invariants ---------------------------------------------------------------------------------
@@ -355,6 +412,7 @@ def test_bad_input_leaves_the_model_unchanged(cls):
         (LASVMNC, {"s": 1.0}),
         (LASVMNC, {"min_support": -1}),
         (LASVMI, {"s": float("nan")}),
+        (LASVMI, {"n_seed": -1}),
         (FullSVM, {"C": 0.0}),
     ],
 )

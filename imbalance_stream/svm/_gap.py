@@ -36,6 +36,11 @@ class GapSVM(KernelExpansion):
         self.clean_keep = clean_keep
         self._arrivals = 0
         self._counts = np.zeros(5, dtype=np.int64)  # in the order of _COUNTERS
+        self._admitted = np.zeros(2, dtype=np.int64)  # samples admitted, negative and positive
+
+    def _ramp_for(self, sign: float) -> int:
+        """The Ramp mode of the next sample of class ``sign`` (LASVM-I overrides it)."""
+        return self._ramp
 
     def _ramp_parameters(self) -> tuple[float, int]:
         """``(s, min_support)`` of the Ramp (LASVM-NC and LASVM-I override it)."""
@@ -60,7 +65,7 @@ class GapSVM(KernelExpansion):
             sign,
             float(self.C) * weight,
             float(self.C),
-            self._ramp,
+            self._ramp_for(sign),
             float(s),
             int(min_support),
             float(self.tau),
@@ -70,6 +75,7 @@ class GapSVM(KernelExpansion):
             self._qrow,
         )
         self._counts[0] += status == core.SKIPPED
+        self._admitted[int(sign > 0)] += status != core.SKIPPED
         self._counts[1] += status == core.ADMITTED_FLAT
         self._counts[3] += steps
         self._counts[4] += capped

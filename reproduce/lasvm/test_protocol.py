@@ -1,5 +1,6 @@
 """Seed 003 protocols (chapters 3 and 6): the splits, and a tiny run of each table."""
 
+import csv
 import math
 import os
 import pathlib
@@ -58,13 +59,49 @@ def test_small_table3_2_gives_both_tables_beside_the_thesis(tmp_path):
         assert not math.isnan(change["sv_change"]) and "paper_sv_change" in change
 
 
-def test_small_table6_3_runs_the_family_and_svc():
+def test_small_table6_3_runs_the_family_and_svc(tmp_path):
     params = {"datasets": ["banana"], "runs": 1, "sizes": {"banana": [400]}}
-    rows = protocol.table6_3(params)
-    assert [r["method"] for r in rows] == list(protocol.CH6_METHODS)
-    for row in rows:
+    rows = protocol.table6_3(params, out_dir=tmp_path)
+    with open(tmp_path / "runs.csv") as runs:
+        log = {row["method"]: row for row in csv.DictReader(runs)}
+    assert int(log["LASVM-I"]["n_skipped"]) > 0 and int(log["LASVM-G"]["n_skipped"]) == 0
+    assert int(log["LASVM-NC"]["n_admitted_flat"]) > 0 and log["LIBSVM"]["n_capped"] == ""
+    means, paired = rows[: len(protocol.CH6_METHODS)], rows[len(protocol.CH6_METHODS) :]
+    assert [r["method"] for r in means] == list(protocol.CH6_METHODS)
+    for row in means:
         assert row["accuracy"] > 70.0 and 0.5 < row["auc"] <= 1.0 and row["n_sv"] > 0
         assert row["paper_accuracy"] > 89.0
+    others = [m for m in protocol.CH6_METHODS if m != "LASVM-G"]
+    assert [r["method"] for r in paired] == [f"{m} vs LASVM-G" for m in others]
+    by_method = {r["method"]: r for r in means}
+    for row in paired:
+        method = row["method"].removesuffix(" vs LASVM-G")
+        difference = by_method[method]["accuracy"] - by_method["LASVM-G"]["accuracy"]
+        assert row["runs"] == 1 and row["accuracy_diff"] == pytest.approx(difference, abs=2e-3)
+
+
+def test_the_comparison_with_lasvm_g_pairs_the_runs_by_training_order():
+    def row(method, run, accuracy, n_sv):
+        return {
+            "dataset": "adult",
+            "method": method,
+            "run": run,
+            "accuracy": accuracy,
+            "n_sv": n_sv,
+        }
+
+    results = [
+        row("LASVM-G", 0, 85.0, 1000),
+        row("LASVM-I", 0, 84.5, 500),
+        row("LASVM-G", 1, 84.0, 1000),
+        row("LASVM-I", 1, 84.3, 400),
+        row("LASVM-I", 2, 99.0, 1),  # no LASVM-G on this order: left out
+    ]
+    (paired,) = protocol._against_lasvm_g(results)
+    assert paired["method"] == "LASVM-I vs LASVM-G" and paired["runs"] == 2
+    assert paired["accuracy_diff"] == pytest.approx(-0.1)
+    assert (paired["accuracy_diff_min"], paired["accuracy_diff_max"]) == (-0.5, 0.3)
+    assert (paired["sv_ratio"], paired["sv_ratio_max"]) == (0.45, 0.5)
 
 
 def test_unknown_names_are_refused():
@@ -154,3 +191,21 @@ def test_transaction_cost_takes_an_mnist_task_with_section_3_2_2_settings():
     model = build("mnist-8", "LASVM", None)
     assert (model.C, model.gamma, model.cache_mb) == protocol.CH3_SETTINGS["mnist"]
     assert build("mnist-8", "LASVM-I", None).C == protocol.CH6_SETTINGS["mnist-8"][0]
+
+
+def test_runs_given_as_indices_draw_the_same_orders_as_a_count():
+    params = {"datasets": ["banana"], "methods": ["LASVM-I"], "sizes": {"banana": [200]}}
+    cells = protocol._cells(
+        {**params, "runs": {"banana": [2, 0]}},
+        "6.3",
+        ["banana"],
+        ["LASVM-I"],
+        lambda d: (1.0, 1.0, 1.0),
+    )
+    assert [c["run"] for c in cells] == [2, 0]
+    counted = protocol._cells(
+        {**params, "runs": 3}, "6.3", ["banana"], ["LASVM-I"], lambda d: (1.0, 1.0, 1.0)
+    )
+    assert [c["run"] for c in counted] == [0, 1, 2]
+    first = protocol.load_split("banana", 2009, cells[0]["run"], 200)
+    assert np.array_equal(first[0], protocol.load_split("banana", 2009, counted[2]["run"], 200)[0])
