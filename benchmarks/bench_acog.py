@@ -51,6 +51,8 @@ from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream._numba.sketch import (
     _decompose,
+    _dense_mean_step,
+    _sparse_mean_step,
     orthonormalise_rows,
     rebase_sparse_sketch,
     sketch_scratch,
@@ -382,16 +384,17 @@ def plain_sacog_loop(indptr, indices, values, signs, columns, mean, basis, eigen
         dependent += orthonormalise_rows(basis, n)
         if y * score >= 1.0:
             continue
-        plain_project(basis, indices, values, start, stop, 1.0, coordinates)  # V_t x
-        step = eta * slope * y
-        for k in range(start, stop):
-            mean[indices[k]] += step * values[k]
-        for i in range(m):  # Eq. 10 with D_i = t lam_i / (1 + t lam_i) (Eq. 13)
-            scaled = rounds * eigen[i]
-            coefficient = step * (scaled / (1.0 + scaled)) * coordinates[i]
-            if coefficient != 0.0:
-                for j in range(n):
-                    mean[j] -= coefficient * basis[i, j]
+        _dense_mean_step(  # Eq. 10: the package's O(m d) kernel on the row's slice
+            mean,
+            basis,
+            eigen,
+            float(rounds),
+            indices[start:stop],
+            values[start:stop],
+            eta * slope * y,
+            coordinates,
+            n,
+        )
     return dependent
 
 
@@ -418,7 +421,7 @@ def plain_sparse_sacog_loop(
     m = directions.shape[0]
     counts = np.zeros(2)
     projected, residual, delta = np.empty(m), np.empty(m), np.empty(m)
-    decomposition, scratch = sketch_scratch(m), np.empty((2, m))
+    decomposition = sketch_scratch(m)
     inv_root_gamma = 1.0 / math.sqrt(gamma)
     rounds, rebases = 0, 0
     for t in range(signs.shape[0]):
@@ -463,7 +466,18 @@ def plain_sparse_sacog_loop(
             rebases += 1
         if y * score < 1.0:
             step = eta * slope * y
-            plain_sparse_mean_step(state, indices, values, start, stop, step, rounds, scratch)
+            _sparse_mean_step(  # Eq. 15: the package's O(m s + m^2) kernel on the row's slice
+                weights,
+                offsets,
+                directions,
+                transform,
+                eigen,
+                float(rounds),
+                indices[start:stop],
+                values[start:stop],
+                step,
+                decomposition,
+            )
         largest = 0.0
         for i in range(m):
             for a in range(m):
@@ -472,28 +486,6 @@ def plain_sparse_sacog_loop(
             rebase_sparse_sketch(weights, offsets, directions, transform, gram, columns[t], False)
             rebases += 1
     return rebases
-
-
-@njit(cache=True)
-def plain_sparse_mean_step(state, indices, values, start, stop, step, rounds, scratch):
-    """Eq. 15: ``w += step x``, ``b -= step F' D F Z_t x`` (``scratch``: two m-vectors)."""
-    weights, offsets, directions, transform, _, eigen = state
-    m = directions.shape[0]
-    for k in range(start, stop):
-        weights[indices[k]] += step * values[k]
-    projected, coordinates = scratch[0], scratch[1]
-    plain_project(directions, indices, values, start, stop, 1.0, projected)  # Z_t x
-    for i in range(m):
-        total = 0.0
-        for a in range(m):
-            total += transform[i, a] * projected[a]
-        scaled = rounds * eigen[i]
-        coordinates[i] = (scaled / (1.0 + scaled)) * total
-    for a in range(m):
-        total = 0.0
-        for i in range(m):
-            total += transform[i, a] * coordinates[i]
-        offsets[a] -= step * total
 
 
 def first_appearance(csr):

@@ -208,18 +208,23 @@ def sacog_step(
     orthonormalise_rows(basis, n)
     if not suffers:
         return False
-    coordinates = scratch[1]  # V_t x
-    _rows_times_sparse_into(basis, indices, values, 1.0, coordinates)
-    step = eta * slope * y
+    _dense_mean_step(mean, basis, eigen, t, indices, values, eta * slope * y, scratch[1], n)
+    return True
+
+
+@njit(cache=True)
+def _dense_mean_step(mean, basis, eigen, t, indices, values, step, coordinates, n):
+    """The loss step of dense SACOG (Eq. 10 with ``Sigma = I - V' D V``, Eq. 13):
+    ``mu += step (x - V' D V x)`` on the new sketch; ``coordinates`` is an m-vector of scratch."""
+    _rows_times_sparse_into(basis, indices, values, 1.0, coordinates)  # V_t x
     for k in range(indices.shape[0]):
         mean[indices[k]] += step * values[k]
-    for i in range(m):
+    for i in range(basis.shape[0]):
         scaled = t * eigen[i]  # D_i (Eq. 13), as _shrinkage
         coefficient = step * (scaled / (1.0 + scaled)) * coordinates[i]
         if coefficient != 0.0:
             for j in range(n):
                 mean[j] -= coefficient * basis[i, j]
-    return True
 
 
 @njit(cache=True)
