@@ -489,13 +489,7 @@ def test_the_lazy_decay_scale_is_folded_back_on_steps_that_store_nothing():
     scores = [model.decision_one({"a": a, "b": 1.0}) for a in (-3.0, 3.0)]
     x = model._features.dense(np.array([0, 1]), np.array([3.0, 1.0]), pool.X.shape[1])
     alpha_t, _ = steps.koil_step(
-        pool.X,
-        pool.beta,
-        pool.h,
-        pool.G,
-        pool.members,
-        pool.ints,
-        pool.floats,
+        *pool.step_arrays(),
         x,
         1.0,
         0.5,
@@ -616,13 +610,7 @@ def test_score_row_and_checked_step_agree_with_numpy():
     np.testing.assert_allclose(score, pool.scale() * pool.beta[:n] @ expected_row, rtol=1e-12)
     undo = model._undo
     finite = steps.koil_step_checked(
-        pool.X,
-        pool.beta,
-        pool.h,
-        pool.G,
-        pool.members,
-        pool.ints,
-        pool.floats,
+        *pool.step_arrays(),
         x,
         1.0,
         0.5,

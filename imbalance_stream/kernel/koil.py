@@ -80,6 +80,11 @@ class KernelPool:
         out[tuple(index)] = array
         return out
 
+    def step_arrays(self) -> tuple:
+        """The arrays a step kernel reads and writes, in the kernels' argument order:
+        ``(X, beta, h, G, members, ints, floats)``."""
+        return self.X, self.beta, self.h, self.G, self.members, self.ints, self.floats
+
     def grow_columns(self, n_features: int) -> None:
         width = self.X.shape[-1]
         if n_features > width:
@@ -402,13 +407,7 @@ class KOIL(BinaryClassifier):
         kernel_args = self._kernel_args()
         row = self._predicted_row(indices, values, kernel_args)
         finite = steps.koil_step_checked(
-            pool.X,
-            pool.beta,
-            pool.h,
-            pool.G,
-            pool.members,
-            pool.ints,
-            pool.floats,
+            *pool.step_arrays(),
             x,
             sign,
             u_accept,

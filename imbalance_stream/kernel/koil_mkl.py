@@ -217,13 +217,7 @@ class KOILMKL(BinaryClassifier):
         selected = self._rng.random(m) < np.exp(self._log_weights - self._log_weights.max())
         uniforms = self._rng.random((m, 2))
         steps.koil_mkl_step(
-            pool.X,
-            pool.beta,
-            pool.h,
-            pool.G,
-            pool.members,
-            pool.ints,
-            pool.floats,
+            *pool.step_arrays(),
             x,
             sign,
             selected,

@@ -69,9 +69,9 @@ import pathlib
 import numpy as np
 from scipy import sparse
 
-from imbalance_stream.evaluate import map_cells, replay_array
+from imbalance_stream.evaluate import replay_array
 from imbalance_stream.evaluate.protocols import ProtocolError, count_param, reading_params
-from reproduce.common import Learner, load_published, write_rows
+from reproduce.common import Learner, load_published, run_cells, write_rows
 
 __all__ = [
     "DATASETS",
@@ -405,11 +405,7 @@ class Settings:
 
 def _runs(cells, settings_run, label):
     n_jobs, scheduler, progress = settings_run
-    return [
-        row
-        for rows in map_cells(_run_cell, cells, n_jobs, scheduler, progress, label)
-        for row in rows
-    ]
+    return run_cells(_run_cell, cells, n_jobs, scheduler, progress, label, None)
 
 
 def _select(settings: Settings, execution) -> tuple[dict, list]:

@@ -29,9 +29,8 @@ from imbalance_stream.datasets.shift import scale_to_unit_box
 from imbalance_stream.density_ratio import IWLSPC, KLIEP, KMM, ULSIF, AutoKMM, KDERatio
 from imbalance_stream.density_ratio._common import median_distance, sq_distances
 from imbalance_stream.density_ratio.auto_kmm import RLS_LAMBDAS, SIGMA_GRID, j_score, rls_loo
-from imbalance_stream.evaluate.parallel import map_cells
 from reproduce.common.published import load_published
-from reproduce.common.results import run_cells, write_rows
+from reproduce.common.results import run_cells
 
 __all__ = [
     "DATASETS",
@@ -342,22 +341,28 @@ def _j_parts(weights: np.ndarray, truth: np.ndarray, j: float) -> dict:
     }
 
 
-def table6_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
-    """The synthetic cases of Table 6.1 (Figs. 6.2-6.4): per case, the width J chooses (each
-    run), the width of least true NMSE, and the NMSE of each. Parameters (all optional): ``cases``
-    (1, 2, 3), ``runs`` (10), ``seed``, ``n_source`` (200), ``n_target`` (1000), ``kmm_jobs``."""
-    cells = [
+def _table6_1_cells(params: dict, runs: int, **extra) -> list[dict]:
+    """One cell per case and run of Table 6.1, from the protocol's parameters (``runs`` is the
+    default number of runs); ``extra`` is added to every cell."""
+    return [
         {
             "case": int(case),
             "run": run,
             "seed": int(params.get("seed", 2015)),
             "n_source": int(params.get("n_source", 200)),
             "n_target": int(params.get("n_target", 1000)),
-            "kmm_jobs": params.get("kmm_jobs"),
+            **extra,
         }
         for case in params.get("cases", (1, 2, 3))
-        for run in range(int(params.get("runs", 10)))
+        for run in range(int(params.get("runs", runs)))
     ]
+
+
+def table6_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """The synthetic cases of Table 6.1 (Figs. 6.2-6.4): per case, the width J chooses (each
+    run), the width of least true NMSE, and the NMSE of each. Parameters (all optional): ``cases``
+    (1, 2, 3), ``runs`` (10), ``seed``, ``n_source`` (200), ``n_target`` (1000), ``kmm_jobs``."""
+    cells = _table6_1_cells(params, runs=10, kmm_jobs=params.get("kmm_jobs"))
     log = run_cells(_table6_1_cell, cells, n_jobs, scheduler, progress, "table 6.1", out_dir)
     rows = []
     for case in sorted({r["case"] for r in log}):
@@ -446,21 +451,8 @@ def table6_1_regressions(
 ):
     """Table 6.1's cases with J's target term predicted by each of :data:`REGRESSIONS`: the width
     each picks per draw and its true NMSE. Parameters as :func:`table6_1` (``runs`` default 3)."""
-    cells = [
-        {
-            "case": int(case),
-            "run": run,
-            "seed": int(params.get("seed", 2015)),
-            "n_source": int(params.get("n_source", 200)),
-            "n_target": int(params.get("n_target", 1000)),
-        }
-        for case in params.get("cases", (1, 2, 3))
-        for run in range(int(params.get("runs", 3)))
-    ]
-    cells_out = map_cells(_regressions_cell, cells, n_jobs, scheduler, progress, "J regressions")
-    log = [row for rows in cells_out for row in rows]
-    if out_dir is not None:
-        write_rows(pathlib.Path(out_dir) / "runs.csv", log)
+    cells = _table6_1_cells(params, runs=3)
+    log = run_cells(_regressions_cell, cells, n_jobs, scheduler, progress, "J regressions", out_dir)
     return [
         {
             "case": case,
