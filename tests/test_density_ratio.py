@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -241,6 +243,34 @@ def test_ulsif_loocv_with_a_negligible_H_equals_refitting(sigma):
     for score, lam in zip(ulsif_loocv(phi_de, phi_nu, lambdas), lambdas):
         reference = ulsif_loocv_reference(phi_de, phi_nu, lam)
         assert score == pytest.approx(reference, rel=1e-9, abs=1e-12)
+
+
+def test_ulsif_loocv_with_a_rank_deficient_H_equals_refitting():
+    """Repeated basis functions make H singular: the eigen-directions of its zero eigenvalues
+    enter through the identity part alone, and the score still equals refitting."""
+    source, target = two_gaussians(8, m=30, n=30, d=2)
+    centres = np.repeat(target[:4], 3, axis=0)  # 12 basis functions, rank 4
+    phi_de = gaussian_gram(centres, source, 1.5)
+    phi_nu = gaussian_gram(centres, target, 1.5)
+    eigenvalues = np.linalg.eigvalsh(phi_de @ phi_de.T / 30)
+    assert (eigenvalues <= 12 * np.finfo(float).eps * eigenvalues[-1]).sum() == 8
+    lambdas = np.array([1e-3, 0.1, 1.0])
+    for score, lam in zip(ulsif_loocv(phi_de, phi_nu, lambdas), lambdas):
+        assert score == pytest.approx(ulsif_loocv_reference(phi_de, phi_nu, lam), rel=1e-9)
+
+
+def test_gaussian_kernel_flushes_exactly_at_the_subnormal_boundary():
+    """Distances around the cutoff, one rounding step apart, are kept or flushed by the exponent
+    itself, not by the cutoff's rounding."""
+    gamma = 0.37
+    boundary = math.log(np.finfo(float).tiny) / -gamma
+    d2 = np.array([[boundary * (1.0 + step * 1e-15) for step in range(-8, 9)]])
+    out = np.empty_like(d2)
+    kernels.gaussian_of_squared_distances(d2, gamma, out)
+    normal = -gamma * d2 >= math.log(np.finfo(float).tiny)
+    assert normal.any() and (~normal).any()
+    np.testing.assert_allclose(out[normal], np.exp(-gamma * d2[normal]), rtol=1e-14)
+    assert (out[~normal] == 0.0).all()
 
 
 def test_ulsif_alpha_is_the_clipped_ridge_solution():

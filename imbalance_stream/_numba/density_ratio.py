@@ -244,62 +244,93 @@ def gaussian_of_squared_distances(d2, gamma, out):
     """``out = exp(-gamma * d2)`` elementwise (C-contiguous 2-d arrays), values that would be
     subnormal (below about ``2.2e-308``) written as 0: computing them costs ten times a normal
     value and no sum of kernel values can tell them from 0."""
+    # Distances beyond the cutoff (with a margin for its rounding) skip exp, whose libm slow
+    # path for underflow is most of the cost at the narrow widths where almost every value
+    # vanishes; comparing distances, not exponents, keeps the compiler from evaluating exp on
+    # both sides of the choice.
+    cutoff = SMALLEST_NORMAL_EXPONENT / -gamma * (1.0 + 1e-12) if gamma > 0.0 else math.inf
     for i in range(d2.shape[0]):
         for j in range(d2.shape[1]):
-            exponent = -gamma * d2[i, j]
-            # exp of the clamped exponent stays on libm's fast path even where the compiler
-            # evaluates both sides of the choice
-            value = math.exp(max(exponent, SMALLEST_NORMAL_EXPONENT))
-            out[i, j] = value if exponent >= SMALLEST_NORMAL_EXPONENT else 0.0
+            if d2[i, j] > cutoff:
+                out[i, j] = 0.0
+            else:
+                exponent = -gamma * d2[i, j]
+                value = math.exp(max(exponent, SMALLEST_NORMAL_EXPONENT))
+                out[i, j] = value if exponent >= SMALLEST_NORMAL_EXPONENT else 0.0
 
 
 @njit(cache=True)
-def ulsif_loocv_scores(
-    eigenvalues, QT, PT_de, PT_nu, q_h, XT_de, XT_nu, n_de, n_nu, lambdas, out, identity_basis
-):
+def ulsif_loocv_scores(e, Q, P_de, P_nu, q_h, X_de, X_nu, h, n_de, n_nu, lambdas, out):
     """Closed-form leave-one-out scores of uLSIF, one per ridge in ``lambdas``, into ``out``.
 
-    Kanamori, Hido and Sugiyama (2009, Section 3.3) in the eigenbasis of ``H = Q diag(e) Q'``:
-    ``PT_de``, ``PT_nu`` are the held-out basis columns turned into that basis (``(Q' X)'``,
-    ``n_min x b``), ``XT_de``, ``XT_nu`` the same columns untransformed (``n_min x b``), ``q_h``
-    is ``Q' h`` and ``QT`` is ``Q'``. Everything but the product that maps back from the eigenbasis
-    is fused into passes over the rows (one held-out pair each); that product is one BLAS call,
-    skipped when ``identity_basis`` says ``Q = I`` (``H`` taken as 0).
+    Kanamori, Hido and Sugiyama (2009, Section 3.3), with ``(H + l I)^-1`` split as
+    ``I / l + Q diag(1 / (e + l) - 1 / l) Q'`` over the ``r`` eigenpairs ``(e, Q)`` of ``H``
+    that the ridge can tell from 0 (``r`` may be 0: ``H`` taken as 0); the other directions
+    of the basis space are the identity part. ``X_de``, ``X_nu`` are the held-out basis
+    columns (``b x n_min``), ``h`` the numerator mean, and ``P_de = Q' X_de``,
+    ``P_nu = Q' X_nu``, ``q_h = Q' h`` the same in the kept eigenbasis (``r x n_min``, ``r``).
+    Every loop runs over the held-out pairs innermost, one accumulator per pair, so the
+    compiler vectorises it across pairs while each pair's sums keep their order over the
+    basis. Each ridge costs one ``b x r x n_min`` product, which maps the eigen part back.
     """
-    n_min, b = PT_de.shape
-    D = np.empty(b)
-    Y = np.empty((n_min, b))
+    b, n_min = X_de.shape
+    r = e.shape[0]
+    # x_i' x_i, h' x_i and x'_i x_i (numerator column times denominator column), which the
+    # identity part needs at every ridge
+    sq_de = np.zeros(n_min)
+    h_de = np.zeros(n_min)
+    nu_de = np.zeros(n_min)
+    for k in range(b):
+        for i in range(n_min):
+            sq_de[i] += X_de[k, i] * X_de[k, i]
+            h_de[i] += h[k] * X_de[k, i]
+            nu_de[i] += X_nu[k, i] * X_de[k, i]
+    shift = np.empty(r)  # 1 / (e + l) - 1 / l, without the cancellation
+    W = np.empty((r, n_min))
+    M = np.zeros((b, n_min))
+    remaining = np.empty(n_min)  # n - x_i' C^-1 x_i
+    h_term = np.empty(n_min)  # h' C^-1 x_i
+    nu_term = np.empty(n_min)  # x'_i C^-1 x_i
+    w_de = np.empty(n_min)
+    w_nu = np.empty(n_min)
     shrink = (n_de - 1.0) / n_de
     scale = (n_de - 1.0) / (n_de * (n_nu - 1.0))
     for position in range(lambdas.shape[0]):
         ridge = lambdas[position] * shrink
-        for k in range(b):
-            D[k] = 1.0 / (eigenvalues[k] + ridge)
+        inverse = 1.0 / ridge
+        for k in range(r):
+            shift[k] = -e[k] / (ridge * (e[k] + ridge))
         for i in range(n_min):
-            # n - x_i' C^-1 x_i, h' C^-1 x_i and x'_i C^-1 x_i of the closed form
-            tmp = float(n_de)
-            c0 = 0.0
-            c1 = 0.0
-            for k in range(b):
-                dp = D[k] * PT_de[i, k]
-                tmp -= PT_de[i, k] * dp
-                c0 += q_h[k] * dp
-                c1 += PT_nu[i, k] * dp
-            coefficient = (n_nu * c0 - c1) / tmp
-            for k in range(b):
-                Y[i, k] = D[k] * (n_nu * q_h[k] - PT_nu[i, k] + PT_de[i, k] * coefficient)
-        # back from the eigenbasis: row i is column i of n_nu B0 - B1
-        M = Y if identity_basis else Y @ QT
+            remaining[i] = n_de - inverse * sq_de[i]
+            h_term[i] = inverse * h_de[i]
+            nu_term[i] = inverse * nu_de[i]
+        for k in range(r):
+            for i in range(n_min):
+                sp = shift[k] * P_de[k, i]
+                remaining[i] -= P_de[k, i] * sp
+                h_term[i] += q_h[k] * sp
+                nu_term[i] += P_nu[k, i] * sp
+        for i in range(n_min):
+            h_term[i] = (n_nu * h_term[i] - nu_term[i]) / remaining[i]  # the pair's coefficient
+        if r > 0:
+            for k in range(r):
+                for i in range(n_min):
+                    W[k, i] = shift[k] * (n_nu * q_h[k] - P_nu[k, i] + P_de[k, i] * h_term[i])
+            np.dot(Q, W, M)  # the eigen part of column i of n_nu B0 - B1, back in the basis
+        w_de[:] = 0.0
+        w_nu[:] = 0.0
+        for k in range(b):
+            for i in range(n_min):
+                # column i of n_nu B0 - B1 is the identity part plus the eigen part; then the
+                # clipping max(0, .) of the closed form (basis values are >= 0, so a clipped
+                # entry adds an exact 0)
+                identity = inverse * (n_nu * h[k] - X_nu[k, i] + X_de[k, i] * h_term[i])
+                a = max(scale * (identity + M[k, i]), 0.0)
+                w_de[i] += X_de[k, i] * a
+                w_nu[i] += X_nu[k, i] * a
         sum_sq_de = 0.0
         sum_nu = 0.0
         for i in range(n_min):
-            w_de = 0.0
-            w_nu = 0.0
-            for k in range(b):
-                a = scale * M[i, k]
-                if a > 0.0:
-                    w_de += XT_de[i, k] * a
-                    w_nu += XT_nu[i, k] * a
-            sum_sq_de += w_de * w_de
-            sum_nu += w_nu
+            sum_sq_de += w_de[i] * w_de[i]
+            sum_nu += w_nu[i]
         out[position] = sum_sq_de / (2.0 * n_min) - sum_nu / n_min

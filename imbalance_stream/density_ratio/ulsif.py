@@ -44,32 +44,29 @@ def ulsif_loocv(phi_de: np.ndarray, phi_nu: np.ndarray, lambdas: np.ndarray) -> 
     n_de = phi_de.shape[1]
     n_nu = phi_nu.shape[1]
     n_min = min(n_de, n_nu)
-    X_de, X_nu = phi_de[:, :n_min], phi_nu[:, :n_min]
+    # the kernel runs over the held-out pairs innermost: each matrix goes in as b x n_min
+    X_de = np.ascontiguousarray(phi_de[:, :n_min])
+    X_nu = np.ascontiguousarray(phi_nu[:, :n_min])
     h = phi_nu.mean(1)
     lambdas = np.ascontiguousarray(lambdas, dtype=np.float64)
-    # the kernel walks the held-out pairs row by row: every matrix goes in as n_min x b
-    XT_de, XT_nu = np.ascontiguousarray(X_de.T), np.ascontiguousarray(X_nu.T)
     scores = np.empty(len(lambdas))
-    # trace(H) bounds every eigenvalue: when it is negligible against the smallest ridge (a
-    # narrow width, where the basis functions vanish at the source points), 1 / (e + ridge) is
-    # 1 / ridge to within the eigendecomposition's own error (about 1e-16 max(e)) at every
-    # ridge, and the closed form needs neither the eigenbasis nor the product.
-    smallest_ridge = lambdas.min() * (n_de - 1.0) / n_de
-    negligible = (
-        np.einsum("ij,ij->", phi_de, phi_de) / n_de <= NEGLIGIBLE_EIGENVALUE * smallest_ridge
-    )
-    if negligible:
-        b = phi_de.shape[0]
-        eigenvalues, QT, PT_de, PT_nu, q_h = np.zeros(b), np.eye(b), XT_de, XT_nu, h
+    b = phi_de.shape[0]
+    # An eigen-direction whose eigenvalue is negligible against the smallest ridge, or below
+    # the eigendecomposition's own error (LAPACK's backward error is of order b x machine
+    # epsilon x the largest eigenvalue), enters through the identity part 1 / ridge alone.
+    # trace(H) bounds every eigenvalue: when it is negligible (a narrow width, where the basis
+    # functions vanish at the source points) no eigendecomposition is needed.
+    negligible = NEGLIGIBLE_EIGENVALUE * lambdas.min() * (n_de - 1.0) / n_de
+    if np.einsum("ij,ij->", phi_de, phi_de) / n_de <= negligible:
+        eigenvalues, Q = np.zeros(0), np.zeros((b, 0))
     else:
-        # One eigendecomposition H = Q diag(e) Q' serves every ridge: (H + l I)^-1 = Q D Q'
-        # with D = diag(1 / (e + l)). In the eigenbasis every quantity of the closed form but
-        # the final clipping is a column-wise product, so each ridge costs one b x b x n product.
         eigenvalues, Q = np.linalg.eigh(phi_de @ phi_de.T / n_de)
-        eigenvalues = np.maximum(eigenvalues, 0.0)  # H is positive semi-definite: no round-off
-        QT, PT_de, PT_nu, q_h = np.ascontiguousarray(Q.T), XT_de @ Q, XT_nu @ Q, Q.T @ h
+        error = b * np.finfo(float).eps * eigenvalues[-1]
+        kept = eigenvalues > max(negligible, error)
+        eigenvalues, Q = eigenvalues[kept], np.ascontiguousarray(Q[:, kept])
+    QT = Q.T
     ulsif_loocv_scores(
-        eigenvalues, QT, PT_de, PT_nu, q_h, XT_de, XT_nu, n_de, n_nu, lambdas, scores, negligible
+        eigenvalues, Q, QT @ X_de, QT @ X_nu, QT @ h, X_de, X_nu, h, n_de, n_nu, lambdas, scores
     )
     return scores
 
