@@ -15,6 +15,8 @@ from scipy.stats import multivariate_normal, spearmanr
 from imbalance_stream._numba import density_ratio as kernels
 from imbalance_stream.density_ratio import KLIEP, KMM, ULSIF, KDERatio, NotFitted
 from imbalance_stream.density_ratio._common import (
+    CENTRAL_PATH_MARGIN,
+    central_path_weights,
     gaussian_gram,
     gaussian_of_distances,
     knn_bandwidths,
@@ -271,6 +273,42 @@ def test_gaussian_kernel_flushes_exactly_at_the_subnormal_boundary():
     assert normal.any() and (~normal).any()
     np.testing.assert_allclose(out[normal], np.exp(-gamma * d2[normal]), rtol=1e-14)
     assert (out[~normal] == 0.0).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), shift=st.floats(1.0, 6.0))
+def test_central_path_weights_keep_the_zero_weights_in_the_order_of_their_multipliers(seed, shift):
+    """D-DR-51: positive weights unchanged; each zero weight becomes a positive value below all
+    of them, larger for a smaller gradient (multiplier), as on an interior-point central path."""
+    rng = np.random.default_rng(seed)
+    source = np.vstack([rng.normal(size=(25, 2)), rng.normal(shift, 0.5, size=(10, 2))])
+    target = rng.normal(size=(30, 2))
+    K = gaussian_gram(source, source, 1.0)
+    k = (35 / 30) * gaussian_gram(source, target, 1.0).sum(1)
+    weights, _, _ = solve_kmm(K, k, 1000.0, 1e-10, 1e-8, 100_000)
+    central = central_path_weights(K, k, weights, 1e-8)
+    positive = weights > 0
+    np.testing.assert_array_equal(central[positive], weights[positive])
+    if positive.all():
+        assert central is weights
+        return
+    replaced, gradient = central[~positive], (K @ weights - k)[~positive]
+    assert (replaced > 0).all()
+    assert replaced.max() <= CENTRAL_PATH_MARGIN * weights[positive].min() * (1 + 1e-12)
+    order = np.argsort(gradient, kind="stable")
+    assert (np.diff(replaced[order]) <= 0).all()
+    strictly = np.diff(gradient[order]) > 0
+    assert (np.diff(replaced[order])[strictly] < 0).all()
+
+
+def test_central_path_weights_are_mu_over_the_shifted_multipliers():
+    K = np.eye(4)
+    k = np.array([2.0, 1.0, -1.0, -3.0])
+    weights = np.array([2.0, 1.0, 0.0, 0.0])  # gradients at the zeros: 1 and 3
+    central = central_path_weights(K, k, weights, 1e-6)
+    floor = 1e-6 * 3.0
+    mu = CENTRAL_PATH_MARGIN * 1.0 * floor
+    np.testing.assert_allclose(central, [2.0, 1.0, mu / floor, mu / (2.0 + floor)], rtol=1e-15)
 
 
 def test_ulsif_alpha_is_the_clipped_ridge_solution():

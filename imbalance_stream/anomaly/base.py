@@ -196,7 +196,8 @@ class EstimatorNovelty(DensityRatioNovelty):
     (Hido et al.'s inlier score ``p_R(x) / p_T(x)``, eq. 5.1).
 
     The value at an observed test point is the estimator's transductive weight where it has one
-    (KMM's ``weights_``), else ``weight`` at that point; a new point gets ``weight``.
+    (KMM's ``central_weights_``: its solution, with the zero weights kept in order), else
+    ``weight`` at that point; a new point gets ``weight``.
     """
 
     @abc.abstractmethod
@@ -206,7 +207,8 @@ class EstimatorNovelty(DensityRatioNovelty):
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
         estimator = self._estimator().fit(test, reference)
         self.estimator_ = estimator
-        transductive = getattr(estimator, "weights_", None)
+        # KMM's zero weights in the order of their multipliers (D-DR-51)
+        transductive = getattr(estimator, "central_weights_", None)
         return transductive if transductive is not None else estimator.weight(test)
 
     def _inlier(self, vector: np.ndarray) -> float:

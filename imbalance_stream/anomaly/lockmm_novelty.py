@@ -7,7 +7,12 @@ from scipy import linalg
 
 from imbalance_stream._numba.density_ratio import kth_smallest, local_gaussian_sum
 from imbalance_stream.base.validation import check_int, check_real
-from imbalance_stream.density_ratio._common import knn_bandwidths, solve_kmm, sq_distances
+from imbalance_stream.density_ratio._common import (
+    central_path_weights,
+    knn_bandwidths,
+    solve_kmm,
+    sq_distances,
+)
 
 from .base import DensityRatioNovelty
 
@@ -135,7 +140,9 @@ class LocKMMNovelty(DensityRatioNovelty):
         self._pooled, self._widths = pooled, widths
         self._test_rows, self._test_widths, self._weights = test, s_test, weights
         self._width_floor = float(widths.min())
-        return weights
+        # the observed points' zero weights in the order of their multipliers (D-DR-51); new
+        # points are smoothed over the solution itself
+        return central_path_weights(K, k, weights, self.tol)
 
     def _inlier(self, vector: np.ndarray) -> float:
         pooled = self._pooled

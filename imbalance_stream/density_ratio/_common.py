@@ -23,6 +23,7 @@ __all__ = [
     "SIGMA_FACTORS",
     "floor_bandwidths",
     "as_matrix",
+    "central_path_weights",
     "gaussian_gram",
     "gaussian_of_distances",
     "knn_bandwidths",
@@ -163,6 +164,39 @@ def solve_kmm(
         max_iter,
     )
     return beta, int(iterations), float(residual)
+
+
+#: How far below the smallest positive weight the replaced zero weights of
+#: :func:`central_path_weights` stay.
+CENTRAL_PATH_MARGIN = 1e-3
+
+
+def central_path_weights(
+    K: np.ndarray, k: np.ndarray, weights: np.ndarray, tol: float
+) -> np.ndarray:
+    """The KMM solution with every weight at the bound 0 replaced by a small positive value in
+    the order an interior-point solver keeps there, so that those points stay ranked (D-DR-51).
+
+    On the central path of an interior-point method a weight at its lower bound is
+    ``r_i = mu / z_i``, with ``z_i`` the multiplier of ``r_i >= 0``: the programme's gradient
+    ``g_i = (K r - k)_i`` plus the normalisation's multiplier, which is the same for every
+    ``i``. Here ``z_i = g_i - min g + floor`` over the zero weights, ``floor`` the solver's
+    tolerance ``tol x max(1, max |k_i|)``, so the largest multiplier gives the smallest
+    weight; ``mu`` puts every replaced value at most ``CENTRAL_PATH_MARGIN`` times the smallest
+    positive weight. The other weights are returned unchanged. A first-order solver lands
+    exactly on the bound, where the thesis's interior-point solver stays just inside it:
+    without this every such point has the ratio 0 and ties with all the others.
+    """
+    at_zero = weights <= 0.0
+    if not at_zero.any() or at_zero.all():
+        return weights
+    gradient = (K @ weights - k)[at_zero]
+    floor = tol * max(1.0, float(np.abs(k).max()))
+    multipliers = gradient - gradient.min() + floor
+    mu = CENTRAL_PATH_MARGIN * float(weights[~at_zero].min()) * floor
+    central = weights.copy()
+    central[at_zero] = mu / multipliers
+    return central
 
 
 def largest_eigenvalue(K: np.ndarray) -> float:

@@ -8,7 +8,13 @@ import numpy as np
 
 from imbalance_stream.base.validation import check_int, check_real
 
-from ._common import gaussian_gram, median_distance, smoothed_weight, solve_kmm
+from ._common import (
+    central_path_weights,
+    gaussian_gram,
+    median_distance,
+    smoothed_weight,
+    solve_kmm,
+)
 from .base import DensityRatioEstimator
 
 __all__ = ["KMM"]
@@ -57,6 +63,11 @@ class KMM(DensityRatioEstimator):
     ----------
     weights_
         The solution at the source points.
+    central_weights_
+        ``weights_`` with each weight at the bound 0 replaced by the small positive value an
+        interior-point solver would report there (``mu / z_i``, ``z_i`` its multiplier), below
+        every positive weight: the zero weights keep the order of their multipliers (D-DR-51).
+        What :class:`~imbalance_stream.anomaly.KMMNovelty` ranks by.
     sigma_
         The width used.
     n_iter_
@@ -116,6 +127,7 @@ class KMM(DensityRatioEstimator):
         self.weights_, self.n_iter_, self.residual_ = solve_kmm(
             K, k, self.B, epsilon, self.tol, self.max_iter
         )
+        self.central_weights_ = central_path_weights(K, k, self.weights_, self.tol)
         self._source = source
 
     def _weight(self, X: np.ndarray) -> np.ndarray:
