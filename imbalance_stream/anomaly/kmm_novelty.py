@@ -16,7 +16,9 @@ class KMMNovelty(EstimatorNovelty):
     make the weighted test sample match the reference sample in the Gaussian kernel's feature
     space: ``min 1/2 r'Kr - k'r`` over ``0 <= r <= B``, ``|mean(r) - 1| <= epsilon``, with ``K`` the
     test Gram matrix and ``k_i = (n_T / n_R) sum_j k(t_i, r_j)``. A test point that no reference
-    point resembles gets a small weight; the score is ``-log r``. A point that was not in the test
+    point resembles gets a small weight; the score is ``-log r``. Test points whose weight is 0
+    keep the order an interior-point solver gives them, by the multiplier of their bound
+    (``KMM.central_weights_``, D-DR-51), instead of tying. A point that was not in the test
     window gets the solution smoothed over the test window, its own weight counted as 0
     (D-DR-2): near the solution's value among similar test points, 0 far from all of them.
 
