@@ -4,7 +4,9 @@
    same 9 x 9 grid and 100 centres, on ``--n`` source and ``--n`` target points (d = 10, two
    Gaussians), :class:`imbalance_stream.density_ratio.ULSIF` against the ``densratio`` package's
    uLSIF (``pip install densratio``; its grid search is 5-fold cross-validation where ours is the
-   closed-form leave-one-out of Kanamori et al.).
+   closed-form leave-one-out of Kanamori et al.). ``--parts breakdown`` times the steps of our
+   fit apart on the same data: the median distance, the Gaussian bases at the 9 widths, and the
+   leave-one-out of each width with the eigen-directions it keeps.
 2. Per-sample cost against the window size: ``score_one`` then ``learn_one`` over River's Shuttle
    stream (standard-scaled, stream mode, ``n_test = n_reference / 4``, a refresh every
    ``n_test`` samples) for each detector, against River's ``HalfSpaceTrees`` and
@@ -14,6 +16,7 @@ Times are CPU seconds of this process (``time.process_time``). Run from the repo
 
     pip install densratio   # optional, for part 1
     python benchmarks/bench_density_ratio.py [--n 1000] [--windows 200 400 800] [--samples 2000]
+    python benchmarks/bench_density_ratio.py --parts breakdown --repeats 7
 """
 
 from __future__ import annotations
@@ -41,7 +44,14 @@ from imbalance_stream.anomaly import (
 )
 from imbalance_stream.anomaly.base import DensityRatioNovelty
 from imbalance_stream.density_ratio import ULSIF
-from imbalance_stream.density_ratio._common import LAMBDA_GRID, SIGMA_FACTORS, median_distance
+from imbalance_stream.density_ratio._common import (
+    LAMBDA_GRID,
+    SIGMA_FACTORS,
+    gaussian_of_distances,
+    median_distance,
+    sq_distances,
+)
+from imbalance_stream.density_ratio.ulsif import kept_eigenpairs, ulsif_loocv
 
 
 def refresh_cost(n: int, repeats: int) -> None:
@@ -80,6 +90,41 @@ def refresh_cost(n: int, repeats: int) -> None:
         print(f"| densratio uLSIF (5-fold CV) | {other:.3f} | {other / mine:.1f} |")
     else:
         print("| densratio | not installed | |")
+
+
+def median_cpu_ms(step, repeats: int) -> float:
+    step()  # compiled and warm
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        step()
+        times.append(time.process_time() - start)
+    return 1e3 * statistics.median(times)
+
+
+def refresh_breakdown(n: int, repeats: int) -> None:
+    """The steps of ``ULSIF``'s fit timed apart (CPU ms, median of ``repeats``)."""
+    rng = np.random.default_rng(0)
+    source = rng.normal(0.0, 1.0, size=(n, 10))
+    target = rng.normal(0.3, 0.8, size=(n, 10))
+    pooled = np.vstack([source, target])
+    median = median_distance(pooled, 0)
+    centres = target[: min(100, n)]
+    d2_de, d2_nu = sq_distances(centres, source), sq_distances(centres, target)
+    print(f"\n## uLSIF fit, step by step, n = {n} + {n} (CPU ms, median of {repeats})\n")
+    print("| step | CPU ms | eigen-directions kept |\n|---|---:|---:|")
+    cost = median_cpu_ms(lambda: median_distance(pooled, 0), repeats)
+    print(f"| median distance | {cost:.2f} | |")
+    widths = median * SIGMA_FACTORS
+
+    def bases():
+        return [(gaussian_of_distances(d2_de, s), gaussian_of_distances(d2_nu, s)) for s in widths]
+
+    print(f"| Gaussian bases, 9 widths | {median_cpu_ms(bases, repeats):.2f} | |")
+    for factor, (phi_de, phi_nu) in zip(SIGMA_FACTORS, bases()):
+        kept = len(kept_eigenpairs(phi_de, LAMBDA_GRID)[0])
+        cost = median_cpu_ms(lambda de=phi_de, nu=phi_nu: ulsif_loocv(de, nu, LAMBDA_GRID), repeats)
+        print(f"| leave-one-out, width {factor:.3g} x median | {cost:.2f} | {kept} |")
 
 
 def detectors(window: int) -> dict:
@@ -143,11 +188,16 @@ def main() -> None:
     parser.add_argument("--windows", type=int, nargs="+", default=[200, 400, 800])
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument(
-        "--parts", nargs="+", choices=("refresh", "per-sample"), default=["refresh", "per-sample"]
+        "--parts",
+        nargs="+",
+        choices=("refresh", "breakdown", "per-sample"),
+        default=["refresh", "per-sample"],
     )
     args = parser.parse_args()
     if "refresh" in args.parts:
         refresh_cost(args.n, args.repeats)
+    if "breakdown" in args.parts:
+        refresh_breakdown(args.n, args.repeats)
     if "per-sample" in args.parts:
         per_sample_cost(args.windows, args.samples)
 

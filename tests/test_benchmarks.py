@@ -27,7 +27,20 @@ SMOKE = [
     ("bench_replay.py", ["--rows", "300"], []),
     (
         "bench_density_ratio.py",
-        ["--n", "100", "--repeats", "1", "--windows", "40", "--samples", "100"],
+        [
+            "--n",
+            "100",
+            "--repeats",
+            "1",
+            "--windows",
+            "40",
+            "--samples",
+            "100",
+            "--parts",
+            "refresh",
+            "breakdown",
+            "per-sample",
+        ],
         [],
     ),
     # a child process with an empty numba cache: the cheapest estimator to compile

@@ -27,7 +27,12 @@ from imbalance_stream.density_ratio._common import (
 )
 from imbalance_stream.density_ratio.kde_ratio import kde_log_density
 from imbalance_stream.density_ratio.kliep import kliep_fit
-from imbalance_stream.density_ratio.ulsif import NEGLIGIBLE_EIGENVALUE, ulsif_alpha, ulsif_loocv
+from imbalance_stream.density_ratio.ulsif import (
+    NEGLIGIBLE_EIGENVALUE,
+    kept_eigenpairs,
+    ulsif_alpha,
+    ulsif_loocv,
+)
 
 # ----------------------------------------------------------------------------------------------
 # plain numpy references of the jitted kernels
@@ -242,6 +247,7 @@ def test_ulsif_loocv_with_a_negligible_H_equals_refitting(sigma):
     lambdas = np.array([1e-3, 0.1, 1.0])
     negligible = (phi_de**2).sum() / 30 <= NEGLIGIBLE_EIGENVALUE * 1e-3 * 29 / 30
     assert negligible == (sigma == 0.02)
+    assert (len(kept_eigenpairs(phi_de, lambdas)[0]) == 0) == negligible
     for score, lam in zip(ulsif_loocv(phi_de, phi_nu, lambdas), lambdas):
         reference = ulsif_loocv_reference(phi_de, phi_nu, lam)
         assert score == pytest.approx(reference, rel=1e-9, abs=1e-12)
@@ -257,6 +263,9 @@ def test_ulsif_loocv_with_a_rank_deficient_H_equals_refitting():
     eigenvalues = np.linalg.eigvalsh(phi_de @ phi_de.T / 30)
     assert (eigenvalues <= 12 * np.finfo(float).eps * eigenvalues[-1]).sum() == 8
     lambdas = np.array([1e-3, 0.1, 1.0])
+    kept, Q = kept_eigenpairs(phi_de, lambdas)
+    assert len(kept) == 4 and Q.shape == (12, 4)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(4), atol=1e-12)
     for score, lam in zip(ulsif_loocv(phi_de, phi_nu, lambdas), lambdas):
         assert score == pytest.approx(ulsif_loocv_reference(phi_de, phi_nu, lam), rel=1e-9)
 

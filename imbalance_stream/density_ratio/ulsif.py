@@ -18,7 +18,7 @@ from ._common import (
 )
 from .base import DensityRatioEstimator
 
-__all__ = ["ULSIF", "ulsif_alpha", "ulsif_loocv"]
+__all__ = ["ULSIF", "kept_eigenpairs", "ulsif_alpha", "ulsif_loocv"]
 
 #: A trace of ``H`` at most this fraction of the smallest ridge counts as ``H = 0``.
 NEGLIGIBLE_EIGENVALUE = 1e-14
@@ -32,6 +32,26 @@ def ulsif_alpha(H: np.ndarray, h: np.ndarray, lambda_: float) -> np.ndarray:
     except linalg.LinAlgError:  # round-off made H + lambda I indefinite
         alpha = np.linalg.lstsq(ridged, h, rcond=None)[0]
     return np.maximum(alpha, 0.0)
+
+
+def kept_eigenpairs(phi_de: np.ndarray, lambdas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The eigenpairs of ``H = phi_de phi_de' / m`` that a ridge in ``lambdas`` can tell from 0,
+    as ``(eigenvalues, Q)`` with ``Q`` ``b x r`` (``r`` may be 0).
+
+    An eigen-direction whose eigenvalue is negligible against the smallest ridge, or below the
+    eigendecomposition's own error (LAPACK's backward error is of order b x machine epsilon x
+    the largest eigenvalue), enters the leave-one-out through the identity part ``1 / ridge``
+    alone. ``trace(H)`` bounds every eigenvalue: when it is negligible (a narrow width, where
+    the basis functions vanish at the source points) no eigendecomposition is needed.
+    """
+    b, m = phi_de.shape
+    negligible = NEGLIGIBLE_EIGENVALUE * float(np.min(lambdas)) * (m - 1.0) / m
+    if np.einsum("ij,ij->", phi_de, phi_de) / m <= negligible:
+        return np.zeros(0), np.zeros((b, 0))
+    eigenvalues, Q = np.linalg.eigh(phi_de @ phi_de.T / m)
+    error = b * np.finfo(float).eps * eigenvalues[-1]
+    kept = eigenvalues > max(negligible, error)
+    return eigenvalues[kept], np.ascontiguousarray(Q[:, kept])
 
 
 def ulsif_loocv(phi_de: np.ndarray, phi_nu: np.ndarray, lambdas: np.ndarray) -> np.ndarray:
@@ -50,20 +70,7 @@ def ulsif_loocv(phi_de: np.ndarray, phi_nu: np.ndarray, lambdas: np.ndarray) -> 
     h = phi_nu.mean(1)
     lambdas = np.ascontiguousarray(lambdas, dtype=np.float64)
     scores = np.empty(len(lambdas))
-    b = phi_de.shape[0]
-    # An eigen-direction whose eigenvalue is negligible against the smallest ridge, or below
-    # the eigendecomposition's own error (LAPACK's backward error is of order b x machine
-    # epsilon x the largest eigenvalue), enters through the identity part 1 / ridge alone.
-    # trace(H) bounds every eigenvalue: when it is negligible (a narrow width, where the basis
-    # functions vanish at the source points) no eigendecomposition is needed.
-    negligible = NEGLIGIBLE_EIGENVALUE * lambdas.min() * (n_de - 1.0) / n_de
-    if np.einsum("ij,ij->", phi_de, phi_de) / n_de <= negligible:
-        eigenvalues, Q = np.zeros(0), np.zeros((b, 0))
-    else:
-        eigenvalues, Q = np.linalg.eigh(phi_de @ phi_de.T / n_de)
-        error = b * np.finfo(float).eps * eigenvalues[-1]
-        kept = eigenvalues > max(negligible, error)
-        eigenvalues, Q = eigenvalues[kept], np.ascontiguousarray(Q[:, kept])
+    eigenvalues, Q = kept_eigenpairs(phi_de, lambdas)
     QT = Q.T
     ulsif_loocv_scores(
         eigenvalues, Q, QT @ X_de, QT @ X_nu, QT @ h, X_de, X_nu, h, n_de, n_nu, lambdas, scores
