@@ -140,7 +140,7 @@ def test_lockmm_new_point_is_the_smoothed_solution():
     x = np.array([0.3, -0.2])
     width = np.sort(np.sqrt(((pooled - x) ** 2).sum(1)))[4]
     kernel = np.exp(-((test - x) ** 2).sum(1) / (2 * width * detector._test_widths))
-    expected = kernel @ detector._weights / (1 + kernel.sum())
+    expected = kernel @ detector.weights_ / (1 + kernel.sum())
     score = detector.score_one({"x0": 0.3, "x1": -0.2})
     assert score == pytest.approx(-np.log(expected), rel=1e-10)
 

@@ -72,6 +72,9 @@ class LocKMMNovelty(DensityRatioNovelty):
     ----------
     shift_
         The diagonal shift ``delta`` of the last refresh.
+    weights_
+        The solution of the last refresh at the test window's points, in the window's order
+        (zero weights as the programme gives them, not ordered).
 
     Examples
     --------
@@ -139,7 +142,7 @@ class LocKMMNovelty(DensityRatioNovelty):
             K, k, self.B, self.epsilon, self.tol, self.max_iter
         )
         self._pooled, self._widths = pooled, widths
-        self._test_rows, self._test_widths, self._weights = test, s_test, weights
+        self._test_rows, self._test_widths, self.weights_ = test, s_test, weights
         self._width_floor = float(widths.min())
         # the observed points' zero weights in the order of their multipliers (D-DR-51); new
         # points are smoothed over the solution itself
@@ -150,7 +153,7 @@ class LocKMMNovelty(DensityRatioNovelty):
         width = kth_smallest(pooled, len(pooled), vector, self.k, -1, np.empty(len(pooled)))
         width = max(width, self._width_floor)
         test, s_test = self._test_rows, self._test_widths
-        matched = local_gaussian_sum(test, len(test), vector, width, s_test, self._weights, -1)
+        matched = local_gaussian_sum(test, len(test), vector, width, s_test, self.weights_, -1)
         mass = local_gaussian_sum(test, len(test), vector, width, s_test, np.empty(0), -1)
         return matched / (1.0 + mass)
 

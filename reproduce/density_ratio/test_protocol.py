@@ -66,3 +66,11 @@ def test_time_ratios_divide_by_kmm_at_the_same_setting():
     assert np.isnan(rows[3]["time_vs_kmm"])  # no KMM at that setting
     assert rows[1]["paper_time_vs_kmm_S1"] == pytest.approx(3.6 / 27.4, abs=1e-3)
     assert np.isnan(rows[2]["paper_time_vs_kmm_S1"])  # OSVM is not in Table 5.11
+
+
+def test_solver_tolerance_reports_the_zero_weights_and_the_tied_auc():
+    rows = protocol.solver_tolerance({"tol": [1e-3], "methods": ["KMM", "locKMM"]})
+    assert [(row["method"], row["tol"]) for row in rows] == [("KMM", 1e-3), ("locKMM", 1e-3)]
+    for row in rows:
+        assert 0 < row["zero_weights"] < 3207
+        assert 0.5 < row["auc"] <= 1.0 and 0.5 < row["auc_zero_weights_tied"] <= 1.0
