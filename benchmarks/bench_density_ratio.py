@@ -54,10 +54,14 @@ from imbalance_stream.density_ratio._common import (
 from imbalance_stream.density_ratio.ulsif import kept_eigenpairs, ulsif_loocv
 
 
-def refresh_cost(n: int, repeats: int) -> None:
+def two_gaussians(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The refresh parts' data: ``n`` source and ``n`` target points in 10 dimensions."""
     rng = np.random.default_rng(0)
-    source = rng.normal(0.0, 1.0, size=(n, 10))
-    target = rng.normal(0.3, 0.8, size=(n, 10))
+    return rng.normal(0.0, 1.0, size=(n, 10)), rng.normal(0.3, 0.8, size=(n, 10))
+
+
+def refresh_cost(n: int, repeats: int) -> None:
+    source, target = two_gaussians(n)
     ours, theirs = [], []
     for _ in range(repeats):
         start = time.process_time()
@@ -104,9 +108,7 @@ def median_cpu_ms(step, repeats: int) -> float:
 
 def refresh_breakdown(n: int, repeats: int) -> None:
     """The steps of ``ULSIF``'s fit timed apart (CPU ms, median of ``repeats``)."""
-    rng = np.random.default_rng(0)
-    source = rng.normal(0.0, 1.0, size=(n, 10))
-    target = rng.normal(0.3, 0.8, size=(n, 10))
+    source, target = two_gaussians(n)
     pooled = np.vstack([source, target])
     median = median_distance(pooled, 0)
     centres = target[: min(100, n)]

@@ -16,7 +16,7 @@ from river.base import AnomalyDetector
 from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int
 from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
 
-__all__ = ["DensityRatioNovelty"]
+__all__ = ["DensityRatioNovelty", "ratio_score"]
 
 MODES = ("two-sample", "stream")
 
@@ -25,6 +25,12 @@ SMALLEST_RATIO = float(np.finfo(np.float64).tiny)
 
 #: Fewest points each window must hold before a refresh can estimate anything.
 MIN_WINDOW = 2
+
+
+def ratio_score(ratio: float) -> float:
+    """The anomaly score of a density ratio: ``-log ratio``, a ratio of 0 scored as the smallest
+    positive float (D-DR-50)."""
+    return -math.log(max(float(ratio), SMALLEST_RATIO))
 
 
 class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
@@ -169,7 +175,7 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
 
     def _score(self, inlier: float) -> float:
         """The score of an inlier value (a density ratio)."""
-        return -math.log(max(float(inlier), SMALLEST_RATIO))
+        return ratio_score(inlier)
 
     @property
     def n_reference_samples(self) -> int:

@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from imbalance_stream.anomaly import KDENovelty, KMMNovelty, LocKMMNovelty, ULSIFNovelty
+from imbalance_stream.anomaly.base import ratio_score
 from imbalance_stream.datasets import Spambase
 from imbalance_stream.density_ratio._common import median_distance
 from imbalance_stream.metrics.batch import precision_at_t, roc_auc
@@ -311,7 +312,7 @@ def solver_tolerance(params: dict, *, out_dir=None, n_jobs=None, scheduler=None,
             cpu_seconds = time.process_time() - start
             # the solution itself, its zero weights tied, as scored before D-DR-51
             weights = detector.estimator_.weights_ if method == "KMM" else detector.weights_
-            tied = -np.log(np.maximum(weights, np.finfo(float).tiny))
+            tied = [ratio_score(weight) for weight in weights]
             rows.append(
                 {
                     "method": method,
