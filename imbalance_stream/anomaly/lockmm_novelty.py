@@ -131,7 +131,7 @@ class LocKMMNovelty(DensityRatioNovelty):
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
         pooled = np.vstack([reference, test])
-        widths = knn_bandwidths(pooled, self.k)
+        widths = self._local_widths(pooled, reference_size=len(reference))
         s_reference, s_test = widths[: len(reference)], widths[len(reference) :]
         K = local_gram(test, s_test, test, s_test)
         k = (len(test) / len(reference)) * local_gram(test, s_test, reference, s_reference).sum(1)
@@ -147,6 +147,11 @@ class LocKMMNovelty(DensityRatioNovelty):
         # the observed points' zero weights in the order of their multipliers (D-DR-51); new
         # points are smoothed over the solution itself
         return central_path_weights(K, k, weights, self.tol)
+
+    def _local_widths(self, pooled: np.ndarray, reference_size: int) -> np.ndarray:
+        """Eq. 5.7's ``s_i`` of the pooled windows (reference rows first): each point's
+        distance to its ``k``-th nearest other point of the pool (D-DR-5)."""
+        return knn_bandwidths(pooled, self.k)
 
     def _inlier(self, vector: np.ndarray) -> float:
         pooled = self._pooled

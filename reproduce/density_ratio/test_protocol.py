@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from imbalance_stream.density_ratio._common import knn_bandwidths
 from imbalance_stream.scenario import load
 from reproduce.density_ratio import protocol
 
@@ -74,3 +75,22 @@ def test_solver_tolerance_reports_the_zero_weights_and_the_tied_auc():
     for row in rows:
         assert 0 < row["zero_weights"] < 3207
         assert 0.5 < row["auc"] <= 1.0 and 0.5 < row["auc_zero_weights_tied"] <= 1.0
+
+
+def test_own_collection_widths_are_taken_within_each_collection():
+    rng = np.random.default_rng(0)
+    pooled = rng.normal(size=(30, 2))
+    widths = protocol.OwnCollectionLocKMM(k=3)._local_widths(pooled, reference_size=20)
+    assert np.array_equal(widths[:20], knn_bandwidths(pooled[:20], 3))
+    assert np.array_equal(widths[20:], knn_bandwidths(pooled[20:], 3))
+
+
+def test_lockmm_neighbourhood_small_run_compares_both_readings(tmp_path):
+    rows = protocol.lockmm_neighbourhood({"runs": 1, "digits": []}, out_dir=tmp_path)
+    assert [(row["data"], row["neighbourhood"]) for row in rows] == [
+        ("spam", "pooled"),
+        ("spam", "own collection"),
+    ]
+    for row in rows:
+        assert row["tasks"] == 1 and 0.5 < row["auc"] <= 1.0 and row["paper_auc"] == 0.9362
+        assert row["auc_minus_paper"] == pytest.approx(row["auc"] - 0.9362, abs=1e-4)
