@@ -120,8 +120,19 @@ class NamedSpecs:
 
     config: dict
 
+    @property
+    def positive(self):
+        """The rare label of the stream or log (``True`` unless the file names another)."""
+        return self.config.get("stream", {}).get("positive", True)
+
     def make_models(self) -> dict:
-        return _build_named(self.config, "models", "estimator")
+        """Every model of ``[models]``; a classifier that takes ``positive`` and whose spec does
+        not set it learns :attr:`positive` as its rare label (:func:`with_positive`)."""
+        models = self.config.get("models", {})
+        return {
+            name: build(with_positive(spec, self.positive), "estimator", f"models.{name}")
+            for name, spec in models.items()
+        }
 
     def make_metrics(self) -> dict:
         return _build_named(self.config, "metrics", "metric")
@@ -150,22 +161,60 @@ def _positive_int(value, where: str, minimum: int = 1) -> int:
     return int(value)
 
 
-def _with_seed(spec, seed: int | None):
-    """``spec`` with ``seed`` filled in, if its class takes a seed and the spec leaves it unset."""
-    if seed is None:
-        return spec
+def _with_param(spec, name: str, value, kind: str):
+    """``spec`` with ``name = value`` filled in, if its class takes ``name`` and the spec leaves
+    it unset; a spec that is not a class name or table is returned as it is."""
+    if not isinstance(spec, (str, Mapping)):
+        return spec  # malformed: build() will say so
     table = {"class": spec} if isinstance(spec, str) else dict(spec)
     if not isinstance(table.get("class"), str):
-        return spec  # malformed: build() will say so
+        return spec
     try:
-        cls = resolve(table["class"], "dataset")
+        cls = resolve(table["class"], kind)
     except SpecError:
         return spec  # build() will say so, with the location
     given = table.get("params", {})
     params = dict(given) if isinstance(given, Mapping) else {}
-    if "seed" in inspect.signature(cls).parameters and "seed" not in params:
-        params["seed"] = seed
+    if name in inspect.signature(cls).parameters and name not in params:
+        params[name] = value
         table["params"] = params
+    return table
+
+
+def _with_seed(spec, seed: int | None):
+    """``spec`` with ``seed`` filled in, if its class takes a seed and the spec leaves it unset."""
+    return spec if seed is None else _with_param(spec, "seed", seed, "dataset")
+
+
+def with_positive(spec, positive):
+    """A model spec in which every classifier that takes ``positive`` and is not given one gets
+    the stream's or log's rare label: each step of a pipeline, and an estimator given as a
+    parameter (a wrapper's ``classifier = { class = ... }``).
+
+    Without it a log labelled ``"fraud"`` / ``"legit"`` with ``positive = "fraud"`` would reach
+    this package's classifiers with their default ``positive=True``, and they would refuse
+    ``"fraud"`` as a third label.
+
+    >>> scaler, acog = with_positive(["river.preprocessing.StandardScaler", "ACOG"], "fraud")
+    >>> scaler
+    {'class': 'river.preprocessing.StandardScaler'}
+    >>> acog
+    {'class': 'ACOG', 'params': {'positive': 'fraud'}}
+    >>> with_positive({"class": "ACOG", "params": {"positive": 1}}, "fraud")["params"]
+    {'positive': 1}
+
+    """
+    if isinstance(spec, list):
+        return [with_positive(step, positive) for step in spec]
+    table = _with_param(spec, "positive", positive, "estimator")
+    params = table.get("params") if table is not spec else None  # spec itself: malformed
+    if isinstance(params, Mapping):
+        table["params"] = {
+            key: with_positive(value, positive)
+            if isinstance(value, Mapping) and "class" in value
+            else value
+            for key, value in params.items()
+        }
     return table
 
 

@@ -370,6 +370,43 @@ def test_anomaly_detector_is_scored(phishing, tmp_path):
     assert 0.0 <= result.table[0]["AUC"] <= 1.0
 
 
+def test_the_logs_positive_label_reaches_the_models(tmp_path):
+    """A log labelled "fraud" / "legit": this package's classifiers learn the log's ``positive``
+    as their rare label (else they would refuse "fraud" as a third label and reject every
+    positive row), inside a pipeline and inside a wrapper; their predictions are the log's labels;
+    a ``positive`` the spec gives is kept."""
+    rows = [(t, (t * 7) % 11, "fraud" if t % 5 == 0 else "legit") for t in range(1, 61)]
+    text = "t,amount,label\n" + "".join(f"{t},{amount}.0,{label}\n" for t, amount, label in rows)
+    (tmp_path / "log.csv").write_text(text)
+    scenario = parse(
+        """
+kind = "replay"
+[log]
+path = "log.csv"
+time = "t"
+label = "label"
+labels = ["legit", "fraud"]
+positive = "fraud"
+[models]
+Pipeline = ["river.preprocessing.StandardScaler", "ACOG"]
+Wrapped = { class = "river.imblearn.RandomUnderSampler", params = { classifier = { class = "LASVM" }, desired_dist = { legit = 0.5, fraud = 0.5 } } }
+Given = { class = "ACOG", params = { positive = "legit" } }
+[metrics]
+Recall = { class = "river.metrics.Recall", params = { pos_val = "fraud" } }
+""",  # noqa: E501
+        base=tmp_path,
+    )
+    result = replay(scenario, out_dir=tmp_path / "out")
+    assert result.rejected == 0
+    assert all(row["labelled"] == len(rows) for row in result.table)
+    models = result.models
+    assert models["Pipeline"]["ACOG"].classes == ("fraud", "legit")
+    assert models["Wrapped"].classifier.classes == ("fraud", "legit")
+    assert models["Given"].classes == ("legit", "fraud")
+    predictions = list(csv.DictReader(open(tmp_path / "out" / "predictions.csv")))
+    assert {row["prediction"] for row in predictions} <= {"fraud", "legit"}
+
+
 def test_cli_errors_are_one_line(tmp_path, capsys):
     (tmp_path / "s.toml").write_text(
         'kind = "replay"\n[log]\npath = "nope.csv"\ntime = "t"\nlabel = "y"\n[models]\nM = "ACOG"\n'

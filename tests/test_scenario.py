@@ -537,6 +537,23 @@ def test_csv_source_relative_to_the_scenario_file(tmp_path, monkeypatch):
     assert result.table[0]["BA"] > 0.9  # the positives stand out by their amount
 
 
+def test_the_streams_positive_label_reaches_the_models(tmp_path):
+    """Labels left as strings ("0" / "1") with ``positive = "1"``: ACOG, given no ``positive`` of
+    its own, learns the stream's (with its default ``True`` it would refuse "1" as a third
+    label)."""
+    _csv(tmp_path)
+    text = CSV_SCENARIO.replace(', parse_dates = { day = "%Y-%m-%d" }', "")
+    text = text.replace('drop = ["channel"]', 'drop = ["channel", "day"]')
+    text = text.replace(', fraud = "int"', "").replace("positive = 1\n", 'positive = "1"\n')
+    text = text.replace("positive = 1, ", "")
+    scenario = parse(text, source=str(tmp_path / "payments.toml"))
+    assert "positive" not in str(scenario.config["models"])
+    model = scenario.make_models()["ACOG"]
+    assert model["ACOG"].positive == "1"
+    result = run(scenario)
+    assert result.table[0]["samples"] == 400 and result.table[0]["BA"] > 0.9
+
+
 def test_csv_source_parses_dates_and_reports_mistakes(tmp_path):
     import datetime
 

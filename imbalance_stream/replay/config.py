@@ -467,6 +467,11 @@ class ReplayScenario(NamedSpecs):
         return self.config.get("replay", {})
 
     @property
+    def positive(self):
+        """The log's rare label (``log.positive``), which the models learn as theirs."""
+        return self.log.positive
+
+    @property
     def step(self) -> int:
         return self.options.get("step", 1000)
 
