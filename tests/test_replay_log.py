@@ -407,6 +407,27 @@ Recall = { class = "river.metrics.Recall", params = { pos_val = "fraud" } }
     assert {row["prediction"] for row in predictions} <= {"fraud", "legit"}
 
 
+def test_a_model_that_fails_on_a_valid_row_stops_the_replay_naming_it(tmp_path, capsys):
+    """River's LogisticRegression cannot learn the label "legit" (it calls int() on it): that is
+    neither a refused feature nor a refused label, so the model's state cannot be trusted after it
+    and the replay stops, in one line naming the model, the row and the label, exit code 2."""
+    text = "t,amount,label\n" + "".join(
+        f"{t},{t % 7}.0,{'fraud' if t % 5 == 0 else 'legit'}\n" for t in range(1, 30)
+    )
+    (tmp_path / "log.csv").write_text(text)
+    (tmp_path / "s.toml").write_text(
+        'kind = "replay"\n[log]\npath = "log.csv"\ntime = "t"\nlabel = "label"\n'
+        'labels = ["legit", "fraud"]\npositive = "fraud"\n'
+        '[models]\nACOG = "ACOG"\nLR = "river.linear_model.LogisticRegression"\n'
+    )
+    with pytest.raises(ReplayError, match=r"model 'LR' could not learn row 1 \(label 'legit'\)"):
+        replay(tmp_path / "s.toml", out_dir=tmp_path / "api")
+    command = ["replay", str(tmp_path / "s.toml"), "--out", str(tmp_path / "cli"), "--quiet"]
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    assert "true/false or 0/1 labels" in err and len(err.strip().splitlines()) == 1
+
+
 def test_cli_errors_are_one_line(tmp_path, capsys):
     (tmp_path / "s.toml").write_text(
         'kind = "replay"\n[log]\npath = "nope.csv"\ntime = "t"\nlabel = "y"\n[models]\nM = "ACOG"\n'

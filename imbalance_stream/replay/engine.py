@@ -383,6 +383,8 @@ class _CellRun:
             state["skip"][j].add(ev.seq)
             self._reject_for_model(ev, j, midx, f"predict: {error}")
             return None
+        except (TypeError, ValueError) as error:
+            raise self._model_failed(j, "predict", ev, error) from error
         counts["events"][midx] += 1
         labelled = ev.label_time is not None
         if not labelled:
@@ -420,6 +422,8 @@ class _CellRun:
             except MODEL_ERRORS as error:
                 self._reject_for_model(ev, j, midx, f"learn: {error}")
                 continue
+            except (TypeError, ValueError) as error:
+                raise self._model_failed(j, "learn", ev, error) from error
             self.state["counts"]["labelled"][midx] += 1
             if self.per_entity[j]:
                 self.state["entities"][j][ev.entity][1] += 1
@@ -453,6 +457,22 @@ class _CellRun:
         self.rej.row([ev.row, midx, self.labels[j], reason])
         self.last_reject = ev.row
         self._check_rejects()
+
+    def _model_failed(self, j, step, ev, error) -> ReplayError:
+        """A model that fails on a valid row with an error of its own (not a refused feature or
+        label, which reject the row for that model only) stops the replay: its state may be half
+        updated, so going on would replay a corrupted model."""
+        self.rej.flush()  # the rows rejected so far are written out with the error
+        hint = ""
+        if isinstance(ev.label, str):
+            hint = (
+                "; River's linear classifiers take only true/false or 0/1 labels: write the "
+                "labels so (labels = [0, 1]) or use a classifier that takes positive"
+            )
+        return ReplayError(
+            f"model {self.labels[j]!r} could not {step} row {ev.row} (label {ev.label!r}): "
+            f"{type(error).__name__}: {error}{hint}"
+        )
 
     def _check_rejects(self):
         limit = self.cell.get("max_rejects")
