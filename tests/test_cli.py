@@ -256,6 +256,36 @@ def test_a_stream_that_does_not_fit_a_model_exits_2(tmp_path, capsys):
     assert "the stream does not fit a model" in err and "Traceback" not in err
 
 
+def test_a_model_that_fails_on_the_stream_exits_2_naming_it(tmp_path, capsys):
+    """River's LogisticRegression cannot learn the text label "no" (it calls int() on it): the
+    run stops with one line naming the model and how far the stream got, and exit code 2; the
+    package's ACOG beside it takes the stream's positive "yes" and would have run."""
+    from river import linear_model, metrics
+
+    from imbalance_stream.evaluate import ModelFailed, run_prequential
+    from imbalance_stream.linear_model import ACOG
+
+    rows = "".join(f"{i % 11}.0,{'yes' if i % 5 == 0 else 'no'}\n" for i in range(1, 50))
+    (tmp_path / "p.csv").write_text("amount,fraud\n" + rows)
+    (tmp_path / "s.toml").write_text(
+        '[stream]\nsource = { csv = "p.csv", target = "fraud", converters = { amount = "float" } }'
+        '\npositive = "yes"\n[models]\nACOG = "ACOG"\nLR = "river.linear_model.LogisticRegression"'
+        '\n[metrics]\nBA = "river.metrics.BalancedAccuracy"\n'
+    )
+    assert cli.main(["run", str(tmp_path / "s.toml"), "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "the run of model 'LR' failed after 1 sample of the stream: ValueError" in err
+    assert "true/false or 0/1 labels" in err and len(err.strip().splitlines()) == 1
+
+    stream = [({"amount": float(i % 11)}, "yes" if i % 5 == 0 else "no") for i in range(1, 50)]
+    accuracy = {"Accuracy": metrics.Accuracy()}
+    with pytest.raises(ModelFailed, match="model 'LR' failed after 1 sample") as caught:
+        run_prequential(stream, {"LR": linear_model.LogisticRegression()}, accuracy)
+    assert isinstance(caught.value.__cause__, ValueError)
+    result = run_prequential(stream, {"ACOG": ACOG(positive="yes")}, accuracy)
+    assert 0.0 <= result.final["ACOG"]["Accuracy"] <= 1.0
+
+
 def test_scheduler_without_dask_exits_2(small, tmp_path, capsys):
     try:
         import dask.distributed  # noqa: F401

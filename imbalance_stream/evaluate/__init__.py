@@ -2,7 +2,7 @@
 
 from .array_replay import ReplayResult, has_array_path, replay_array
 from .parallel import map_cells
-from .prequential import PrequentialResult, plot_curves, run_prequential
+from .prequential import ModelFailed, PrequentialResult, plot_curves, run_prequential
 
 
 def __getattr__(name):
@@ -14,6 +14,7 @@ def __getattr__(name):
 
 
 __all__ = [
+    "ModelFailed",
     "PrequentialResult",
     "ReplayResult",
     "has_array_path",

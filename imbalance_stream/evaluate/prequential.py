@@ -28,9 +28,21 @@ from river import base, evaluate, utils
 from river import stream as river_stream
 from river.metrics import base as metrics_base
 
+from ..base import FeatureSpaceFull, InvalidFeature, NumericalError, UnknownLabel
 from .parallel import map_cells
 
-__all__ = ["PrequentialResult", "plot_curves", "run_prequential"]
+#: What this package's models raise for input they refuse, reported as such by the callers.
+_REFUSALS = (FeatureSpaceFull, InvalidFeature, NumericalError, UnknownLabel)
+
+__all__ = ["ModelFailed", "PrequentialResult", "plot_curves", "run_prequential"]
+
+
+class ModelFailed(RuntimeError):
+    """A model (or a metric of its run) raised an error of its own on a sample of the stream:
+    not a feature or label it refused (this package's ``InvalidFeature`` and ``UnknownLabel``
+    pass through unchanged, and so do the stream's own errors), but, say, River's
+    ``LogisticRegression`` calling ``int()`` on the label ``"yes"``. The message names the model
+    and how far the stream had got; the original error is the ``__cause__``."""
 
 
 @dataclasses.dataclass
@@ -124,10 +136,20 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         )
 
     counted = [0]
+    text_labels = [False]
+    reading = [False]  # left True when reading the stream raised (not the model's error)
 
     def counting(samples):
-        for sample in samples:
+        samples = iter(samples)
+        while True:
+            reading[0] = True
+            try:
+                sample = next(samples)
+            except StopIteration:
+                return
+            reading[0] = False
             counted[0] += 1
+            text_labels[0] = text_labels[0] or isinstance(sample[1], str)
             yield sample
 
     rows: list[dict] = []
@@ -152,6 +174,23 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         for state in checkpoints:
             seen = state["Step"]
             read(seen)
+    except _REFUSALS:
+        raise
+    except (TypeError, ValueError) as error:
+        if reading[0]:
+            raise  # the stream's own error (a damaged file, say), reported as such
+        hint = ""
+        if text_labels[0]:
+            hint = (
+                "; River's linear classifiers take only true/false or 0/1 labels: convert the "
+                'label (converters = { LABEL = "bool" } on a CSV stream) or use a classifier '
+                "that takes positive"
+            )
+        raise ModelFailed(
+            f"the run of model {name!r} failed after {counted[0]} "
+            f"sample{'' if counted[0] == 1 else 's'} of the stream: "
+            f"{type(error).__name__}: {error}{hint}"
+        ) from error
     finally:
         if bar is not None:
             bar.close()
