@@ -4,6 +4,7 @@ after SIGKILL, serial = processes = Dask, the CLI, and a small version of the ex
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import json
 import os
 import pathlib
@@ -16,7 +17,7 @@ import sys
 import time
 
 import pytest
-from river import datasets, evaluate, metrics
+from river import compose, datasets, evaluate, metrics
 
 from imbalance_stream.cli import main
 from imbalance_stream.replay import ReplayError, parse, replay
@@ -126,9 +127,9 @@ def test_outputs(phishing, reference):
     assert not (out / ".replay").exists()
 
 
-def test_time_semantics_are_rivers(phishing):
-    """Without entities the replay is River's progressive validation with moment and delay."""
-    folder = phishing
+def _two_hours_late(folder, models_and_metrics):
+    """A replay without entities, every label two hours late, and the same log as River's
+    stream of ``(x, y)`` with the event time as ``x["t"]`` (for River's ``moment``)."""
     scenario = parse(
         """
 kind = "replay"
@@ -140,26 +141,35 @@ labels = [false, true]
 label_delay = "2h"
 [log.features]
 exclude = ["event_id", "entity", "label_time"]
+"""
+        + models_and_metrics,
+        base=folder,
+    )
+    stream = [
+        (
+            {k: float(r[k]) for k in FEATURES} | {"t": dt.datetime.fromisoformat(r["time"])},
+            r["label"] == "True",
+        )
+        for r in csv.DictReader(open(folder / "log.csv"))
+    ]
+    return scenario, stream
+
+
+def test_time_semantics_are_rivers(phishing):
+    """Without entities the replay is River's progressive validation with moment and delay."""
+    folder = phishing
+    scenario, stream = _two_hours_late(
+        folder,
+        """
 [models]
 LR = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]
 [metrics]
 BA = "river.metrics.BalancedAccuracy"
 AUC = "river.metrics.ROCAUC"
 """,
-        base=folder,
     )
     result = replay(scenario, out_dir=folder / "semantics")
-    rows = list(csv.DictReader(open(folder / "log.csv")))
-    import datetime as dt
-
-    stream = [
-        (
-            {k: float(r[k]) for k in FEATURES} | {"t": dt.datetime.fromisoformat(r["time"])},
-            r["label"] == "True",
-        )
-        for r in rows
-    ]
-    from river import compose, linear_model, preprocessing
+    from river import linear_model, preprocessing
 
     for name, metric in (("BA", metrics.BalancedAccuracy()), ("AUC", metrics.ROCAUC())):
         model = (
@@ -171,6 +181,39 @@ AUC = "river.metrics.ROCAUC"
             stream, model, metric, moment="t", delay=dt.timedelta(hours=2)
         ).get()
         assert result.table[0][name] == pytest.approx(expected, abs=1e-12)
+
+
+def test_an_active_learner_learns_only_the_labels_it_asked_for(phishing):
+    """River's active protocol in a replay: every row is predicted and scored, and a label is
+    learned only if the model asked for it when it predicted the row; the metrics are River's
+    progressive validation of the same learner with the same delay, and ``labelled`` is River's
+    "Samples used"."""
+    from river import active, linear_model, preprocessing
+
+    scenario, stream = _two_hours_late(
+        phishing,
+        """
+[models]
+AL = { class = "river.active.EntropySampler", params = { classifier = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"], discount_factor = 1.0, seed = 5 } }
+[metrics]
+BA = "river.metrics.BalancedAccuracy"
+""",  # noqa: E501
+    )
+    result = replay(scenario, out_dir=phishing / "active")
+    learner = active.EntropySampler(
+        compose.Discard("t") | preprocessing.StandardScaler() | linear_model.LogisticRegression(),
+        discount_factor=1.0,
+        seed=5,
+    )
+    states = list(
+        evaluate.iter_progressive_val_score(
+            stream, learner, metrics.BalancedAccuracy(), moment="t", delay=dt.timedelta(hours=2)
+        )
+    )
+    table = result.table[0]
+    assert table["events"] == len(stream)
+    assert table["BA"] == pytest.approx(states[-1]["BalancedAccuracy"].get(), abs=1e-12)
+    assert 0 < table["labelled"] == states[-1]["Samples used"] < len(stream)
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "parquet", "sqlite", "duckdb"])

@@ -54,6 +54,7 @@ import zlib
 from river import base as river_base
 from river import compose
 from river import stream as river_stream
+from river.active.base import ActiveLearningClassifier
 
 from imbalance_stream.base import InvalidFeature, UnknownLabel
 
@@ -102,17 +103,24 @@ class _Model:
             hasattr(final, "score_one") and not hasattr(final, "predict_one")
         )
         self.supervised = getattr(model, "_supervised", True)
+        # River's active protocol: predictions come with whether the model wants the label
+        self.active = isinstance(final, ActiveLearningClassifier)
         self.positive = positive
 
     def predict(self, model, x):
-        """``(prediction, score, what the metrics take)``."""
+        """``(prediction, score, what the metrics take, whether the label is wanted)``."""
         if self.detector:
             score = model.score_one(x)
-            return "", score, score
-        proba = model.predict_proba_one(x)
-        prediction = model.predict_one(x)
+            return "", score, score, True
+        if self.active:
+            # one call: asking may change the learner's state (a count, a pool of recent scores)
+            proba, ask = model.predict_proba_one(x)
+            prediction = max(proba, key=proba.get) if proba else None
+        else:
+            proba, ask = model.predict_proba_one(x), True
+            prediction = model.predict_one(x)
         score = proba.get(self.positive, 0.0) if proba else ""
-        return prediction, score, (prediction, proba)
+        return prediction, score, (prediction, proba), ask
 
     def learn(self, model, x, y):
         if self.supervised:
@@ -138,6 +146,7 @@ def _fresh_state(cell, scenario, slots):
         "models": [{} if mode == "entity" else None for _, _, mode in slots],
         "pending": [],
         "skip": [set() for _ in slots],
+        "unasked": [set() for _ in slots],
         "entities": [{} for _ in slots],
         "tracks": tracks,
         "counts": {
@@ -264,6 +273,7 @@ class _CellRun:
         self.cell = cell
         self.log = scenario.log
         self.state = state
+        state.setdefault("unasked", [set() for _ in state["skip"]])  # a checkpoint of 0.2.0
         self.files = files
         self.paths = paths
         self.resumed = resumed
@@ -378,13 +388,15 @@ class _CellRun:
             stats[0] += 1
         counts = state["counts"]
         try:
-            prediction, score, taken = self.kinds[j].predict(self._model(j, ev), ev.x)
+            prediction, score, taken, ask = self.kinds[j].predict(self._model(j, ev), ev.x)
         except MODEL_ERRORS as error:
             state["skip"][j].add(ev.seq)
             self._reject_for_model(ev, j, midx, f"predict: {error}")
             return None
         except (TypeError, ValueError) as error:
             raise self._model_failed(j, "predict", ev, error) from error
+        if not ask:
+            state["unasked"][j].add(ev.seq)
         counts["events"][midx] += 1
         labelled = ev.label_time is not None
         if not labelled:
@@ -408,14 +420,20 @@ class _CellRun:
 
     def _answer(self, ev, y):
         _, preds = self.pending.pop(ev.seq)
-        skip = self.state["skip"]
+        skip, unasked = self.state["skip"], self.state["unasked"]
         if y is NEVER:
-            for ids in skip:
+            for ids in (*skip, *unasked):
                 ids.discard(ev.seq)
             return
         for j, midx in enumerate(self.owned):
             if ev.seq in skip[j]:  # the model rejected the row when predicting
                 skip[j].discard(ev.seq)
+                continue
+            if ev.seq in unasked[j]:
+                # an active learner that did not ask: scored, as River's progressive validation
+                # scores it, but not learned
+                unasked[j].discard(ev.seq)
+                self._score(j, midx, ev, y, preds[j])
                 continue
             try:
                 self.kinds[j].learn(self._model(j, ev), ev.x, y)
