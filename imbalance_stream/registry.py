@@ -416,6 +416,7 @@ def build(spec, kind: str | None = None, where: str = "spec"):
             value if isinstance(value, type) else _convert_param(value, f"{where}.params.{key}")
         )
     _check_functions(cls, signature, kwargs, where)
+    _check_estimators(cls, signature, kwargs, where)
     if issubclass(cls, datasets_base.Dataset):
         _check_dataset(cls, kwargs, where)
     try:
@@ -439,6 +440,28 @@ def _check_functions(cls: type, signature: inspect.Signature, kwargs: dict, wher
                 f"{where}.params.{key}: {cls.__name__} takes a function there, which a scenario "
                 f"cannot give (files name classes only, and never import or evaluate strings); "
                 f"got {value!r}. Build such a model in Python instead"
+            )
+
+
+#: Parameters that take a model: River's wrappers annotate them with an estimator type
+#: (``classifier: base.Classifier``); these names cover the ones without an annotation.
+_ESTIMATOR_PARAMETERS = {"classifier", "regressor", "model", "anomaly_detector", "detector"}
+_ESTIMATOR_ANNOTATIONS = ("Classifier", "Regressor", "Estimator", "AnomalyDetector")
+
+
+def _check_estimators(cls: type, signature: inspect.Signature, kwargs: dict, where: str) -> None:
+    """Refuse, when the file is loaded, a class name written as a plain string for a parameter
+    that takes a model (``classifier = "river.linear_model.LogisticRegression"``): a string
+    parameter stays a string, and the wrapper would fail only when it first runs."""
+    for key, value in kwargs.items():
+        parameter = signature.parameters.get(key)
+        if parameter is None or not isinstance(value, str):
+            continue
+        annotation = str(parameter.annotation)
+        if key in _ESTIMATOR_PARAMETERS or any(t in annotation for t in _ESTIMATOR_ANNOTATIONS):
+            raise SpecError(
+                f"{where}.params.{key}: {cls.__name__} takes a model there; write it as a spec "
+                f'table, {key} = {{ class = "{value}" }} (a plain string stays a string)'
             )
 
 

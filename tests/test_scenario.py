@@ -156,7 +156,7 @@ def test_label_keys_become_ints_and_bools_only_when_they_look_like_labels():
         {
             "class": "river.imblearn.RandomOverSampler",
             "params": {
-                "classifier": "river.linear_model.LogisticRegression",
+                "classifier": {"class": "river.linear_model.LogisticRegression"},
                 "desired_dist": {"0": 0.25, "-1": 0.25, "true": 0.25, "cat": 0.25},
             },
         }
@@ -174,6 +174,14 @@ def test_build_list_is_a_pipeline_and_one_item_is_the_item():
     "spec, message",
     [
         ({"class": "ACOG", "params": {"et": 1.0}}, "has no parameter 'et'; did you mean 'eta'"),
+        (
+            {"class": "river.active.EntropySampler", "params": {"classifier": "ACOG"}},
+            'takes a model there; write it as a spec table, classifier = { class = "ACOG" }',
+        ),
+        (
+            {"class": "river.anomaly.QuantileFilter", "params": {"anomaly_detector": "x"}},
+            "QuantileFilter takes a model there",
+        ),
         ({"class": "ACOG", "params": {"loss": "III"}}, "refused its parameters: loss must be"),
         ({"class": "ACOG", "param": {}}, "unknown key 'param'.*did you mean 'params'"),
         ({"params": {}}, "missing 'class'"),
@@ -603,6 +611,32 @@ def test_a_delay_learns_and_scores_each_label_when_it_arrives():
     assert result.table[0]["F1"] == pytest.approx(f1.get())
     assert result.table[0]["samples"] == 1250
     assert [row["step"] for row in result.curves] == [400, 800, 1200, 1250]
+
+
+@pytest.mark.parametrize("delay", [None, 100])
+def test_an_active_learner_learns_only_what_it_asked_for_as_in_river(delay):
+    """An active learner (River's protocol) in a scenario, with and without late labels: every
+    prediction is scored and only the labels it asked for are learned, which is what River's
+    own progressive validation gives for the same learner and delay."""
+    from river import active, evaluate
+
+    spec = DELAYED.replace("delay = 100\n", "" if delay is None else f"delay = {delay}\n")
+    spec = spec.replace(
+        'LogReg = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]',
+        'AL = { class = "river.active.EntropySampler", params = { classifier = ["river.'
+        'preprocessing.StandardScaler", "river.linear_model.LogisticRegression"], seed = 3 } }',
+    )
+    result = run(parse(spec, name="active"))
+    learner = active.EntropySampler(
+        preprocessing.StandardScaler() | linear_model.LogisticRegression(), seed=3
+    )
+    states = list(
+        evaluate.iter_progressive_val_score(
+            datasets.Phishing(), learner, metrics.F1(), delay=delay, step=1250
+        )
+    )
+    assert 0 < states[-1]["Samples used"] < 1250  # it did leave labels out
+    assert result.table[0]["F1"] == pytest.approx(states[-1]["F1"].get(), abs=1e-12)
 
 
 def test_a_delay_shows_each_arrival_to_observe_one():

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 
 from river import base, evaluate, utils
 from river import stream as river_stream
+from river.active.base import ActiveLearningClassifier
 from river.metrics import base as metrics_base
 
 from ..base import FeatureSpaceFull, InvalidFeature, NumericalError, UnknownLabel
@@ -205,22 +206,26 @@ def _delayed(data, model, metric_set, step: int, delay: int):
     """Progressive validation with each label ``delay`` samples late (River's ``simulate_qa``):
     a sample is predicted when it arrives, and shown to ``model.observe_one`` if the model has
     one (the unlabelled arrivals a re-weighter adapts to); its label updates the metrics and is
-    learned ``delay`` samples later. Yields ``{"Step": answers so far}`` every ``step`` answers."""
+    learned ``delay`` samples later (by an active learner only if it asked for it, as River's
+    progressive validation does). Yields ``{"Step": answers so far}`` every ``step`` answers."""
     proba = isinstance(model, base.Classifier) and not metric_set.requires_labels
     predict = model.predict_proba_one if proba else model.predict_one
     observe = getattr(model, "observe_one", None)
+    # River's active protocol: the prediction comes with whether the model wants the label
+    active_learner = isinstance(model, ActiveLearningClassifier)
     asked: dict = {}
     answers = 0
     for i, x, y in river_stream.simulate_qa(data, moment=None, delay=delay):
         if y is None:  # the sample arrives
-            asked[i] = predict(x)
+            asked[i] = predict(x) if active_learner else (predict(x), True)
             if observe is not None:
                 observe(x)
             continue
-        y_pred = asked.pop(i)
+        y_pred, wanted = asked.pop(i)
         if y_pred is not None and y_pred != {}:
             metric_set.update(y, y_pred)
-        model.learn_one(x, y)
+        if wanted:
+            model.learn_one(x, y)
         answers += 1
         if answers % step == 0:
             yield {"Step": answers}
