@@ -190,6 +190,24 @@ def test_stream_mode_moves_the_oldest_test_point_into_the_reference():
     assert (detector.n_reference_samples, detector.n_test_samples) == (3, 2)
 
 
+def test_stream_mode_refreshes_every_test_window_unless_told():
+    """Left to River's loop nobody calls refresh(): in stream mode a detector without
+    refresh_every re-solves every n_test samples (and so scores something other than 0); in
+    two-sample mode it waits for refresh()."""
+    stream = KDENovelty(sigma=1.0, mode="stream", n_reference=10, n_test=4)
+    for value in range(9):
+        stream.learn_one({"x": float(value)})
+    # refreshed at the 4th sample (no reference yet: nothing solved) and at the 8th
+    assert stream._since_refresh == 1
+    assert stream.score_one({"x": 100.0}) > 0.0
+    two_sample = KDENovelty(sigma=1.0)
+    for value in range(7):
+        two_sample.learn_one({"x": float(value)})
+        two_sample.observe_one({"x": float(value)})
+    assert two_sample._since_refresh == 14 and two_sample.score_one({"x": 100.0}) == 0.0
+    assert KDENovelty(mode="stream", n_test=4, refresh_every=2)._refresh_period == 2
+
+
 def test_refresh_every_counts_samples_and_refresh_needs_two_points_a_window():
     detector = KDENovelty(sigma=1.0, mode="stream", n_reference=10, n_test=2, refresh_every=3)
     assert not detector.refresh()

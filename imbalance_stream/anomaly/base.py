@@ -96,6 +96,15 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
         self._fitted = False
 
     @property
+    def _refresh_period(self) -> int | None:
+        """``refresh_every``; if None, in stream mode every ``n_test`` samples (each test window
+        replaced once: a detector left to River's loop, where nobody calls :meth:`refresh`,
+        would otherwise never solve and score everything 0)."""
+        if self.refresh_every is None and self.mode == "stream":
+            return self.n_test
+        return self.refresh_every
+
+    @property
     def _reference(self):
         return self._windows.windows["reference"]
 

@@ -46,7 +46,9 @@ class KMMNovelty(EstimatorNovelty):
     n_test
         Size of the test window; None keeps every point (two-sample mode only).
     refresh_every
-        Re-solve after this many samples taken in; None solves only when :meth:`refresh` is called.
+        Re-solve after this many samples taken in. None: in ``"stream"`` mode every ``n_test``
+        samples (each test window replaced once), in ``"two-sample"`` mode only when
+        :meth:`refresh` is called.
     seed
         Seed of the subsample that estimates the median distance on large windows.
 

@@ -63,7 +63,9 @@ class LocKMMNovelty(DensityRatioNovelty):
     n_test
         Size of the test window; None keeps every point (two-sample mode only).
     refresh_every
-        Re-solve after this many samples taken in; None solves only when :meth:`refresh` is called.
+        Re-solve after this many samples taken in. None: in ``"stream"`` mode every ``n_test``
+        samples (each test window replaced once), in ``"two-sample"`` mode only when
+        :meth:`refresh` is called.
     seed
         Unused (locKMM makes no random choice); kept so that every detector takes the same
         arguments.

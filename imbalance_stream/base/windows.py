@@ -99,16 +99,22 @@ class SampleWindows:
 
 class RefreshSchedule:
     """Mixin of the components that re-solve on their windows: :meth:`_count_sample` calls
-    ``refresh()`` after every ``refresh_every`` samples taken in (never when it is None), and
-    ``refresh()`` sets ``_since_refresh`` back to 0."""
+    ``refresh()`` after every :attr:`_refresh_period` samples taken in (``refresh_every``
+    unless a component says otherwise; never when it is None), and ``refresh()`` sets
+    ``_since_refresh`` back to 0."""
 
     refresh_every: int | None
     _since_refresh: int
+
+    @property
+    def _refresh_period(self) -> int | None:
+        return self.refresh_every
 
     def refresh(self) -> bool:  # pragma: no cover - every user defines it
         raise NotImplementedError
 
     def _count_sample(self) -> None:
         self._since_refresh += 1
-        if self.refresh_every is not None and self._since_refresh >= self.refresh_every:
+        period = self._refresh_period
+        if period is not None and self._since_refresh >= period:
             self.refresh()
