@@ -63,6 +63,21 @@ def drifting(seed, n):
         yield {"a": float(x[0]), "b": float(x[1])}, bool(x[0] + 0.3 * rng.normal() > 0.8)
 
 
+def test_a_bounded_target_window_refreshes_by_itself_unless_told():
+    """On a stream nobody calls refresh(): with a bounded target window and no refresh_every a
+    re-weighter re-solves every n_target samples taken in; unbounded (the batch setting), it
+    waits for refresh()."""
+    streaming = ULSIFReweighter(n_source=50, n_target=20, seed=0)
+    batch = ULSIFReweighter(seed=0)
+    for x, y in drifting(2, 45):
+        for reweighter in (streaming, batch):
+            reweighter.learn_source_one(x, y)
+            reweighter.learn_target_one(x)
+    assert streaming._since_refresh == 90 % 20 and streaming._fitted
+    assert batch._since_refresh == 90 and not batch._fitted
+    assert ULSIFReweighter(n_target=20, refresh_every=7)._refresh_period == 7
+
+
 def test_the_weight_reaches_a_learner_that_takes_one():
     reweighter = ULSIFReweighter(n_source=50, n_target=50, seed=0)
     model = ImportanceWeighted(Recorder(), reweighter)

@@ -38,7 +38,8 @@ class KMMReweighter(EstimatorReweighter):
     n_target
         Size of the target (current, unlabelled) window; None keeps every sample.
     refresh_every
-        Re-solve after this many samples taken in; None solves only when :meth:`refresh` is called.
+        Re-solve after this many samples taken in. None: every ``n_target`` samples if the
+        target window is bounded, else only when :meth:`refresh` is called.
     clip
         Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
     seed

@@ -37,7 +37,9 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
     * ``weight_one(x, y=None)`` is the weight of a sample under the last refresh; it never changes
       anything, and is 1.0 before the first refresh;
     * ``refresh()`` runs the batch method on the windows now; it also runs every
-      ``refresh_every`` samples taken in (source or target), if given.
+      ``refresh_every`` samples taken in (source or target), or, if that is None and the target
+      window is bounded (a re-weighter on a stream, where nobody calls ``refresh()``), every
+      ``n_target`` samples; with neither, only when called (the batch setting).
 
     Weights are normalised to a mean of 1 over the source window of the last refresh (the thesis's
     estimators aim at that mean but meet it only approximately: KMM's slack is loose), so that they
@@ -58,6 +60,12 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
     """
 
     TRANSDUCTIVE = False
+
+    @property
+    def _refresh_period(self) -> int | None:
+        if self.refresh_every is None:
+            return self.n_target
+        return self.refresh_every
 
     def __init__(
         self,
