@@ -59,6 +59,10 @@ def test_small_waveform_sweep_runs_every_method_beside_nothing_published(tmp_pat
     assert table["SMOTE"]["n_learned"] == table["SMOTE"]["n_train"] + table["SMOTE"]["n_pos"]
     assert 0 < table["AL"]["data_efficiency"] <= 100
     assert 0 <= table["VIRTUAL"]["virtual_sv_fraction"] <= 100
+    # counted before finishing too; only the methods that make examples have either share
+    for method in ("SMOTE", "VIRTUAL"):
+        assert 0 <= table[method]["virtual_sv_fraction_unfinished"] <= 100
+    assert math.isnan(table["AL"]["virtual_sv_fraction_unfinished"])
     for row in rows:
         assert 0 <= row["gmeans"] <= 100 and 0 <= row["prbep"] <= 100
 
