@@ -310,7 +310,7 @@ def _names_estimator(value) -> bool:
     return True
 
 
-def _is_pipeline(value: list) -> bool:
+def is_pipeline_spec(value: list) -> bool:
     """A list is a pipeline when every item is a spec table or the name of an estimator class;
     any other list (of numbers, feature names, ...) is passed on as a list."""
     return bool(value) and all(
@@ -339,7 +339,7 @@ def _convert_param(value, where: str):
             return build(value, where=where)
         return {_label_key(k): _convert_param(v, f"{where}.{k}") for k, v in value.items()}
     if isinstance(value, list):
-        if _is_pipeline(value):
+        if is_pipeline_spec(value):
             return build(value, "estimator", where=where)
         return [_convert_param(v, f"{where}[{i}]") for i, v in enumerate(value)]
     return value

@@ -62,7 +62,7 @@ import re
 import sys
 from collections.abc import Mapping
 
-from .registry import SpecError, build, resolve
+from .registry import SpecError, build, is_pipeline_spec, resolve
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -189,7 +189,7 @@ def _with_seed(spec, seed: int | None):
 def with_positive(spec, positive):
     """A model spec in which every classifier that takes ``positive`` and is not given one gets
     the stream's or log's rare label: each step of a pipeline, and an estimator given as a
-    parameter (a wrapper's ``classifier = { class = ... }``).
+    parameter (a wrapper's ``classifier = { class = ... }`` or ``classifier = [...]``).
 
     Without it a log labelled ``"fraud"`` / ``"legit"`` with ``positive = "fraud"`` would reach
     this package's classifiers with their default ``positive=True``, and they would refuse
@@ -202,6 +202,9 @@ def with_positive(spec, positive):
     {'class': 'ACOG', 'params': {'positive': 'fraud'}}
     >>> with_positive({"class": "ACOG", "params": {"positive": 1}}, "fraud")["params"]
     {'positive': 1}
+    >>> sampler = {"class": "river.active.EntropySampler", "params": {"classifier": ["ACOG"]}}
+    >>> with_positive(sampler, "fraud")["params"]
+    {'classifier': [{'class': 'ACOG', 'params': {'positive': 'fraud'}}]}
 
     """
     if isinstance(spec, list):
@@ -210,12 +213,18 @@ def with_positive(spec, positive):
     params = table.get("params") if table is not spec else None  # spec itself: malformed
     if isinstance(params, Mapping):
         table["params"] = {
-            key: with_positive(value, positive)
-            if isinstance(value, Mapping) and "class" in value
-            else value
+            key: with_positive(value, positive) if _names_a_model(value) else value
             for key, value in params.items()
         }
     return table
+
+
+def _names_a_model(value) -> bool:
+    """A parameter's value that :func:`~imbalance_stream.registry.build` turns into a model: a
+    spec table, or a list that is a pipeline."""
+    if isinstance(value, list):
+        return is_pipeline_spec(value)
+    return isinstance(value, Mapping) and "class" in value
 
 
 def _finite(stream) -> bool:
