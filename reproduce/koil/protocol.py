@@ -1,13 +1,13 @@
 """The KOIL thesis's evaluation protocol (seed 000, thesis Section 3.5) and its tables.
 
-Protocol. Each dataset comes with the authors' fold files (:class:`imbalance_stream.datasets.KOIL`):
-4 repetitions x 5 folds = 20 trials. In each trial a fresh model makes **one pass** over the
-training rows in file order (the authors' files are pre-shuffled), then scores the test rows with
-its real-valued decision function; the trial's number is the **exact** test AUC of that final model
-(Mann-Whitney, ties count 1/2; the tie-as-0 form of the authors' code is kept too, as
-``auc_strict``). A table cell is the mean and sample std (ddof = 1) over the 20 trials, and KOIL is
-compared with each other column by a paired two-sided t-test over the 20 trials at 5%
-(``scipy.stats.ttest_rel``).
+Protocol. Each dataset comes with the authors' fold files
+(:class:`imbalance_stream.datasets.KOILBenchmark`): 4 repetitions x 5 folds = 20 trials. In each
+trial a fresh model makes **one pass** over the training rows in file order (the authors' files are
+pre-shuffled), then scores the test rows with its real-valued decision function; the trial's number
+is the **exact** test AUC of that final model (Mann-Whitney, ties count 1/2; the tie-as-0 form of
+the authors' code is kept too, as ``auc_strict``). A table cell is the mean and sample std (ddof =
+1) over the 20 trials, and KOIL is compared with each other column by a paired two-sided t-test
+over the 20 trials at 5% (``scipy.stats.ttest_rel``).
 
 Hyper-parameters are selected once per dataset and algorithm, as D-KOIL-13 says: a joint grid,
 scored by the mean AUC of a 5-fold inner cross-validation on the training rows of the first trial,
@@ -284,13 +284,13 @@ def _dataset(name: str):
     """``(rows as sparse dicts, labels as bools, 20 (train, test) splits, dataset)``, cached per
     process so that the cells of one worker parse each file once. The authors' file, or its
     substitute (:data:`SUBSTITUTES`) where only the fold files exist."""
-    from imbalance_stream.datasets import KOIL
+    from imbalance_stream.datasets import KOILBenchmark
 
     if _substituted(name):
         module, _, attribute = SUBSTITUTES[name][0].partition(":")
         data = getattr(importlib.import_module(module), attribute)()
     else:
-        data = KOIL(name)
+        data = KOILBenchmark(name)
     X, y, _ = data.to_numpy()
     rows = [{j: float(v) for j, v in enumerate(x) if v != 0.0} for x in X]
     return rows, np.asarray(y, dtype=bool), data.cv_splits(), data
