@@ -350,7 +350,7 @@ def _fail(error) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``imbalance-stream`` console script; returns the exit code."""
-    from imbalance_stream.base import FeatureSpaceFull, InvalidFeature, NumericalError, UnknownLabel
+    from imbalance_stream.base import REFUSALS
     from imbalance_stream.datasets import ChecksumError, CorruptedFileError, MissingDataFile
     from imbalance_stream.evaluate import ModelFailed
     from imbalance_stream.evaluate.protocols import ProtocolError
@@ -374,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(error.hint())
     except (ChecksumError, CorruptedFileError) as error:
         return _fail(f"a damaged data file: {error}")
-    except (UnknownLabel, InvalidFeature, FeatureSpaceFull, NumericalError) as error:
+    except REFUSALS as error:
         # The stream does not fit a model: labels other than its two (is `positive` right?), or
         # a value it cannot take. A scenario error, reported as such.
         return _fail(f"the stream does not fit a model: {error}")

@@ -310,13 +310,21 @@ def _names_estimator(value) -> bool:
     return True
 
 
-def is_pipeline_spec(value: list) -> bool:
+def _is_pipeline_spec(value: list) -> bool:
     """A list is a pipeline when every item is a spec table or the name of an estimator class;
     any other list (of numbers, feature names, ...) is passed on as a list."""
     return bool(value) and all(
         (isinstance(v, Mapping) and "class" in v) or (isinstance(v, str) and _names_estimator(v))
         for v in value
     )
+
+
+def is_spec_value(value) -> bool:
+    """Whether a parameter's value is built into an object (:func:`build`): a table with a
+    ``class`` key, or a list that is a pipeline."""
+    if isinstance(value, list):
+        return _is_pipeline_spec(value)
+    return isinstance(value, Mapping) and "class" in value
 
 
 def _label_key(key):
@@ -334,13 +342,11 @@ def _label_key(key):
 
 def _convert_param(value, where: str):
     """A parameter's value as the constructor should get it."""
+    if is_spec_value(value):  # a pipeline is an estimator; a table says its own kind
+        return build(value, "estimator" if isinstance(value, list) else None, where=where)
     if isinstance(value, Mapping):
-        if "class" in value:
-            return build(value, where=where)
         return {_label_key(k): _convert_param(v, f"{where}.{k}") for k, v in value.items()}
     if isinstance(value, list):
-        if is_pipeline_spec(value):
-            return build(value, "estimator", where=where)
         return [_convert_param(v, f"{where}[{i}]") for i, v in enumerate(value)]
     return value
 

@@ -62,7 +62,7 @@ import re
 import sys
 from collections.abc import Mapping
 
-from .registry import SpecError, build, is_pipeline_spec, resolve
+from .registry import SpecError, build, is_spec_value, resolve
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -213,18 +213,10 @@ def with_positive(spec, positive):
     params = table.get("params") if table is not spec else None  # spec itself: malformed
     if isinstance(params, Mapping):
         table["params"] = {
-            key: with_positive(value, positive) if _names_a_model(value) else value
+            key: with_positive(value, positive) if is_spec_value(value) else value
             for key, value in params.items()
         }
     return table
-
-
-def _names_a_model(value) -> bool:
-    """A parameter's value that :func:`~imbalance_stream.registry.build` turns into a model: a
-    spec table, or a list that is a pipeline."""
-    if isinstance(value, list):
-        return is_pipeline_spec(value)
-    return isinstance(value, Mapping) and "class" in value
 
 
 def _finite(stream) -> bool:

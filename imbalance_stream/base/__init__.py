@@ -7,6 +7,11 @@ from .rows import ArrayRows
 from .transaction import NumericalError
 from .validation import InvalidParameter
 
+#: What this package's estimators raise for input they refuse, each before any state changes
+#: (a bad feature or label, a full feature space, an update that would leave a non-finite
+#: number): the input's fault, never a half-updated model.
+REFUSALS = (InvalidFeature, UnknownLabel, FeatureSpaceFull, NumericalError)
+
 __all__ = [
     "ArrayRows",
     "BinaryClassifier",
@@ -15,6 +20,7 @@ __all__ = [
     "InvalidFeature",
     "InvalidParameter",
     "NumericalError",
+    "REFUSALS",
     "UnknownLabel",
     "as_float",
     "check_label",

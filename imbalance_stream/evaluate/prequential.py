@@ -29,11 +29,8 @@ from river import stream as river_stream
 from river.active.base import ActiveLearningClassifier
 from river.metrics import base as metrics_base
 
-from ..base import FeatureSpaceFull, InvalidFeature, NumericalError, UnknownLabel
+from ..base import REFUSALS
 from .parallel import map_cells
-
-#: What this package's models raise for input they refuse, reported as such by the callers.
-_REFUSALS = (FeatureSpaceFull, InvalidFeature, NumericalError, UnknownLabel)
 
 __all__ = ["ModelFailed", "PrequentialResult", "plot_curves", "run_prequential"]
 
@@ -175,8 +172,8 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         for state in checkpoints:
             seen = state["Step"]
             read(seen)
-    except _REFUSALS:
-        raise
+    except REFUSALS:
+        raise  # the package's own refusals, reported as such by the callers
     except (TypeError, ValueError) as error:
         if reading[0]:
             raise  # the stream's own error (a damaged file, say), reported as such

@@ -56,7 +56,7 @@ from river import compose
 from river import stream as river_stream
 from river.active.base import ActiveLearningClassifier
 
-from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream.base import REFUSALS, InvalidFeature, UnknownLabel
 
 from .config import NEVER, Reject, ReplayError, _text
 from .sources import records
@@ -393,6 +393,8 @@ class _CellRun:
             state["skip"][j].add(ev.seq)
             self._reject_for_model(ev, j, midx, f"predict: {error}")
             return None
+        except REFUSALS:
+            raise  # the other refusals stop the replay as themselves (the CLI says so)
         except (TypeError, ValueError) as error:
             raise self._model_failed(j, "predict", ev, error) from error
         if not ask:
@@ -440,6 +442,8 @@ class _CellRun:
             except MODEL_ERRORS as error:
                 self._reject_for_model(ev, j, midx, f"learn: {error}")
                 continue
+            except REFUSALS:
+                raise
             except (TypeError, ValueError) as error:
                 raise self._model_failed(j, "learn", ev, error) from error
             self.state["counts"]["labelled"][midx] += 1
