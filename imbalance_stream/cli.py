@@ -8,10 +8,13 @@ model; for a protocol, the rows the protocol returns), and writes into the outpu
 
 * ``table.csv``: the printed table;
 * ``curves.csv``: the metric curves, one row per model, checkpoint and metric (prequential runs);
-* ``curves.png``: one panel per metric (prequential runs; needs matplotlib, the ``plot`` extra).
+* ``curves.png``: one panel per metric (prequential runs; needs matplotlib, the ``plot`` extra);
+* ``run.json``: what produced them: the command, the scenario file's SHA-256, the git commit,
+  the package versions, the BLAS threads (:mod:`imbalance_stream.provenance`).
 
 ``imbalance-stream replay SCENARIO [--out DIR] [--resume] [--n-jobs N] [--scheduler ADDR]
-[--max-rejects N]`` replays a labelled event log (:mod:`imbalance_stream.replay`).
+[--max-rejects N]`` replays a labelled event log (:mod:`imbalance_stream.replay`); it too writes
+``run.json``.
 
 ``imbalance-stream list`` lists the short names of this package's estimators, metrics, datasets and
 schedules, the registered protocols and the scenarios shipped with the package.
@@ -37,6 +40,7 @@ import csv
 import numbers
 import pathlib
 import sys
+import time
 
 __all__ = ["format_table", "main", "write_csv"]
 
@@ -256,13 +260,15 @@ def _run(args) -> int:
             f"cannot create the output directory {str(out)!r}: {error.strerror}"
         ) from None
 
+    started = time.time()
     result = run(
         scenario, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler, progress=not args.quiet
     )
     print(f"{scenario.name}: {scenario.config.get('description', scenario.kind)}")
     print(format_table(result.table))
     write_csv(result.table, out / "table.csv")
-    written = ["table.csv"]
+    _write_provenance(args, scenario.source, started, out)
+    written = ["table.csv", "run.json"]
     if result.curves is not None:
         write_csv(result.curves, out / "curves.csv")
         written.append("curves.csv")
@@ -319,6 +325,7 @@ def _replay(args) -> int:
         raise _UsageError("--max-rejects must be >= 0")
     scenario = load(args.file)
     out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
+    started = time.time()
     result = replay(
         scenario,
         out_dir=out,
@@ -330,15 +337,23 @@ def _replay(args) -> int:
     )
     print(f"{scenario.name}: {scenario.config.get('description', 'replay')}")
     print(format_table(result.table))
+    _write_provenance(args, scenario.source, started, out)
     note = plot(str(out), title=scenario.name)
     if note:
         print(note, file=sys.stderr)
     kind = scenario.options.get("predictions", "csv")
     print(
         f"{result.rejected} rejected rows; wrote predictions.{kind}, rejected.csv, curves.csv"
-        f"{'' if note else ', curves.png'}, entities.csv, table.csv to {out}"
+        f"{'' if note else ', curves.png'}, entities.csv, table.csv, run.json to {out}"
     )
     return 0
+
+
+def _write_provenance(args, source: str, started: float, out: pathlib.Path) -> None:
+    from imbalance_stream import provenance
+
+    record = provenance.describe(args.argv, source, started=started, finished=time.time())
+    provenance.write(out, record)
 
 
 def _fail(error) -> int:
@@ -358,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = _parser()
     args = parser.parse_args(argv)  # exits with 2 and a usage message on bad arguments
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # for run.json
     if getattr(args, "n_jobs", None) is not None and (args.n_jobs == 0 or args.n_jobs < -1):
         parser.error("--n-jobs must be a positive number of processes, or -1 for one per core")
     try:

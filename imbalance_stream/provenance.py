@@ -1,0 +1,132 @@
+"""What produced a run's outputs: the ``run.json`` that ``imbalance-stream run`` and
+``imbalance-stream replay`` write beside their tables.
+
+A reproduction's numbers depend on more than its scenario file: the versions of numpy and scipy
+(a LAPACK routine that changes its rounding moves a kernel solver's path), the BLAS threads, the
+commit of the code, the data home. The record keeps them with the table, so that a number on a
+results page can be traced to what made it and a difference between two runs to what changed:
+
+* ``command``: the command line, as typed after ``imbalance-stream``;
+* ``scenario``: the scenario file's path and SHA-256;
+* ``git``: the commit of the repository holding the scenario file and whether tracked files had
+  changes (absent when the file is not in a git work tree, for example a shipped scenario);
+* ``started`` (UTC, ISO 8601) and ``wall_seconds``;
+* ``python``, ``platform``, ``cpu_count``;
+* ``packages``: the installed version of each package the runs can use (absent ones left out);
+* ``environment``: the variables that change results or speed (data home, BLAS and numba
+  threads), as set.
+
+>>> record = describe(["run", "quickstart"], None, started=0.0, finished=1.5)
+>>> record["wall_seconds"], record["scenario"]
+(1.5, None)
+>>> import numpy
+>>> record["packages"]["numpy"] == numpy.__version__
+True
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import importlib.metadata
+import json
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+
+__all__ = ["ENVIRONMENT", "PACKAGES", "describe", "write"]
+
+#: Distributions whose versions the record keeps (those installed).
+PACKAGES = (
+    "imbalance-stream",
+    "numpy",
+    "scipy",
+    "numba",
+    "river",
+    "scikit-learn",
+    "imbalanced-learn",
+    "pandas",
+    "pyarrow",
+    "duckdb",
+    "dask",
+    "densratio",
+)
+
+#: Environment variables that change results or speed.
+ENVIRONMENT = (
+    "IMBALANCE_STREAM_DATA",
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMBA_NUM_THREADS",
+)
+
+
+def describe(
+    argv: list[str], scenario_file: str | os.PathLike | None, started: float, finished: float
+) -> dict:
+    """The record of one command: ``argv`` as given after the program name, the scenario file it
+    ran (None for none), and its start and end as :func:`time.time` values."""
+    return {
+        "command": " ".join(["imbalance-stream", *argv]),
+        "scenario": _scenario(scenario_file),
+        "git": _git(scenario_file),
+        "started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc).isoformat(
+            timespec="seconds"
+        ),
+        "wall_seconds": round(finished - started, 3),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "packages": _versions(),
+        "environment": {name: os.environ[name] for name in ENVIRONMENT if name in os.environ},
+    }
+
+
+def write(directory: str | os.PathLike, record: dict) -> pathlib.Path:
+    """Write ``record`` as ``run.json`` into ``directory``; returns the path."""
+    path = pathlib.Path(directory) / "run.json"
+    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def _scenario(scenario_file) -> dict | None:
+    if scenario_file is None or not pathlib.Path(scenario_file).is_file():
+        return None
+    path = pathlib.Path(scenario_file)
+    return {"path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+
+
+def _versions() -> dict[str, str]:
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def _git(scenario_file) -> dict | None:
+    """The commit checked out where the scenario file lives, and whether tracked files differ
+    from it; None outside a git work tree or without git."""
+    if scenario_file is None or not pathlib.Path(scenario_file).is_file():
+        return None
+    where = pathlib.Path(scenario_file).resolve().parent
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", *args], cwd=where, capture_output=True, text=True, timeout=10
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    commit = git("rev-parse", "HEAD")
+    if commit is None:
+        return None
+    changes = git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit, "modified": bool(changes)}
