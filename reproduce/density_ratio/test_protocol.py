@@ -85,11 +85,22 @@ def test_own_collection_widths_are_taken_within_each_collection():
     assert np.array_equal(widths[20:], knn_bandwidths(pooled[20:], 3))
 
 
-def test_lockmm_neighbourhood_small_run_compares_both_readings(tmp_path):
+def test_distinct_points_widths_count_each_duplicate_once():
+    rng = np.random.default_rng(0)
+    distinct = rng.normal(size=(12, 2))
+    pooled = np.concatenate([distinct, np.repeat(distinct[:1], 8, axis=0)])  # 9 copies of row 0
+    widths = protocol.DistinctPointsLocKMM(k=3)._local_widths(pooled, reference_size=10)
+    assert np.all(widths[12:] == widths[0])
+    assert np.allclose(widths[:12], knn_bandwidths(distinct, 3))
+    assert knn_bandwidths(pooled, 3)[0] < 1e-6 < widths[0]  # the floor of D-DR-6 is not needed
+
+
+def test_lockmm_neighbourhood_small_run_compares_the_readings(tmp_path):
     rows = protocol.lockmm_neighbourhood({"runs": 1, "digits": []}, out_dir=tmp_path)
     assert [(row["data"], row["neighbourhood"]) for row in rows] == [
         ("spam", "pooled"),
         ("spam", "own collection"),
+        ("spam", "pooled, distinct points"),
     ]
     for row in rows:
         assert row["tasks"] == 1 and 0.5 < row["auc"] <= 1.0 and row["paper_auc"] == 0.9362
