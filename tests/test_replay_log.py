@@ -580,3 +580,60 @@ def test_a_dataset_log_and_its_export(phishing, reference, tmp_path, capsys):
     with pytest.raises(SystemExit) as stopped:  # a file log has nothing to export
         export([str(tmp_path / "file.toml"), str(tmp_path / "again.csv")])
     assert stopped.value.code == 2 and "already a file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('time = "time"', 'time = "timestamp"'), r"log\.time: column 'timestamp' is not in "),
+        (('label = "label"', 'label = "is_fraud"'), r"log\.label: column 'is_fraud'"),
+        (('entity = "entity"', 'entity = "entities"'), r"did you mean 'entity'\?"),
+        (
+            ('label_time = "label_time"', 'label_time = "chargeback"'),
+            r"log\.label_time: column 'chargeback'",
+        ),
+        (
+            ("[models]", '[log.features]\nexclude = ["nonexistent"]\n[models]'),
+            r"log\.features\.exclude: column 'nonexistent'",
+        ),
+    ],
+)
+def test_a_column_the_log_lacks_stops_the_replay_before_any_row(
+    phishing, tmp_path, capsys, change, message
+):
+    """A misnamed column would reject every row; the header says so before the first."""
+    (tmp_path / "log.csv").write_bytes((phishing / "log.csv").read_bytes())
+    text = _text().replace(*change)
+    with pytest.raises(ReplayError, match=message):
+        replay(parse(text, base=tmp_path), out_dir=tmp_path / "out")
+    (tmp_path / "s.toml").write_text(text)
+    command = ["replay", str(tmp_path / "s.toml"), "--out", str(tmp_path / "cli"), "--quiet"]
+    assert main(command) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_parquet_header_is_checked_too(phishing, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rows = list(csv.DictReader(open(phishing / "log.csv")))
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "log.parquet")
+    text = _text(path="log.parquet").replace('label = "label"', 'label = "y"')
+    with pytest.raises(ReplayError, match=r"log\.label: column 'y' is not in .*log\.parquet"):
+        replay(parse(text, base=tmp_path), out_dir=tmp_path / "out")
+
+
+def test_labels_that_match_no_row_stop_the_replay(phishing, tmp_path):
+    """Labels written otherwise in the log than in the scenario: every row would be rejected."""
+    (tmp_path / "log.csv").write_bytes((phishing / "log.csv").read_bytes())
+    text = _text().replace("labels = [false, true]", 'labels = ["no", "yes"]\npositive = "yes"')
+    text = text.replace("pos_val = true", 'pos_val = "yes"')
+    with pytest.raises(ReplayError, match=r"the first 1000 rows of the log could not be read"):
+        replay(parse(text, base=tmp_path), out_dir=tmp_path / "out")
+    # a small log: the whole of it
+    lines = (phishing / "log.csv").read_text().splitlines()[:51]
+    (tmp_path / "log.csv").write_text("\n".join(lines) + "\n")
+    every = r"every row of the log \(50\) could not be read \(row 1: unknown label"
+    with pytest.raises(ReplayError, match=every):
+        replay(parse(text, base=tmp_path), out_dir=tmp_path / "small")

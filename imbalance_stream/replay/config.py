@@ -357,6 +357,31 @@ class LogSpec:
         allowed = ", ".join(repr(label) for label in self.labels)
         raise Reject(f"unknown label {value!r} (labels: {allowed})")
 
+    def check_columns(self, columns, where: str) -> None:
+        """Refuse, before any row is read, a log whose header (``columns``, of the file or
+        query ``where``) lacks a column the scenario names: every row would be rejected."""
+        present = set(columns)
+        named = [
+            (key, getattr(self, key))
+            for key in ("time", "label", "id", "entity", "label_time")
+            if getattr(self, key) is not None
+        ]
+        named += [("features.include", column) for column in self.include or ()]
+        named += [("features.exclude", column) for column in self.exclude]
+        named += [("features.types", column) for column in self.types]
+        for key, column in named:
+            if column not in present:
+                import difflib
+
+                close = difflib.get_close_matches(str(column), [str(c) for c in columns], n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                shown = ", ".join(repr(c) for c in list(columns)[:12])
+                more = ", ..." if len(present) > 12 else ""
+                raise ReplayError(
+                    f"log.{key}: column {column!r} is not in {where} "
+                    f"(its columns: {shown}{more}){hint}"
+                )
+
     def event(self, row: int, record) -> Event:
         """The event of source row ``row`` (1-based); raises :class:`Reject` with the reason."""
         if isinstance(record, Reject):

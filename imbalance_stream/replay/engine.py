@@ -67,6 +67,9 @@ __all__ = ["partition_of", "run_cell"]
 #: Errors a model raises before any state changes: the row is rejected for that model.
 MODEL_ERRORS = (InvalidFeature, UnknownLabel)
 _SORT_CHUNK = 100_000
+#: A log whose first this many rows are all unreadable does not fit its scenario (a column
+#: misnamed, labels written otherwise): the replay stops instead of rejecting every row.
+NOTHING_READ_AFTER = 1000
 _ANSWER_BATCH = 4096
 #: The part files of a cell: predictions, answers (for the merge), rejects, curve rows.
 PARTS = ("pred", "ans", "rej", "cur")
@@ -156,6 +159,7 @@ def _fresh_state(cell, scenario, slots):
             "rejected": [0] * n_models,
         },
         "read_rejects": 0,
+        "first_reject": None,
         "sizes": dict.fromkeys(PARTS, 0),
         "done": False,
     }
@@ -309,6 +313,8 @@ class _CellRun:
             if self.bar is not None:
                 self.bar.close()
         # the end of the log: every answer is out
+        if self.state["seq"] == 0 and self.state["read_rejects"]:
+            raise self._nothing_read(f"every row of the log ({self.state['read_rejects']})")
         self.state["done"] = True
         _write_entities(
             self.paths["ent"], self.slots, self.owned, self.state["models"], self.state["entities"]
@@ -471,8 +477,24 @@ class _CellRun:
         if self.cell["reporter"]:
             self.rej.row([row, -1, "", reason])
         self.state["read_rejects"] += 1
+        if self.state.get("first_reject") is None:
+            self.state["first_reject"] = (row, reason)
         self.last_reject = row
+        if (
+            self.log.out_of_order != "sort"  # sorting reads every row before the first is used
+            and self.state["seq"] == 0
+            and self.state["read_rejects"] >= NOTHING_READ_AFTER
+        ):
+            raise self._nothing_read(f"the first {NOTHING_READ_AFTER} rows of the log")
         self._check_rejects()
+
+    def _nothing_read(self, which) -> ReplayError:
+        self.rej.flush()
+        row, reason = self.state["first_reject"]
+        return ReplayError(
+            f"{which} could not be read (row {row}: {reason}); "
+            "check the column names and the labels in [log] against the log"
+        )
 
     def _reject_for_model(self, ev, j, midx, reason):
         self.state["counts"]["rejected"][midx] += 1

@@ -28,7 +28,7 @@ __all__ = ["events_from_dataset", "records", "write_csv_log"]
 BATCH = 10_000
 
 
-def _csv(path, delimiter):
+def _csv(path, delimiter, spec):
     """CSV rows as dicts of text. River's ``stream.iter_csv`` would fit but for bad rows: its
     reader silently drops the fields a short line lacks and those a long line adds, and here
     both are rejected, so the rows are read with the csv module and counted against the header."""
@@ -41,6 +41,7 @@ def _csv(path, delimiter):
         header = next(reader, None)
         if header is None:
             return
+        spec.check_columns(header, path)
         width = len(header)
         for fields in reader:
             if len(fields) == width:
@@ -75,7 +76,7 @@ def _jsonl(path):
             yield record
 
 
-def _parquet(path, start):
+def _parquet(path, start, spec):
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -84,6 +85,7 @@ def _parquet(path, start):
         ) from None
     skipped = 0
     with pq.ParquetFile(path) as handle:
+        spec.check_columns(handle.schema_arrow.names, path)
         for batch in handle.iter_batches(batch_size=BATCH):
             if skipped + batch.num_rows <= start:  # a resumed replay skips whole batches
                 skipped += batch.num_rows
@@ -114,6 +116,7 @@ def _sql(spec, path):
         except Exception as error:  # sqlite3.Error, duckdb.Error: the user's query
             raise ReplayError(f"log.query: {str(error).splitlines()[0]}") from None
         columns = [d[0] for d in cursor.description]
+        spec.check_columns(columns, "the query's result")
         while rows := cursor.fetchmany(BATCH):
             for values in rows:
                 yield dict(zip(columns, values))
@@ -124,13 +127,13 @@ def _sql(spec, path):
 def _file_records(spec, path, start):
     """Records of one file, skipping ``start`` of them; yields ``(index in file, record)``."""
     if spec.format == "parquet":
-        for offset, rows in _parquet(path, start):
+        for offset, rows in _parquet(path, start, spec):
             for i, record in enumerate(rows, offset):
                 if i >= start:
                     yield i, record
         return
     if spec.format == "csv":
-        stream = _csv(path, spec.delimiter)
+        stream = _csv(path, spec.delimiter, spec)
     elif spec.format == "jsonl":
         stream = _jsonl(path)
     else:
