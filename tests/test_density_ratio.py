@@ -407,6 +407,21 @@ def test_kliep_weights_average_one_over_the_source():
     assert np.all(kliep.alpha_ >= 0)
 
 
+@pytest.mark.parametrize("n_target", [40, 100])
+def test_kliep_cross_validation_never_holds_out_a_centre(n_target):
+    """With no more target points than centres every target point is a centre; Algorithm 3
+    fits each fold with centres drawn from the rows it fits on, so a held-out point is not one
+    and the width is not driven to 0 (the ratio 0 almost everywhere). Same law on both sides:
+    the true ratio is 1."""
+    rng = np.random.default_rng(0)
+    source, target = rng.normal(size=(200, 3)), rng.normal(size=(n_target, 3))
+    kliep = KLIEP(n_centres=100, seed=0).fit(source, target)
+    median = float(np.median(np.sqrt(sq_distances(source, source))))
+    assert kliep.sigma_ > 0.3 * median
+    w = kliep.weight(source)
+    assert np.all(w > 0.1) and w.max() < 3.0
+
+
 def test_ulsif_selects_from_its_grid_and_is_seeded():
     source, target = two_gaussians(11)
     a, b = ULSIF(seed=3).fit(source, target), ULSIF(seed=3).fit(source, target)

@@ -53,7 +53,7 @@ class KLIEPNovelty(EstimatorNovelty):
     ...     auc.update(y, detector.score_one(x))
     ...     detector.learn_one(x)
     >>> auc
-    ExactROCAUC: 76.10%
+    ExactROCAUC: 82.20%
 
     References
     ----------

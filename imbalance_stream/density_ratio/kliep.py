@@ -7,7 +7,13 @@ import numpy as np
 from imbalance_stream._numba.density_ratio import kliep_ascent
 from imbalance_stream.base.validation import check_int, check_real
 
-from ._common import SIGMA_FACTORS, gaussian_gram, median_distance
+from ._common import (
+    SIGMA_FACTORS,
+    gaussian_gram,
+    gaussian_of_distances,
+    median_distance,
+    sq_distances,
+)
 from .base import DensityRatioEstimator
 
 __all__ = ["KLIEP", "kliep_fit"]
@@ -115,23 +121,13 @@ class KLIEP(DensityRatioEstimator):
         self.lcv_ = np.full(len(sigmas), -np.inf)
         if len(sigmas) > 1:
             folds = rng.permutation(target.shape[0]) % min(self.n_folds, target.shape[0])
+            splits = _fold_distances(source, target, folds, b, rng)
             for position, sigma in enumerate(sigmas):
-                self.lcv_[position] = self._likelihood_cv(source, target, folds, sigma)
+                self.lcv_[position] = _likelihood_cv(splits, sigma)
         self.sigma_ = float(sigmas[int(np.argmax(self.lcv_))])
         A = gaussian_gram(target, self.centres_, self.sigma_)
         xi = gaussian_gram(source, self.centres_, self.sigma_).mean(0)
         self.alpha_ = kliep_fit(A, xi)
-
-    def _likelihood_cv(self, source, target, folds, sigma) -> float:
-        """Algorithm 3: the sum over folds of the held-out mean log-ratio."""
-        A = gaussian_gram(target, self.centres_, sigma)
-        xi = gaussian_gram(source, self.centres_, sigma).mean(0)
-        total = 0.0
-        for fold in np.unique(folds):
-            alpha = kliep_fit(A[folds != fold], xi)
-            held_out = A[folds == fold] @ alpha
-            total += float(np.mean(np.log(np.maximum(held_out, 1e-300))))
-        return total
 
     def _weight(self, X: np.ndarray) -> np.ndarray:
         return gaussian_gram(X, self.centres_, self.sigma_) @ self.alpha_
@@ -140,3 +136,39 @@ class KLIEP(DensityRatioEstimator):
     def _unit_test_params(cls):
         yield {"seed": 1}
         yield {"sigma": 1.0, "n_centres": 20, "seed": 2}
+
+
+def _fold_distances(source, target, folds, b, rng) -> list:
+    """The squared distances each fold of Algorithm 3 needs, computed once for every width: the
+    target rows the fold fits on, its held-out rows and the source, each to the fold's centres.
+
+    Algorithm 3 fits KLIEP on the target without the held-out fold, and Algorithm 2 draws that
+    fit's ``b`` centres from the sample it is given, so a held-out point is never a centre. (Were
+    it one, its held-out likelihood would grow without bound as the width shrinks: with no more
+    target points than centres, every point is a centre and the cross-validation would choose a
+    width that gives the ratio 0 almost everywhere.)
+    """
+    splits = []
+    for fold in np.unique(folds):
+        fitted = np.flatnonzero(folds != fold)
+        centres = target[rng.choice(fitted, min(b, fitted.size), replace=False)]
+        splits.append(
+            (
+                sq_distances(target[fitted], centres),
+                sq_distances(target[folds == fold], centres),
+                sq_distances(source, centres),
+            )
+        )
+    return splits
+
+
+def _likelihood_cv(splits: list, sigma: float) -> float:
+    """Algorithm 3 at one width: the sum over folds of the held-out mean log-ratio."""
+    total = 0.0
+    for fitted, held_out, source in splits:
+        alpha = kliep_fit(
+            gaussian_of_distances(fitted, sigma), gaussian_of_distances(source, sigma).mean(0)
+        )
+        ratio = gaussian_of_distances(held_out, sigma) @ alpha
+        total += float(np.mean(np.log(np.maximum(ratio, 1e-300))))
+    return total
