@@ -162,6 +162,23 @@ def test_score_one_is_pure_and_neutral_before_a_refresh(detector_class):
 
 
 @pytest.mark.parametrize("detector_class", DETECTORS)
+def test_a_min_max_scaler_in_front_works_from_the_first_sample(detector_class):
+    """River's MinMaxScaler sends NaN before it has learned a sample: the detector has nothing
+    solved yet, scores 0 without reading it, and the pipeline goes on; once solved, a NaN is
+    refused as any bad value is."""
+    detector = detector_class(mode="stream", n_reference=20, n_test=10, refresh_every=10)
+    model = preprocessing.MinMaxScaler() | detector
+    assert detector.score_one({"x0": float("nan")}) == 0.0
+    scores = []
+    for x, _ in datasets.Phishing().take(60):
+        scores.append(model.score_one(x))
+        model.learn_one(x)
+    assert scores[0] == 0.0 and np.isfinite(scores).all() and len(set(scores[30:])) > 1
+    with pytest.raises(ValueError, match="'x0'"):
+        detector.score_one({"x0": float("nan")})
+
+
+@pytest.mark.parametrize("detector_class", DETECTORS)
 @pytest.mark.parametrize(
     "bad, message",
     [

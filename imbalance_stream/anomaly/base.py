@@ -65,7 +65,9 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
     Samples. Feature dicts are mapped to dense vectors over the names seen (a missing name is 0);
     a bad value raises a ``ValueError`` naming the feature and nothing changes, and so does a
     sample that would grow the feature space past 65,536 names (``FeatureSpaceFull``).
-    ``score_one`` ignores names it has not learned and never changes the state.
+    ``score_one`` ignores names it has not learned and never changes the state; before the first
+    refresh it returns 0 without reading the sample (a pipeline's ``MinMaxScaler`` sends NaN
+    until it has learned a sample).
     """
 
     #: Whether the method's solution exists only at the test points it was solved on (KMM,
@@ -176,9 +178,12 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
     def score_one(self, x: dict) -> float:
         """Minus the log of the ratio at ``x``: higher means more anomalous, 0 for an
         unremarkable point and before the first refresh."""
-        vector = self._windows.query(x)
         if not self._fitted:
+            # Nothing solved to compare ``x`` with, so ``x`` is not read: River's MinMaxScaler,
+            # for one, sends NaN before it has learned a sample, and a pipeline's first score
+            # must not fail on it. From the first refresh on, a bad value raises.
             return 0.0
+        vector = self._windows.query(x)
         known = self._solved.get(vector.tobytes())
         return self._score(known if known is not None else self._inlier(vector))
 
