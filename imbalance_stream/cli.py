@@ -367,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``imbalance-stream`` console script; returns the exit code."""
     from imbalance_stream.base import REFUSALS
     from imbalance_stream.datasets import ChecksumError, CorruptedFileError, MissingDataFile
-    from imbalance_stream.evaluate import ModelFailed
+    from imbalance_stream.evaluate import ModelFailed, StreamFailed
     from imbalance_stream.evaluate.protocols import ProtocolError
     from imbalance_stream.registry import SpecError
 
@@ -384,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "data":
             return _data(args)
         return _run(args)
-    except (SpecError, _UsageError, ProtocolError, ModelFailed) as error:
+    except (SpecError, _UsageError, ProtocolError, ModelFailed, StreamFailed) as error:
         return _fail(error)
     except MissingDataFile as error:
         return _fail(error.hint())

@@ -396,6 +396,17 @@ def build(spec, kind: str | None = None, where: str = "spec"):
     except SpecError as error:
         raise SpecError(f"{where}: {error}") from None
 
+    if inspect.isabstract(cls):
+        subclasses: list[type] = type.__subclasses__(cls)
+        concrete = sorted(
+            sub.__name__
+            for sub in subclasses
+            if not inspect.isabstract(sub) and not sub.__name__.startswith("_")
+        )
+        raise SpecError(
+            f"{where}: {cls.__name__} is an abstract base class; name one of its kinds"
+            + (f" ({', '.join(concrete)})" if concrete else "")
+        )
     params = spec.get("params", {})
     if not isinstance(params, Mapping):
         raise SpecError(f"{where}.params: expected a table of keyword arguments, got {params!r}")

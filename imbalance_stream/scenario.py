@@ -120,6 +120,9 @@ class NamedSpecs:
 
     config: dict
 
+    #: The seed given to models that take one and are not given one (None: left unset).
+    _model_seed: int | None = None
+
     @property
     def positive(self):
         """The rare label of the stream or log (``True`` unless the file names another)."""
@@ -127,10 +130,17 @@ class NamedSpecs:
 
     def make_models(self) -> dict:
         """Every model of ``[models]``; a classifier that takes ``positive`` and whose spec does
-        not set it learns :attr:`positive` as its rare label (:func:`with_positive`)."""
+        not set it learns :attr:`positive` as its rare label (:func:`with_positive`), and, in a
+        prequential scenario, an estimator that takes a ``seed`` and whose spec does not set it
+        gets the stream's seed (:func:`with_model_seed`), so that a run repeats exactly, serial
+        or on several processes."""
         models = self.config.get("models", {})
         return {
-            name: build(with_positive(spec, self.positive), "estimator", f"models.{name}")
+            name: build(
+                with_model_seed(with_positive(spec, self.positive), self._model_seed),
+                "estimator",
+                f"models.{name}",
+            )
             for name, spec in models.items()
         }
 
@@ -206,17 +216,59 @@ def with_positive(spec, positive):
     >>> with_positive(sampler, "fraud")["params"]
     {'classifier': [{'class': 'ACOG', 'params': {'positive': 'fraud'}}]}
 
+    River's multi-class reductions train their inner classifiers on true/false labels of their
+    own, so nothing inside them is changed:
+
+    >>> acog = {"class": "ACOG"}
+    >>> ovr = {"class": "river.multiclass.OneVsRestClassifier", "params": {"classifier": acog}}
+    >>> with_positive(ovr, "sky")["params"]
+    {'classifier': {'class': 'ACOG'}}
+
     """
+    return _fill_estimators(spec, "positive", positive, into=lambda t: not _splits_classes(t))
+
+
+def with_model_seed(spec, seed: int | None):
+    """A model spec in which every estimator that takes a ``seed`` and is not given one gets
+    ``seed``: each step of a pipeline, and an estimator given as a parameter. (River's default,
+    ``seed=None``, draws a new random state on every run.)
+
+    >>> with_model_seed({"class": "river.imblearn.RandomUnderSampler", "params": {
+    ...     "classifier": "river.linear_model.LogisticRegression",
+    ...     "desired_dist": {True: 0.5, False: 0.5}}}, 7)["params"]["seed"]
+    7
+    >>> with_model_seed({"class": "KOIL", "params": {"seed": 1}}, 7)["params"]["seed"]
+    1
+
+    """
+    return spec if seed is None else _fill_estimators(spec, "seed", seed)
+
+
+def _fill_estimators(spec, name: str, value, into=lambda table: True):
+    """``spec`` with ``name = value`` filled in wherever an estimator takes ``name`` and leaves
+    it unset: each step of a pipeline, and the estimators given as parameters of a table for
+    which ``into(table)`` holds."""
     if isinstance(spec, list):
-        return [with_positive(step, positive) for step in spec]
-    table = _with_param(spec, "positive", positive, "estimator")
+        return [_fill_estimators(step, name, value, into) for step in spec]
+    table = _with_param(spec, name, value, "estimator")
     params = table.get("params") if table is not spec else None  # spec itself: malformed
-    if isinstance(params, Mapping):
+    if isinstance(params, Mapping) and into(table):
         table["params"] = {
-            key: with_positive(value, positive) if is_spec_value(value) else value
-            for key, value in params.items()
+            key: _fill_estimators(param, name, value, into) if is_spec_value(param) else param
+            for key, param in params.items()
         }
     return table
+
+
+def _splits_classes(table: Mapping) -> bool:
+    """Whether ``table`` names one of River's multi-class reductions (one-vs-rest and the like):
+    they give their inner classifiers true/false labels of their own, so the stream's
+    ``positive`` is not the inner classifiers' (they keep ``positive=True``)."""
+    try:
+        cls = resolve(table["class"], "estimator")
+    except SpecError:
+        return False
+    return cls.__module__.split(".")[:2] == ["river", "multiclass"]
 
 
 def _finite(stream) -> bool:
@@ -294,6 +346,10 @@ class Scenario(NamedSpecs):
     @property
     def seed(self) -> int:
         return self.config.get("stream", {}).get("seed", DEFAULT_SEED)
+
+    @property
+    def _model_seed(self) -> int | None:  # type: ignore[override]
+        return self.seed if self.kind == "prequential" else None
 
     def with_seed(self, seed: int) -> Scenario:
         """The same scenario with another stream seed."""

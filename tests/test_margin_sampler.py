@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from river import preprocessing
 from test_reliability import BAD_LABELS, BAD_SAMPLES
 
 from imbalance_stream.active import MarginSampler
 from imbalance_stream.base import UnknownLabel
 from imbalance_stream.base.validation import InvalidParameter
-from imbalance_stream.svm import LASVM
+from imbalance_stream.linear_model import ACOG
+from imbalance_stream.svm import LASVM, LASVMG
 
 
 def stream(n, seed, positive_rate=0.2, d=2, shift=1.5):
@@ -218,3 +220,18 @@ def test_bad_labels_are_refused_and_change_nothing(params):
 def test_bad_parameters_are_named(params):
     with pytest.raises(InvalidParameter, match=next(iter(params))):
         MarginSampler(LASVM(), **params)
+
+
+@pytest.mark.parametrize(
+    ("classifier", "virtual", "message"),
+    [
+        (ACOG(), 0, "ACOG: it has no n_support_; wrap a LASVM"),
+        (preprocessing.StandardScaler() | LASVM(), 0, r"put the scaler in front of the sampler"),
+        (LASVMG(), 1, "LASVMG: it has no last_alpha_; virtual > 0 needs"),
+    ],
+)
+def test_a_classifier_the_sampler_cannot_drive_is_refused_when_built(classifier, virtual, message):
+    """Found at the first learned sample instead, the classifier would be half-updated."""
+    with pytest.raises(TypeError, match=message):
+        MarginSampler(classifier, virtual=virtual)
+    MarginSampler(LASVMG())  # every LASVM drives the margin rule; only VIRTUAL needs LASVM

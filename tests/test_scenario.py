@@ -13,6 +13,7 @@ from river import compose, datasets, evaluate, imblearn, linear_model, metrics, 
 from river import stream as river_stream
 from river.datasets import synth
 
+from imbalance_stream import cli
 from imbalance_stream.evaluate.prequential import run_prequential
 from imbalance_stream.linear_model import ACOG
 from imbalance_stream.registry import SpecError, aliases, build, resolve
@@ -685,3 +686,67 @@ def test_the_covariate_shift_example_runs_on_its_first_samples():
     ]
     assert all(row["samples"] == 400 for row in result.table)
     assert all(0.0 <= row["F1"] <= 1.0 for row in result.table)
+
+
+# ---- mistakes found by using the package as a River user -------------------------------------
+
+
+def test_a_csv_value_the_converter_cannot_read_is_one_line_naming_the_sample(tmp_path, capsys):
+    path = _csv(tmp_path)
+    lines = path.read_text().splitlines()
+    day, _, channel, fraud = lines[31].split(",")
+    lines[31] = f"{day},,{channel},{fraud}"  # the 31st sample's amount is empty
+    path.write_text("\n".join(lines) + "\n")
+    scenario = tmp_path / "payments.toml"
+    scenario.write_text(CSV_SCENARIO.replace('drop = ["channel"]', 'drop = ["channel", "day"]'))
+    code = cli.main(["run", str(scenario), "--out", str(tmp_path / "out"), "--quiet"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "could not be read at sample 31" in err and "could not convert string to float" in err
+
+
+def test_one_vs_rest_keeps_its_inner_classifiers_true_false_labels(tmp_path):
+    """The stream's positive ("sky") is not given to the classifiers inside a one-vs-rest
+    reduction, which trains them on true/false labels of its own."""
+    text = """
+[stream]
+source = "river.datasets.ImageSegments"
+n_samples = 300
+positive = "sky"
+[models]
+OvR = ["river.preprocessing.StandardScaler", { class = "river.multiclass.OneVsRestClassifier", params = { classifier = { class = "ACOG" } } }]
+[metrics]
+Accuracy = "river.metrics.Accuracy"
+"""  # noqa: E501
+    result = run(parse(text))
+    assert result.table[0]["samples"] == 300 and result.table[0]["Accuracy"] > 0.5
+
+
+def test_models_without_a_seed_get_the_streams_so_runs_repeat(tmp_path):
+    text = """
+[stream]
+source = "river.datasets.Phishing"
+seed = 5
+[models]
+RUS = { class = "river.imblearn.RandomUnderSampler", params = { classifier = { class = "river.linear_model.LogisticRegression" }, desired_dist = { true = 0.5, false = 0.5 } } }
+[metrics]
+BA = "river.metrics.BalancedAccuracy"
+"""  # noqa: E501
+    scenario = parse(text)
+    assert scenario.make_models()["RUS"].seed == 5
+    assert run(scenario).table == run(scenario).table
+
+
+def test_an_abstract_class_is_refused_naming_its_kinds():
+    text = """
+[stream]
+source = "river.datasets.Phishing"
+[stream.imbalance]
+ratio = { class = "imbalance_stream.datasets.imbalance.Schedule" }
+[models]
+LR = "river.linear_model.LogisticRegression"
+[metrics]
+BA = "river.metrics.BalancedAccuracy"
+"""
+    with pytest.raises(ScenarioError, match=r"Schedule is an abstract base class; .*Static"):
+        parse(text)

@@ -17,6 +17,27 @@ __all__ = ["MarginSampler"]
 RULES = ("margin", "pool")
 
 
+def _check_classifier(classifier, virtual: int) -> None:
+    """Refuse, when the sampler is built, a classifier it cannot drive: it asks by the margin
+    ``decision_one``, stops by ``n_support_`` and, with ``virtual``, interpolates the positives
+    that ``last_alpha_`` says became support vectors. (Failing at the first learned sample
+    instead would leave the classifier half-updated.)"""
+    needed = ["decision_one", "n_support_"] + (["last_alpha_"] if virtual else [])
+    missing = [name for name in needed if not hasattr(classifier, name)]
+    if missing:
+        what = type(classifier).__name__
+        hint = (
+            "put the scaler in front of the sampler: StandardScaler() | MarginSampler(LASVM())"
+            if what == "Pipeline"
+            else "virtual > 0 needs imbalance_stream.svm.LASVM"
+            if missing == ["last_alpha_"]
+            else "wrap a LASVM of imbalance_stream.svm"
+        )
+        raise TypeError(
+            f"MarginSampler cannot drive {what}: it has no {', '.join(missing)}; {hint}"
+        )
+
+
 class MarginSampler(ActiveLearningClassifier):
     """Active learning on a stream for LASVM: ask for the labels of the samples near the
     boundary, learn only those, stop asking once the support vectors saturate, and optionally
@@ -52,8 +73,11 @@ class MarginSampler(ActiveLearningClassifier):
     Parameters
     ----------
     classifier
-        A LASVM of :mod:`imbalance_stream.svm` (it must report ``decision_one``, ``n_support_``
-        and ``last_alpha_``).
+        A LASVM of :mod:`imbalance_stream.svm` (it must report ``decision_one`` and
+        ``n_support_``, which every one does; ``virtual > 0`` also needs ``last_alpha_``, which
+        only :class:`~imbalance_stream.svm.LASVM` reports). Anything else is refused with a
+        ``TypeError``. Put a scaler in front of the sampler, not inside it:
+        ``StandardScaler() | MarginSampler(LASVM())``.
     rule
         ``"margin"`` or ``"pool"``, as above.
     pool
@@ -137,6 +161,7 @@ class MarginSampler(ActiveLearningClassifier):
         check_int("k", k, low=1)
         check_int("n_positives", n_positives, low=2)
         check_int("seed", seed, optional=True)
+        _check_classifier(classifier, virtual)
         super().__init__(classifier, seed=seed)
         self.rule = rule
         self.pool = pool

@@ -10,6 +10,7 @@ concept and class prior both drift.
 
 from __future__ import annotations
 
+import abc
 import bisect
 import collections
 import math
@@ -40,16 +41,18 @@ def _check_share(name: str, value) -> float:
     return value
 
 
-class Schedule:
+class Schedule(abc.ABC):
     """Base class of the imbalance schedules: ``schedule(t)`` is the positive share at step ``t``.
 
     Schedules are small immutable value objects: they compare equal when their parameters are
-    equal and print as their constructor call.
+    equal and print as their constructor call. (Abstract: a scenario names one of the
+    subclasses, and ``imbalance-stream list`` shows only those.)
 
     """
 
+    @abc.abstractmethod
     def __call__(self, t: int) -> float:
-        raise NotImplementedError
+        """The positive share at step ``t``."""
 
     def _params(self) -> dict:
         return dict(vars(self))

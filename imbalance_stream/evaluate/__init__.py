@@ -2,7 +2,13 @@
 
 from .array_replay import ReplayResult, has_array_path, replay_array
 from .parallel import map_cells
-from .prequential import ModelFailed, PrequentialResult, plot_curves, run_prequential
+from .prequential import (
+    ModelFailed,
+    PrequentialResult,
+    StreamFailed,
+    plot_curves,
+    run_prequential,
+)
 
 
 def __getattr__(name):
@@ -15,6 +21,7 @@ def __getattr__(name):
 
 __all__ = [
     "ModelFailed",
+    "StreamFailed",
     "PrequentialResult",
     "ReplayResult",
     "has_array_path",

@@ -30,9 +30,13 @@ from river.active.base import ActiveLearningClassifier
 from river.metrics import base as metrics_base
 
 from ..base import REFUSALS
+from ..datasets import ChecksumError, CorruptedFileError, MissingDataFile
 from .parallel import map_cells
 
-__all__ = ["ModelFailed", "PrequentialResult", "plot_curves", "run_prequential"]
+__all__ = ["ModelFailed", "PrequentialResult", "StreamFailed", "plot_curves", "run_prequential"]
+
+#: The data home's errors, which a stream raises as themselves.
+DATA_ERRORS = (MissingDataFile, ChecksumError, CorruptedFileError)
 
 
 class ModelFailed(RuntimeError):
@@ -41,6 +45,13 @@ class ModelFailed(RuntimeError):
     pass through unchanged, and so do the stream's own errors), but, say, River's
     ``LogisticRegression`` calling ``int()`` on the label ``"yes"``. The message names the model
     and how far the stream had got; the original error is the ``__cause__``."""
+
+
+class StreamFailed(RuntimeError):
+    """The stream raised an error while it was read: a CSV value its converter cannot take, an
+    imbalanced stream that finds no positive. The message names the sample it got to; the
+    original error is the ``__cause__``. (A data file missing from or damaged in the data home
+    raises as itself.)"""
 
 
 @dataclasses.dataclass
@@ -174,9 +185,14 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
             read(seen)
     except REFUSALS:
         raise  # the package's own refusals, reported as such by the callers
-    except (TypeError, ValueError) as error:
+    except Exception as error:
         if reading[0]:
-            raise  # the stream's own error (a damaged file, say), reported as such
+            if isinstance(error, DATA_ERRORS):
+                raise  # a data file missing or damaged: the callers say how to fetch it
+            raise StreamFailed(
+                f"the stream of model {name!r} could not be read at sample {counted[0] + 1}: "
+                f"{type(error).__name__}: {error}"
+            ) from error
         hint = ""
         if text_labels[0]:
             hint = (
