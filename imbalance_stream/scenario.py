@@ -62,6 +62,10 @@ import re
 import sys
 from collections.abc import Mapping
 
+from river import base as river_base
+from river import compose
+from river import metrics as river_metrics
+
 from .registry import SpecError, build, is_spec_value, resolve
 
 if sys.version_info >= (3, 11):
@@ -153,12 +157,47 @@ class NamedSpecs:
         models = self.make_models()
         metrics = self.make_metrics()
         for model_name, model in models.items():
+            detector = _density_ratio_detector(model)
+            if detector is not None and detector.mode == "two-sample":
+                raise error(
+                    f"models.{model_name}: {type(detector).__name__} is in mode='two-sample', "
+                    "which learns the reference through learn_one and screens only what "
+                    "observe_one and refresh() give it, and a run calls neither: set "
+                    'mode = "stream" and n_test (the recent samples compared with the ones before)'
+                )
             for metric_name, metric in metrics.items():
                 if not metric.works_with(model):
+                    kind = " (an anomaly detector)" if _is_detector(model) else ""
                     raise error(
                         f"metrics.{metric_name}: {type(metric).__name__} does not work with "
-                        f"model {model_name!r}"
+                        f"model {model_name!r}{kind}"
                     )
+                inner = getattr(metric, "obj", metric)  # River's Rolling wraps its metric
+                if detector is not None and type(inner) is river_metrics.ROCAUC:
+                    raise error(
+                        f"metrics.{metric_name}: River's ROCAUC bins scores in [0, 1], and "
+                        f"{type(detector).__name__}'s scores are -log density ratios of any "
+                        'range: use { class = "ExactROCAUC", params = { pos_val = true } }'
+                    )
+
+
+def _final_step(model):
+    """The estimator at the end of a pipeline, inside River's anomaly filters."""
+    while isinstance(model, compose.Pipeline):
+        model = list(model.steps.values())[-1]
+    return getattr(model, "anomaly_detector", model)
+
+
+def _is_detector(model) -> bool:
+    return isinstance(_final_step(model), river_base.AnomalyDetector)
+
+
+def _density_ratio_detector(model):
+    """The package's density-ratio detector a model ends with, or None."""
+    from imbalance_stream.anomaly.base import DensityRatioNovelty
+
+    final = _final_step(model)
+    return final if isinstance(final, DensityRatioNovelty) else None
 
 
 def _build_named(config: Mapping, key: str, kind: str) -> dict:

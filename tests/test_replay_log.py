@@ -458,9 +458,11 @@ def test_a_model_that_fails_on_a_valid_row_stops_the_replay_naming_it(tmp_path, 
         f"{t},{t % 7}.0,{'fraud' if t % 5 == 0 else 'legit'}\n" for t in range(1, 30)
     )
     (tmp_path / "log.csv").write_text(text)
+    # without labels = [...] the replay cannot tell the model's true/false from the log's labels
+    # before it fails (with them, test_a_classifier_predicting_other_labels... stops it earlier)
     (tmp_path / "s.toml").write_text(
         'kind = "replay"\n[log]\npath = "log.csv"\ntime = "t"\nlabel = "label"\n'
-        'labels = ["legit", "fraud"]\npositive = "fraud"\n'
+        'positive = "fraud"\n'
         '[models]\nACOG = "ACOG"\nLR = "river.linear_model.LogisticRegression"\n'
     )
     with pytest.raises(ReplayError, match=r"model 'LR' could not learn row 1 \(label 'legit'\)"):
@@ -637,3 +639,21 @@ def test_labels_that_match_no_row_stop_the_replay(phishing, tmp_path):
     every = r"every row of the log \(50\) could not be read \(row 1: unknown label"
     with pytest.raises(ReplayError, match=every):
         replay(parse(text, base=tmp_path), out_dir=tmp_path / "small")
+
+
+def test_a_classifier_predicting_other_labels_than_the_logs_stops_the_replay(tmp_path):
+    """Text labels "0"/"1": River's LogisticRegression predicts true/false (and takes both texts
+    as true), so every score would be 0 and every prediction true; the replay says so. The
+    package's classifiers learn the log's positive and replay fine."""
+    with open(tmp_path / "log.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["t", "x", "y"])
+        writer.writerows([[i, i % 7, int(i % 5 == 0)] for i in range(60)])
+    text = (
+        'kind = "replay"\n[log]\npath = "log.csv"\ntime = "t"\nlabel = "y"\n'
+        'labels = ["0", "1"]\npositive = "1"\n[models]\nM = "ACOG"\n'
+    )
+    assert replay(parse(text, base=tmp_path), out_dir=tmp_path / "acog").table[0]["events"] == 60
+    text += 'LR = "river.linear_model.LogisticRegression"\n'
+    with pytest.raises(ReplayError, match=r"model 'LR' predicts False, True, which the log's"):
+        replay(parse(text, base=tmp_path), out_dir=tmp_path / "lr")

@@ -750,3 +750,35 @@ BA = "river.metrics.BalancedAccuracy"
 """
     with pytest.raises(ScenarioError, match=r"Schedule is an abstract base class; .*Static"):
         parse(text)
+
+
+DETECTOR_SCENARIO = """
+[stream]
+source = "river.datasets.Phishing"
+[models]
+KDE = ["river.preprocessing.StandardScaler", { class = "KDENovelty", params = { mode = "stream", n_test = 50 } }]
+[metrics]
+AUC = { class = "ExactROCAUC", params = { pos_val = true } }
+"""  # noqa: E501
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('mode = "stream", n_test = 50', "sigma = 1.0"), r"models\.KDE: KDENovelty is in "),
+        (
+            ('{ class = "ExactROCAUC", params = { pos_val = true } }', '"river.metrics.ROCAUC"'),
+            r"metrics\.AUC: River's ROCAUC bins scores in \[0, 1\].*ExactROCAUC",
+        ),
+        (
+            ('{ class = "ExactROCAUC", params = { pos_val = true } }', '"river.metrics.Accuracy"'),
+            r"does not work with model 'KDE' \(an anomaly detector\)",
+        ),
+    ],
+)
+def test_a_detector_a_run_cannot_use_is_refused_before_it_starts(change, message):
+    """A two-sample detector would score 0 forever (nobody calls observe_one and refresh), and
+    River's ROCAUC would bin scores of any range into [0, 1]: both are refused in one line."""
+    assert parse(DETECTOR_SCENARIO).config["models"]
+    with pytest.raises(ScenarioError, match=message):
+        parse(DETECTOR_SCENARIO.replace(*change))

@@ -289,6 +289,9 @@ class _CellRun:
         built = scenario.make_models()
         self.templates = [built[name] for _, name, _ in self.slots]
         self.kinds = [_Model(model, self.log.positive) for model in self.templates]
+        self.text_labels = bool(self.log.labels) and all(
+            isinstance(label, str) for label in self.log.labels
+        )
         for j, model in enumerate(state["models"]):
             if model is None:  # a global model, before its first checkpoint
                 state["models"][j] = self.templates[j].clone()
@@ -403,6 +406,8 @@ class _CellRun:
             raise  # the other refusals stop the replay as themselves (the CLI says so)
         except (TypeError, ValueError) as error:
             raise self._model_failed(j, "predict", ev, error) from error
+        if self.text_labels and not self.kinds[j].detector:
+            self._check_predicted_labels(j, taken[1])
         if not ask:
             state["unasked"][j].add(ev.seq)
         counts["events"][midx] += 1
@@ -501,6 +506,24 @@ class _CellRun:
         self.rej.row([ev.row, midx, self.labels[j], reason])
         self.last_reject = ev.row
         self._check_rejects()
+
+    def _check_predicted_labels(self, j, proba) -> None:
+        """A classifier that answers only true/false on a log whose labels are all text would be
+        scored against labels it never predicts: River's binary classifiers do, and take the
+        text labels "0" and "1" both as true. (This package's classifiers key their answer by
+        the log's positive; before a negative is learned they say ``False`` for it, beside the
+        positive, which is why only an answer made of true/false alone is refused.)"""
+        if proba and all(isinstance(label, bool) for label in proba):
+            self.rej.flush()
+            shown = ", ".join(repr(label) for label in proba)
+            allowed = ", ".join(repr(label) for label in self.log.labels)
+            raise ReplayError(
+                f"model {self.labels[j]!r} predicts {shown}, which the log's labels "
+                f"({allowed}) do not include: River's binary classifiers predict true/false, so "
+                "write the "
+                "labels so (labels = [0, 1] or [false, true]), or use a classifier that takes "
+                "positive"
+            )
 
     def _model_failed(self, j, step, ev, error) -> ReplayError:
         """A model that fails on a valid row with an error of its own (not a refused feature or
