@@ -616,7 +616,14 @@ def _near(source: str) -> pathlib.Path | None:
 def _validate(config: dict, name: str, source: str) -> Scenario:
     kind = config.get("kind", "prequential")
     if kind not in KINDS:
-        raise ScenarioError(f"kind: expected one of {', '.join(map(repr, KINDS))}, got {kind!r}")
+        hint = (
+            "; an event log is replayed with: imbalance-stream replay FILE"
+            if kind == "replay"
+            else ""
+        )
+        raise ScenarioError(
+            f"kind: expected one of {', '.join(map(repr, KINDS))}, got {kind!r}{hint}"
+        )
     where = "top level" + ("" if kind == "protocol" else ' (kind = "prequential")')
     check_keys(config, _TOP_KEYS[kind], where)
     name = check_name(config, name)

@@ -91,7 +91,7 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
                 "mode='stream' needs a bounded test window: give n_test (the recent samples that "
                 "are compared with the n_reference before them)"
             )
-        self.seed = seed
+        self.seed = check_int("seed", seed, low=0, optional=True)
         self._windows = SampleWindows({"reference": n_reference, "test": n_test})
         self._since_refresh = 0
         self._solved: dict[bytes, float] = {}  # observed test point -> its solved inlier value

@@ -164,7 +164,7 @@ class AutoKMM(DensityRatioEstimator):
         self.tol = check_real("tol", tol, low=0.0, low_open=True)
         self.max_iter = check_int("max_iter", max_iter, low=1)
         self.n_jobs = n_jobs
-        self.seed = seed
+        self.seed = check_int("seed", seed, low=0, optional=True)
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         m = source.shape[0]

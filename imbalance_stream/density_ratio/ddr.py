@@ -237,7 +237,7 @@ class DDR(base.Base):
         self.n_centres = check_int("n_centres", n_centres, low=1)
         self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
         self.lambda_ = check_real("lambda_", lambda_, low=0.0, optional=True)
-        self.seed = seed
+        self.seed = check_int("seed", seed, low=0, optional=True)
 
     def fit(self, X_source, y_source, X_target):
         """Fit on the labelled source and the unlabelled target; returns ``self``."""

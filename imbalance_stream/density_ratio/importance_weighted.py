@@ -8,6 +8,7 @@ import numpy as np
 from river import base, compose
 
 from imbalance_stream.base.binary import check_label
+from imbalance_stream.base.validation import check_int
 
 from .reweighter import Reweighter
 
@@ -107,7 +108,7 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
             )
         self.classifier = classifier
         self.reweighter = reweighter
-        self.seed = seed
+        self.seed = check_int("seed", seed, low=0, optional=True)
         self._rng = np.random.default_rng(seed)
         self._weighted = accepts_weight(classifier)
 

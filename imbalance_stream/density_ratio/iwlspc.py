@@ -147,7 +147,7 @@ class IWLSPC(base.Base):
         self.n_folds = check_int("n_folds", n_folds, low=2)
         self.sigma_factors = sigma_factors
         self.lambda_grid = lambda_grid
-        self.seed = seed
+        self.seed = check_int("seed", seed, low=0, optional=True)
 
     # ---- fitting ------------------------------------------------------------------------------
 

@@ -97,7 +97,7 @@ class KDERatio(DensityRatioEstimator):
         )
         self.n_folds = check_int("n_folds", n_folds, low=2)
         self.sigma_factors = sigma_factors
-        self.seed = seed
+        self.seed = check_int("seed", seed, low=0, optional=True)
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         factors = None if self.sigma_factors is None else np.asarray(self.sigma_factors)

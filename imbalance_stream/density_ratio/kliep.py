@@ -107,7 +107,7 @@ class KLIEP(DensityRatioEstimator):
         self.n_centres = check_int("n_centres", n_centres, low=1)
         self.n_folds = check_int("n_folds", n_folds, low=2)
         self.sigma_factors = sigma_factors
-        self.seed = seed
+        self.seed = check_int("seed", seed, low=0, optional=True)
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         rng = np.random.default_rng(self.seed)

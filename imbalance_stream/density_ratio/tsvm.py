@@ -156,7 +156,7 @@ class WeightedTSVM(base.Base):
         self.platt_folds = check_int("platt_folds", platt_folds, low=0)
         if self.platt_folds == 1:
             raise ValueError("platt_folds must be 0 (no cross-validation) or at least 2")
-        self.seed = seed
+        self.seed = check_int("seed", seed, low=0, optional=True)
 
     def _svc(self, n_features: int):
         from sklearn.svm import SVC

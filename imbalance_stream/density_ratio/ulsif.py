@@ -109,8 +109,9 @@ class ULSIF(DensityRatioEstimator):
         Coefficients of the centres.
     centres_
         The centres.
-    sigma_, lambda_
-        The width and ridge used.
+    sigma_, lambda_chosen_
+        The width and ridge used: chosen by the leave-one-out, or ``sigma`` and ``lambda_``
+        when given (``lambda_`` itself stays the parameter, None when it was chosen).
     loocv_
         Leave-one-out score of every ``(sigma, lambda)`` candidate, rows by sigma.
 
@@ -151,7 +152,7 @@ class ULSIF(DensityRatioEstimator):
         self.n_centres = check_int("n_centres", n_centres, low=1)
         self.sigma_factors = sigma_factors
         self.lambda_grid = lambda_grid
-        self.seed = seed
+        self.seed = check_int("seed", seed, low=0, optional=True)
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         rng = np.random.default_rng(self.seed)
@@ -174,6 +175,12 @@ class ULSIF(DensityRatioEstimator):
         d2_nu = sq_distances(self.centres_, target[rng.permutation(target.shape[0])])
         self.loocv_ = np.full((len(sigmas), len(lambdas)), np.inf)
         if len(sigmas) * len(lambdas) > 1:
+            if min(source.shape[0], target.shape[0]) < 2:
+                raise ValueError(
+                    "uLSIF's leave-one-out choice of sigma and lambda_ needs at least 2 rows in "
+                    f"each sample (got {source.shape[0]} and {target.shape[0]}); give sigma and "
+                    "lambda_ to fit on fewer"
+                )
             for row, sigma in enumerate(sigmas):
                 self.loocv_[row] = ulsif_loocv(
                     gaussian_of_distances(d2_de, sigma),

@@ -145,7 +145,7 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         )
 
     counted = [0]
-    text_labels = [False]
+    last_label: list = [None]
     reading = [False]  # left True when reading the stream raised (not the model's error)
 
     def counting(samples):
@@ -158,7 +158,7 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
                 return
             reading[0] = False
             counted[0] += 1
-            text_labels[0] = text_labels[0] or isinstance(sample[1], str)
+            last_label[0] = sample[1]
             yield sample
 
     rows: list[dict] = []
@@ -194,7 +194,8 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
                 f"{type(error).__name__}: {error}"
             ) from error
         hint = ""
-        if text_labels[0]:
+        label = last_label[0]
+        if isinstance(label, str) and label in str(error):  # the label, not a feature, failed
             hint = (
                 "; River's linear classifiers take only true/false or 0/1 labels: convert the "
                 'label (converters = { LABEL = "bool" } on a CSV stream) or use a classifier '

@@ -186,7 +186,7 @@ class KOILMKL(BinaryClassifier):
         self.sigmas = sigmas
         self.vote = vote
         self.hedge_loss_includes_C = hedge_loss_includes_C
-        self.seed = seed
+        self.seed = check_int("seed", seed, low=0, optional=True)
         self.neighbor_mode = neighbor_mode
         self.similarity = similarity
 

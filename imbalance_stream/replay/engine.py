@@ -531,7 +531,7 @@ class _CellRun:
         updated, so going on would replay a corrupted model."""
         self.rej.flush()  # the rows rejected so far are written out with the error
         hint = ""
-        if isinstance(ev.label, str):
+        if isinstance(ev.label, str) and ev.label in str(error):  # the label failed, no feature
             hint = (
                 "; River's linear classifiers take only true/false or 0/1 labels: write the "
                 "labels so (labels = [0, 1]) or use a classifier that takes positive"
