@@ -177,3 +177,32 @@ def test_the_delayed_label_loop():
     assert not asked and len(model.classifier.seen) == 150
     assert model.reweighter.n_target_samples == 30
     assert model.reweighter._fitted
+
+
+def test_the_prequential_runner_shows_every_arrival_even_with_labels_at_once():
+    """River's progressive_val_score never calls observe_one (the target window would stay
+    empty and the classifier learn unweighted); run_prequential shows each arrival, so with
+    labels at once it is the loop of delay = 0."""
+    from river import datasets, metrics
+
+    from imbalance_stream.evaluate import run_prequential
+
+    def model():
+        return ImportanceWeighted(
+            preprocessing.StandardScaler() | linear_model.LogisticRegression(),
+            ULSIFReweighter(n_source=100, n_target=50, refresh_every=25, clip=10.0, seed=0),
+        )
+
+    def log_loss(delay):
+        result = run_prequential(
+            datasets.Phishing(), {"IW": model()}, {"LL": metrics.LogLoss()}, step=500, delay=delay
+        )
+        return result.final["IW"]["LL"]
+
+    plain = run_prequential(
+        datasets.Phishing(),
+        {"LR": preprocessing.StandardScaler() | linear_model.LogisticRegression()},
+        {"LL": metrics.LogLoss()},
+        step=500,
+    ).final["LR"]["LL"]
+    assert log_loss(None) == log_loss(0) != plain

@@ -64,7 +64,11 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
 
     Samples. Feature dicts are mapped to dense vectors over the names seen (a missing name is 0);
     a bad value raises a ``ValueError`` naming the feature and nothing changes, and so does a
-    sample that would grow the feature space past 65,536 names (``FeatureSpaceFull``).
+    sample that would grow the feature space past 65,536 names (``FeatureSpaceFull``). Names
+    are kept once seen, also after the samples that carried them have left bounded windows, so
+    a stream whose names keep changing (one-hot identifiers, words) grows every stored vector,
+    and memory and time with it: hash such features into a fixed number of names first
+    (River's ``preprocessing.FeatureHasher``).
     ``score_one`` ignores names it has not learned and never changes the state; before the first
     refresh it returns 0 without reading the sample (a pipeline's ``MinMaxScaler`` sends NaN
     until it has learned a sample).

@@ -48,6 +48,11 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
     * ``observe_one(x)`` adds an unlabelled arrival to the target window;
     * ``predict_one`` and ``predict_proba_one`` are the classifier's and change nothing.
 
+    River's ``evaluate.progressive_val_score`` never calls ``observe_one``: there the target
+    window stays empty and the classifier learns unweighted. Evaluate it with this package's
+    :func:`~imbalance_stream.evaluate.run_prequential` (or a scenario), which shows every arrival
+    to ``observe_one``, or with a loop of your own.
+
     With labels that arrive late this is the natural loop (River's ``stream.simulate_qa``): when
     ``x`` arrives, predict it and ``observe_one(x)``; when its label comes, ``learn_one(x, y)``, and
     the weight says how representative ``x`` is of the data arriving now. A weight is taken from

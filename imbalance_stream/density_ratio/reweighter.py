@@ -49,7 +49,10 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
 
     Weights are relative to the windows of the last refresh, not calibrated across refreshes.
     Feature dicts become dense vectors over the names seen (a missing name is 0); a bad value
-    raises a ``ValueError`` naming the feature before anything changes.
+    raises a ``ValueError`` naming the feature before anything changes. Names are kept once
+    seen, also after their samples have left the windows: hash features whose names keep
+    changing (one-hot identifiers, words) into a fixed number first (River's
+    ``preprocessing.FeatureHasher``), or the vectors, and memory and time, grow with the stream.
 
     A subclass implements ``_solve(source_X, source_y, target_X)``, the batch method on the
     windows' matrices returning the unnormalised weight of each source row, and

@@ -169,7 +169,7 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
             rows.append({"model": name, "step": at, "metric": label, "value": metric.get()})
 
     try:
-        if delay is None:
+        if delay is None and not _watches_arrivals(model):
             checkpoints = evaluate.iter_progressive_val_score(
                 dataset=counting(data),
                 model=model,
@@ -177,8 +177,10 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
                 step=step,
             )
         else:
+            # a model that watches the unlabelled arrivals (observe_one) needs the loop that
+            # shows them, even with every label at once: River's loop never calls observe_one
             checkpoints = _delayed(
-                counting(data), model, _MetricSet(list(metrics.values())), step, delay
+                counting(data), model, _MetricSet(list(metrics.values())), step, delay or 0
             )
         for state in checkpoints:
             seen = state["Step"]
@@ -214,6 +216,12 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         read(seen)
     final = {label: metric.get() for label, metric in metrics.items()}
     return rows, final, seen
+
+
+def _watches_arrivals(model) -> bool:
+    """A classifier that is shown the unlabelled arrivals (``observe_one``: a re-weighter's
+    target window). Anomaly detectors' ``observe_one`` is their two-sample mode's, not this."""
+    return isinstance(model, base.Classifier) and getattr(model, "observe_one", None) is not None
 
 
 def _delayed(data, model, metric_set, step: int, delay: int):
@@ -280,7 +288,9 @@ def run_prequential(
         Labels arrive this many samples late (None: at once, River's usual loop). A sample is
         predicted when it arrives and, if the model has ``observe_one`` (as
         :class:`~imbalance_stream.density_ratio.ImportanceWeighted` does), shown to it unlabelled;
-        the metrics and ``learn_one`` get its label ``delay`` samples later.
+        the metrics and ``learn_one`` get its label ``delay`` samples later. (With ``delay``
+        None such a model is still shown each arrival, then learns it at once: River's own
+        ``progressive_val_score`` never calls ``observe_one``.)
 
     Examples
     --------

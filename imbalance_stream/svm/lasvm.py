@@ -37,6 +37,14 @@ class LASVM(KernelExpansion):
     (``copy.deepcopy``) to evaluate the finished model and keep learning with the original
     (D-LASVM-5).
 
+    The expansion has no budget, as in the thesis: on noisy data every misclassified example
+    stays a support vector, so memory and the cost of a sample grow with the stream. The
+    Ramp-loss variants :class:`LASVMNC` and :class:`LASVMI` keep far fewer (chapter 6); for a hard
+    bound use a budgeted kernel learner (:class:`~imbalance_stream.kernel.Projectron`, KOIL).
+    ``gamma = 1`` suits a few standardised features; with ``d`` of them squared distances grow
+    like ``2 d``, so start near ``gamma = 1 / d``: a width too narrow for the data makes every
+    example look alone, and LASVM then keeps nearly all of them.
+
     Vectors are stored sparse: an RBF value costs O(nonzeros), and kernel rows are kept in an LRU
     cache of ``cache_mb`` megabytes. The decision is ``f(x) = sum_s alpha_s K(x_s, x) + b``;
     ``predict_proba_one`` gives the logistic of ``f`` (the thesis has no probabilities; D-LASVM-8).
