@@ -130,7 +130,7 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
             left = self._push(self._test, vector)
             if left is not None:
                 self._push(self._reference, left)
-        self._count_sample()
+        self._settle()
 
     def observe_one(self, x: dict) -> None:
         """Add an unlabelled arrival to the test window (two-sample mode only)."""
@@ -140,6 +140,13 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
                 "learn_one"
             )
         self._push(self._test, self._windows.vector(x))
+        self._settle()
+
+    def _settle(self) -> None:
+        """After a sample's window changes: update what follows them, then count the sample
+        (which may refresh)."""
+        if self._fitted:
+            self._windows_settled()
         self._count_sample()
 
     def _push(self, window, vector: np.ndarray) -> np.ndarray | None:
@@ -158,6 +165,10 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
     ) -> None:
         """Update statistics kept between refreshes (none by default: the solution is frozen).
         ``added`` and ``removed`` are given over the columns of the last refresh."""
+
+    def _windows_settled(self) -> None:
+        """Re-derive the solution from the statistics, once per sample (after both windows have
+        changed: in stream mode a sample moves one point into each)."""
 
     # ---- the exact solve ----------------------------------------------------------------------
 

@@ -120,6 +120,8 @@ class ULSIFNovelty(EstimatorNovelty):
                 self._reference_sum -= phi_removed
         else:
             rank_one_update(self._test_scatter, phi_added, phi_removed)
+
+    def _windows_settled(self) -> None:
         H = self._test_scatter / len(self._test)
         h = self._reference_sum / len(self._reference)
         self._alpha = ulsif_alpha(H, h, self.estimator_.lambda_chosen_)
