@@ -441,6 +441,8 @@ def test_bad_arrays_are_refused_with_a_message(estimator):
         model.fit([[0.0, 1.0]], [[0.0, 1.0, 2.0]])
     with pytest.raises(ValueError, match="must be a 2-D array of real numbers"):
         model.fit([["a", "b"]], [[0.0, 1.0]])
+    with pytest.raises(ValueError, match="X_target has the value 1e\\+200 at row 0, column 1"):
+        model.fit([[0.0, 1.0]], [[0.0, 1e200]])  # its squared distances would overflow
     source, target = two_gaussians(12, m=30, n=30)
     model.fit(source, target)
     with pytest.raises(ValueError, match="X has 1 features, the fit had 2"):

@@ -17,6 +17,7 @@ from imbalance_stream._numba.density_ratio import (
     kmm_solve,
     project_box_slab,
 )
+from imbalance_stream.base.features import MAX_ABS_VALUE
 
 __all__ = [
     "LAMBDA_GRID",
@@ -56,6 +57,12 @@ def as_matrix(X, name: str, n_features: int | None = None) -> np.ndarray:
     if not np.isfinite(array).all():
         row, column = np.argwhere(~np.isfinite(array))[0]
         raise ValueError(f"{name} has a non-finite value at row {row}, column {column}")
+    if np.abs(array).max() > MAX_ABS_VALUE:  # squared distances would overflow to inf
+        row, column = np.argwhere(np.abs(array) > MAX_ABS_VALUE)[0]
+        raise ValueError(
+            f"{name} has the value {array[row, column]:g} at row {row}, column {column}, beyond "
+            f"the {MAX_ABS_VALUE:g} a feature may reach: scale the data"
+        )
     if n_features is not None and array.shape[1] != n_features:
         raise ValueError(f"{name} has {array.shape[1]} features, the fit had {n_features}")
     return array
