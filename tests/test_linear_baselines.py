@@ -228,8 +228,8 @@ def test_arow_and_acog_share_the_covariance_downdate():
 
 def downdate_is_finite_ref(cov, n, u, denominator):
     """Plain numpy: is ``cov - u u' / denominator`` finite on the rows that change?"""
-    scaled = u[:n] / denominator
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is what it checks for
+        scaled = u[:n] / denominator
         new = cov[:n, :n] - scaled[:, None] * u[None, :n]
     return bool(np.isfinite(new[scaled != 0.0]).all())
 
