@@ -7,6 +7,8 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from river import anomaly, compose, datasets, preprocessing
 from scipy import optimize
 
@@ -380,6 +382,66 @@ def test_rank_one_update_matches_numpy():
     np.testing.assert_allclose(S, expected, rtol=1e-14)
     rank_one_update(S, a, np.empty(0))
     np.testing.assert_allclose(S, expected + np.outer(a, a), rtol=1e-14)
+
+
+def cholesky_rank_one_reference(L, x, sign):
+    """Plain numpy: the Cholesky factor of ``L L' + sign x x'``, or None if not definite."""
+    A = L @ L.T + sign * np.outer(x, x)
+    try:
+        return np.linalg.cholesky(A)
+    except np.linalg.LinAlgError:
+        return None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 12),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.01, 3.0),
+)
+def test_cholesky_rank_one_and_solve_match_numpy(b, seed, size):
+    """The jitted update, downdate and solve of ULSIFNovelty against numpy's factorisation."""
+    from imbalance_stream._numba.density_ratio import cholesky_rank_one, cholesky_solve
+
+    rng = np.random.default_rng(seed)
+    P = rng.normal(size=(b, 2 * b))
+    L = np.linalg.cholesky(P @ P.T + 0.1 * np.eye(b))
+    x, work = size * rng.normal(size=b), np.empty(b)
+    for sign in (1.0, -1.0):
+        expected = cholesky_rank_one_reference(L, x, sign)
+        got = L.copy()
+        ok = cholesky_rank_one(got, x, sign, work)
+        if expected is None or not ok:
+            # numpy and the rotations agree on definiteness except within round-off of 0
+            smallest = np.linalg.eigvalsh(L @ L.T + sign * np.outer(x, x))[0]
+            assert (expected is None) == (not ok) or abs(smallest) < 1e-8
+            continue
+        np.testing.assert_allclose(np.tril(got), expected, rtol=1e-9, atol=1e-9)
+    h, out = rng.normal(size=b), np.empty(b)
+    cholesky_solve(L, h, out)
+    np.testing.assert_allclose(out, np.linalg.solve(L @ L.T, h), rtol=1e-8, atol=1e-8)
+
+
+def test_ulsif_follows_a_full_window_for_many_samples_by_rank_one_steps():
+    """A full test window: every sample updates and downdates the Cholesky factor instead of
+    refactoring; after 300 of them alpha is still the closed form on the windows."""
+    from imbalance_stream.density_ratio._common import gaussian_gram
+    from imbalance_stream.density_ratio.ulsif import ulsif_alpha
+
+    rng = np.random.default_rng(23)
+    detector = ULSIFNovelty(mode="stream", n_reference=40, n_test=20, refresh_every=10_000, seed=0)
+    for x in as_dicts(rng.normal(size=(60, 3))):
+        detector.learn_one(x)
+    detector.refresh()
+    for x in as_dicts(rng.normal(0.3, 1.2, size=(300, 3))):
+        detector.learn_one(x)
+    assert detector._factor is not None  # the factor was followed, not rebuilt at the end
+    fitted = detector.estimator_
+    R, T = np.array(detector._reference), np.array(detector._test)
+    H = gaussian_gram(T, fitted.centres_, fitted.sigma_)
+    h = gaussian_gram(R, fitted.centres_, fitted.sigma_).mean(0)
+    expected = ulsif_alpha(H.T @ H / len(T), h, fitted.lambda_chosen_)
+    np.testing.assert_allclose(detector._alpha, expected, rtol=1e-7, atol=1e-10)
 
 
 @pytest.mark.parametrize("mode", ["two-sample", "stream"])

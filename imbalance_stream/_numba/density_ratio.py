@@ -235,6 +235,46 @@ def rank_one_update(S, added, removed):
             S[i, j] += delta
 
 
+@njit(cache=True)
+def cholesky_rank_one(L, x, sign, work):
+    """``L L' + sign x x'`` refactored in place in O(b^2), ``L`` lower triangular with a positive
+    diagonal, ``sign`` +1 (update) or -1 (downdate); ``work`` (length b) is overwritten. Returns
+    False when a downdate would leave the matrix not positive definite (``L`` is then partly
+    changed: refactor from the matrix itself). The LINPACK rotations (``dchud``/``dchdd``)."""
+    b = x.shape[0]
+    for i in range(b):
+        work[i] = x[i]
+    for k in range(b):
+        diagonal = L[k, k]
+        squared = diagonal * diagonal + sign * work[k] * work[k]
+        if not squared > 0.0:
+            return False
+        r = math.sqrt(squared)
+        c = r / diagonal
+        s = work[k] / diagonal
+        L[k, k] = r
+        for i in range(k + 1, b):
+            L[i, k] = (L[i, k] + sign * s * work[i]) / c
+            work[i] = c * work[i] - s * L[i, k]
+    return True
+
+
+@njit(cache=True)
+def cholesky_solve(L, h, out):
+    """``out = (L L')^-1 h`` by forward and back substitution, ``L`` lower triangular. O(b^2)."""
+    b = h.shape[0]
+    for i in range(b):
+        total = h[i]
+        for j in range(i):
+            total -= L[i, j] * out[j]
+        out[i] = total / L[i, i]
+    for i in range(b - 1, -1, -1):
+        total = out[i]
+        for j in range(i + 1, b):
+            total -= L[j, i] * out[j]
+        out[i] = total / L[i, i]
+
+
 #: ``log`` of the smallest normal double: a kernel value below it would be subnormal.
 SMALLEST_NORMAL_EXPONENT = math.log(2.2250738585072014e-308)
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy.linalg import lapack
 
-from imbalance_stream._numba.density_ratio import rank_one_update
+from imbalance_stream._numba.density_ratio import cholesky_rank_one, cholesky_solve, rank_one_update
 from imbalance_stream.density_ratio import ULSIF
 from imbalance_stream.density_ratio._common import gaussian_gram
 from imbalance_stream.density_ratio.ulsif import ulsif_alpha
@@ -28,7 +29,9 @@ class ULSIFNovelty(EstimatorNovelty):
     ``lambda`` of the last refresh: the statistics of eq. 3.28, ``h`` (the mean basis vector
     over the reference) and ``H`` (the mean outer product over the test window), are updated
     with each point that enters or leaves a window (a rank-one change of ``H``, jitted) and
-    ``alpha`` is solved again, in ``O(n_centres^3)`` per sample.
+    ``alpha`` is solved again once per sample. While the test window is full the Cholesky factor
+    of its ridged scatter follows by one rank-one update and one downdate, ``O(n_centres^2)``; it
+    is rebuilt (``O(n_centres^3)``) after a refresh and while the window grows.
 
     Parameters
     ----------
@@ -104,6 +107,7 @@ class ULSIFNovelty(EstimatorNovelty):
         self._reference_sum = self._phi(reference).sum(0)
         phi_test = self._phi(test)
         self._test_scatter = phi_test.T @ phi_test
+        self._factor = None  # of the ridged scatter: built at the first sample after a refresh
         self._alpha = fitted.alpha_.copy()
         return values
 
@@ -112,19 +116,44 @@ class ULSIFNovelty(EstimatorNovelty):
         return gaussian_gram(np.atleast_2d(X), self.estimator_.centres_, self.estimator_.sigma_)
 
     def _window_changed(self, is_reference, added, removed) -> None:
-        phi_added = self._phi(added)[0]
-        phi_removed = np.empty(0) if removed is None else self._phi(removed)[0]
+        if removed is None:
+            phi_added, phi_removed = self._phi(added)[0], np.empty(0)
+        else:  # both rows in one kernel call
+            phi_added, phi_removed = self._phi(np.vstack([added, removed]))
         if is_reference:
             self._reference_sum += phi_added
             if removed is not None:
                 self._reference_sum -= phi_removed
         else:
             rank_one_update(self._test_scatter, phi_added, phi_removed)
+            # A full test window keeps its size, so the ridge n lambda too: the Cholesky factor
+            # of S + n lambda I follows the two rank-one changes in O(b^2). A window that grows
+            # changes the ridge, and a downdate that fails to round-off, rebuild it instead.
+            factor = self._factor
+            if factor is not None and removed is not None:
+                work = np.empty_like(phi_added)
+                if not (
+                    cholesky_rank_one(factor, phi_added, 1.0, work)
+                    and cholesky_rank_one(factor, phi_removed, -1.0, work)
+                ):
+                    self._factor = None
+            else:
+                self._factor = None
 
     def _windows_settled(self) -> None:
-        H = self._test_scatter / len(self._test)
+        # alpha = (H + lambda I)^-1 h with H = S / n (eq. 3.28) is n (S + n lambda I)^-1 h
+        n, ridge = len(self._test), self.estimator_.lambda_chosen_
         h = self._reference_sum / len(self._reference)
-        self._alpha = ulsif_alpha(H, h, self.estimator_.lambda_chosen_)
+        if self._factor is None:
+            ridged = self._test_scatter + (n * ridge) * np.eye(h.shape[0])
+            factor, info = lapack.dpotrf(ridged, lower=True, clean=True)
+            if info != 0:  # round-off made it indefinite: the general solve
+                self._alpha = ulsif_alpha(self._test_scatter / n, h, ridge)
+                return
+            self._factor = factor
+        alpha = np.empty_like(h)
+        cholesky_solve(self._factor, n * h, alpha)
+        self._alpha = np.maximum(alpha, 0.0)
 
     def _inlier(self, vector: np.ndarray) -> float:
         return float(self._phi(vector)[0] @ self._alpha)
