@@ -422,12 +422,22 @@ def test_cholesky_rank_one_and_solve_match_numpy(b, seed, size):
     np.testing.assert_allclose(out, np.linalg.solve(L @ L.T, h), rtol=1e-8, atol=1e-8)
 
 
-def test_ulsif_follows_a_full_window_for_many_samples_by_rank_one_steps():
-    """A full test window: every sample updates and downdates the Cholesky factor instead of
-    refactoring; after 300 of them alpha is still the closed form on the windows."""
+def closed_form_alpha(detector):
+    """uLSIF's closed form (eq. 3.28) on the detector's windows of the moment, with the centres,
+    width and ridge of its last refresh, in plain numpy."""
     from imbalance_stream.density_ratio._common import gaussian_gram
     from imbalance_stream.density_ratio.ulsif import ulsif_alpha
 
+    fitted = detector.estimator_
+    R, T = np.array(detector._reference), np.array(detector._test)
+    H = gaussian_gram(T, fitted.centres_, fitted.sigma_)
+    h = gaussian_gram(R, fitted.centres_, fitted.sigma_).mean(0)
+    return ulsif_alpha(H.T @ H / len(T), h, fitted.lambda_chosen_)
+
+
+def test_ulsif_follows_a_full_window_for_many_samples_by_rank_one_steps():
+    """A full test window: every sample updates and downdates the Cholesky factor instead of
+    refactoring; after 300 of them alpha is still the closed form on the windows."""
     rng = np.random.default_rng(23)
     detector = ULSIFNovelty(mode="stream", n_reference=40, n_test=20, refresh_every=10_000, seed=0)
     for x in as_dicts(rng.normal(size=(60, 3))):
@@ -436,12 +446,7 @@ def test_ulsif_follows_a_full_window_for_many_samples_by_rank_one_steps():
     for x in as_dicts(rng.normal(0.3, 1.2, size=(300, 3))):
         detector.learn_one(x)
     assert detector._factor is not None  # the factor was followed, not rebuilt at the end
-    fitted = detector.estimator_
-    R, T = np.array(detector._reference), np.array(detector._test)
-    H = gaussian_gram(T, fitted.centres_, fitted.sigma_)
-    h = gaussian_gram(R, fitted.centres_, fitted.sigma_).mean(0)
-    expected = ulsif_alpha(H.T @ H / len(T), h, fitted.lambda_chosen_)
-    np.testing.assert_allclose(detector._alpha, expected, rtol=1e-7, atol=1e-10)
+    np.testing.assert_allclose(detector._alpha, closed_form_alpha(detector), rtol=1e-7, atol=1e-10)
 
 
 @pytest.mark.parametrize("mode", ["two-sample", "stream"])
@@ -449,7 +454,6 @@ def test_ulsif_between_refreshes_is_the_fit_on_the_current_windows(mode):
     """After a refresh, each sample updates h and H exactly: alpha equals uLSIF's closed form on
     the windows of that moment with the centres, width and ridge of the refresh."""
     from imbalance_stream.density_ratio._common import gaussian_gram
-    from imbalance_stream.density_ratio.ulsif import ulsif_alpha
 
     rng = np.random.default_rng(21)
     detector = ULSIFNovelty(mode=mode, n_reference=40, n_test=15, seed=0)
@@ -468,10 +472,7 @@ def test_ulsif_between_refreshes_is_the_fit_on_the_current_windows(mode):
         for x in as_dicts(rng.normal(3.0, 1.0, size=(5, 2))):
             detector.observe_one(x)
     fitted = detector.estimator_
-    R, T = np.array(detector._reference), np.array(detector._test)
-    H = gaussian_gram(T, fitted.centres_, fitted.sigma_)
-    h = gaussian_gram(R, fitted.centres_, fitted.sigma_).mean(0)
-    expected = ulsif_alpha(H.T @ H / len(T), h, fitted.lambda_chosen_)
+    expected = closed_form_alpha(detector)
     np.testing.assert_allclose(detector._alpha, expected, rtol=1e-8, atol=1e-12)
     x = {"x0": 0.2, "x1": -0.4}
     phi = gaussian_gram(np.array([[0.2, -0.4]]), fitted.centres_, fitted.sigma_)[0]
