@@ -657,3 +657,20 @@ def test_a_classifier_predicting_other_labels_than_the_logs_stops_the_replay(tmp
     text += 'LR = "river.linear_model.LogisticRegression"\n'
     with pytest.raises(ReplayError, match=r"model 'LR' predicts False, True, which the log's"):
         replay(parse(text, base=tmp_path), out_dir=tmp_path / "lr")
+
+
+def test_predictions_are_written_as_the_log_writes_its_labels(tmp_path):
+    """River's classifiers predict true/false; with labels = [0, 1] predictions.csv shows 0/1,
+    beside labels written 0/1, not True/False."""
+    with open(tmp_path / "log.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["t", "x", "y"])
+        writer.writerows([[i, i % 7, int(i % 5 == 0)] for i in range(60)])
+    text = (
+        'kind = "replay"\n[log]\npath = "log.csv"\ntime = "t"\nlabel = "y"\n'
+        'labels = [0, 1]\npositive = 1\n[models]\nLR = "river.linear_model.LogisticRegression"\n'
+    )
+    result = replay(parse(text, base=tmp_path), out_dir=tmp_path / "out")
+    rows = list(csv.DictReader(open(result.out_dir / "predictions.csv")))
+    assert {row["prediction"] for row in rows} <= {"0", "1"}
+    assert {row["label"] for row in rows} == {"0", "1"}

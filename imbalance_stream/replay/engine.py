@@ -289,6 +289,8 @@ class _CellRun:
         built = scenario.make_models()
         self.templates = [built[name] for _, name, _ in self.slots]
         self.kinds = [_Model(model, self.log.positive) for model in self.templates]
+        # a prediction written as the log writes its label: River's True is the log's 1
+        self.as_logged = {label: label for label in self.log.labels or ()}
         self.text_labels = bool(self.log.labels) and all(
             isinstance(label, str) for label in self.log.labels
         )
@@ -423,7 +425,7 @@ class _CellRun:
                 ev.time_text,
                 "" if ev.entity is None else ev.entity,
                 self.labels[j],
-                _text(prediction) if prediction is not None else "",
+                _text(self.as_logged.get(prediction, prediction)) if prediction is not None else "",
                 repr(float(score)) if score != "" else "",
                 _text(ev.label) if labelled else "",
                 ev.label_time_text,
