@@ -518,3 +518,19 @@ def test_the_kernel_cache_is_derived_state_a_rollback_empties_and_a_pickle_leave
     restored = pickle.loads(pickle.dumps(model))
     assert restored._lines.shape == model._lines.shape and (restored._line_owner == -1).all()
     assert [restored.decision_one(x) for x in probe] == [model.decision_one(x) for x in probe]
+
+
+def test_finishing_that_cannot_reach_tau_ends_at_its_bound():
+    """D-LASVM-50: tau = 1e-12 is below the round-off of the gradients on repeated points
+    (delta stays near 1e-11); finishing without max_iter stops at 100,000 steps instead of
+    never returning. Reached tolerances finish as before, far below the bound."""
+    import random
+
+    rng = random.Random(0)
+    rng.random()
+    model = LASVM(C=1e3, tau=1e-12)
+    for i in range(500):
+        model.learn_one({"a": float(i % 3), "b": 1.0}, rng.random() < 0.3)
+    bound = max(100_000, 1_000 * model.n_expansion_)  # the members when finishing starts
+    assert model.finish() == bound
+    assert model.delta_ > model.tau

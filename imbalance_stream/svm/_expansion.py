@@ -10,12 +10,18 @@ import numpy as np
 
 from imbalance_stream._numba import lasvm as core
 from imbalance_stream.base import BinaryClassifier, capacity_for
-from imbalance_stream.base.validation import InvalidParameter, check_choice, check_real
+from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int, check_real
 
 __all__: list[str] = []
 
 _KERNELS = {"rbf": core.RBF, "linear": core.LINEAR}
 _MB = 1 << 20
+#: Finishing without ``max_iter`` stops after this many REPROCESS steps per member of the
+#: expansion (and at least ``FINISH_MIN_STEPS``): a ``tau`` below the round-off of the
+#: gradients is never reached, and the loop would not end (D-LASVM-50). Finishing takes tens
+#: of steps per member on the thesis's data.
+FINISH_STEPS_PER_MEMBER = 1000
+FINISH_MIN_STEPS = 100_000
 
 
 def _check_class_weight(class_weight) -> dict | None:
@@ -169,6 +175,13 @@ class KernelExpansion(BinaryClassifier):
     def _proba(self, indices, values):
         score = self._decision(indices, values)
         return 0.5 * (1.0 + math.tanh(0.5 * score))  # the logistic function, overflow-free
+
+    def _finish_limit(self, max_iter: int | None) -> int:
+        """The steps finishing may take: ``max_iter``, or the default bound of D-LASVM-50."""
+        check_int("max_iter", max_iter, low=0, optional=True)
+        if max_iter is not None:
+            return int(max_iter)
+        return max(FINISH_MIN_STEPS, FINISH_STEPS_PER_MEMBER * self.n_expansion_)
 
     # ---- inspection ---------------------------------------------------------------------------
 

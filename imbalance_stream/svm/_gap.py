@@ -101,8 +101,9 @@ class GapSVM(KernelExpansion):
 
     def finish(self, max_iter: int | None = None) -> int:
         """REPROCESS until no coefficient violates its optimality condition by more than
-        ``tau`` (at most ``max_iter`` steps); returns the number of steps. Learning can go on."""
-        check_int("max_iter", max_iter, low=0, optional=True)
+        ``tau`` (at most ``max_iter`` steps; None: at most 1,000 per member of the expansion and
+        at least 100,000, D-LASVM-50); returns the number of steps. Learning can go on."""
+        limit = self._finish_limit(max_iter)
         return int(
             core.finish_gap(
                 self._kind,
@@ -112,7 +113,7 @@ class GapSVM(KernelExpansion):
                 self._cache,
                 self._ints,
                 float(self.tau),
-                -1 if max_iter is None else int(max_iter),
+                limit,
                 self._work,
             )
         )

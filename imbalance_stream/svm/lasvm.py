@@ -233,9 +233,10 @@ class LASVM(KernelExpansion):
         )
 
     def finish(self, max_iter: int | None = None) -> int:
-        """Run the finishing step: REPROCESS until ``delta <= tau`` (at most ``max_iter`` steps);
+        """Run the finishing step: REPROCESS until ``delta <= tau`` (at most ``max_iter`` steps;
+        None: at most 1,000 per member of the expansion and at least 100,000, D-LASVM-50);
         return the number of steps taken. Learning can go on afterwards."""
-        check_int("max_iter", max_iter, low=0, optional=True)
+        limit = self._finish_limit(max_iter)
         return int(
             core.finish(
                 self._kind,
@@ -246,7 +247,7 @@ class LASVM(KernelExpansion):
                 self._ints,
                 self._scalars,
                 float(self.tau),
-                -1 if max_iter is None else int(max_iter),
+                limit,
                 self._work,
                 np.zeros(0, dtype=np.bool_),
             )
