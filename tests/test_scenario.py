@@ -782,3 +782,29 @@ def test_a_detector_a_run_cannot_use_is_refused_before_it_starts(change, message
     assert parse(DETECTOR_SCENARIO).config["models"]
     with pytest.raises(ScenarioError, match=message):
         parse(DETECTOR_SCENARIO.replace(*change))
+
+
+def test_anomaly_detectors_run_with_late_labels_as_river_runs_them():
+    """With delay, a detector is scored on arrival and learned when its label comes, in River's
+    own loop (before, the delayed loop asked it for predict_one and the run failed)."""
+    from river import anomaly
+
+    from imbalance_stream.metrics import ExactROCAUC
+
+    text = DETECTOR_SCENARIO.replace("[models]", "delay = 10\n[models]")
+    text = text.replace(
+        "[metrics]",
+        'HST = ["river.preprocessing.MinMaxScaler", '
+        '{ class = "river.anomaly.HalfSpaceTrees", params = { seed = 0 } }]\n'
+        "[metrics]",
+    )
+    result = run(parse(text))
+    river_auc = evaluate.progressive_val_score(
+        datasets.Phishing(),
+        preprocessing.MinMaxScaler() | anomaly.HalfSpaceTrees(seed=0),
+        ExactROCAUC(pos_val=True),
+        delay=10,
+    ).get()
+    table = {row["model"]: row for row in result.table}
+    assert table["HST"]["AUC"] == pytest.approx(river_auc, abs=1e-12)
+    assert table["KDE"]["samples"] == 1250

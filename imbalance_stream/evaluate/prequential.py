@@ -169,12 +169,16 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
             rows.append({"model": name, "step": at, "metric": label, "value": metric.get()})
 
     try:
-        if delay is None and not _watches_arrivals(model):
+        if (delay is None and not _watches_arrivals(model)) or _is_detector(model):
+            # River's loop; it runs an anomaly detector with late labels too: each sample is
+            # scored when it arrives, and learned and counted by the metrics when its label
+            # comes (the detectors have no predict_one for the loop below)
             checkpoints = evaluate.iter_progressive_val_score(
                 dataset=counting(data),
                 model=model,
                 metric=_MetricSet(list(metrics.values())),
                 step=step,
+                delay=delay,
             )
         else:
             # a model that watches the unlabelled arrivals (observe_one) needs the loop that
@@ -216,6 +220,11 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         read(seen)
     final = {label: metric.get() for label, metric in metrics.items()}
     return rows, final, seen
+
+
+def _is_detector(model) -> bool:
+    """An anomaly detector or one of River's anomaly filters (a pipeline ending in one is too)."""
+    return isinstance(model, (base.AnomalyDetector, base.AnomalyFilter))
 
 
 def _watches_arrivals(model) -> bool:
