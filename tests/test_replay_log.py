@@ -641,18 +641,21 @@ def test_labels_that_match_no_row_stop_the_replay(phishing, tmp_path):
         replay(parse(text, base=tmp_path), out_dir=tmp_path / "small")
 
 
+def _zero_one_log(folder) -> str:
+    """A 60-row CSV log in ``folder`` with labels written 0/1 (one in five 1); returns the start
+    of a replay scenario for it, up to its [log] table's labels."""
+    with open(folder / "log.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["t", "x", "y"])
+        writer.writerows([[i, i % 7, int(i % 5 == 0)] for i in range(60)])
+    return 'kind = "replay"\n[log]\npath = "log.csv"\ntime = "t"\nlabel = "y"\n'
+
+
 def test_a_classifier_predicting_other_labels_than_the_logs_stops_the_replay(tmp_path):
     """Text labels "0"/"1": River's LogisticRegression predicts true/false (and takes both texts
     as true), so every score would be 0 and every prediction true; the replay says so. The
     package's classifiers learn the log's positive and replay fine."""
-    with open(tmp_path / "log.csv", "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["t", "x", "y"])
-        writer.writerows([[i, i % 7, int(i % 5 == 0)] for i in range(60)])
-    text = (
-        'kind = "replay"\n[log]\npath = "log.csv"\ntime = "t"\nlabel = "y"\n'
-        'labels = ["0", "1"]\npositive = "1"\n[models]\nM = "ACOG"\n'
-    )
+    text = _zero_one_log(tmp_path) + 'labels = ["0", "1"]\npositive = "1"\n[models]\nM = "ACOG"\n'
     assert replay(parse(text, base=tmp_path), out_dir=tmp_path / "acog").table[0]["events"] == 60
     text += 'LR = "river.linear_model.LogisticRegression"\n'
     with pytest.raises(ReplayError, match=r"model 'LR' predicts False, True, which the log's"):
@@ -662,12 +665,7 @@ def test_a_classifier_predicting_other_labels_than_the_logs_stops_the_replay(tmp
 def test_predictions_are_written_as_the_log_writes_its_labels(tmp_path):
     """River's classifiers predict true/false; with labels = [0, 1] predictions.csv shows 0/1,
     beside labels written 0/1, not True/False."""
-    with open(tmp_path / "log.csv", "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["t", "x", "y"])
-        writer.writerows([[i, i % 7, int(i % 5 == 0)] for i in range(60)])
-    text = (
-        'kind = "replay"\n[log]\npath = "log.csv"\ntime = "t"\nlabel = "y"\n'
+    text = _zero_one_log(tmp_path) + (
         'labels = [0, 1]\npositive = 1\n[models]\nLR = "river.linear_model.LogisticRegression"\n'
     )
     result = replay(parse(text, base=tmp_path), out_dir=tmp_path / "out")
