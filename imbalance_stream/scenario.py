@@ -62,10 +62,9 @@ import re
 import sys
 from collections.abc import Mapping
 
-from river import base as river_base
-from river import compose
 from river import metrics as river_metrics
 
+from .base.composition import is_anomaly_detector, last_step
 from .registry import SpecError, build, is_spec_value, resolve
 
 if sys.version_info >= (3, 11):
@@ -124,8 +123,10 @@ class NamedSpecs:
 
     config: dict
 
-    #: The seed given to models that take one and are not given one (None: left unset).
-    _model_seed: int | None = None
+    @property
+    def _model_seed(self) -> int | None:
+        """The seed given to models that take one and are not given one (None: left unset)."""
+        return None
 
     @property
     def positive(self):
@@ -167,7 +168,7 @@ class NamedSpecs:
                 )
             for metric_name, metric in metrics.items():
                 if not metric.works_with(model):
-                    kind = " (an anomaly detector)" if _is_detector(model) else ""
+                    kind = " (an anomaly detector)" if is_anomaly_detector(model) else ""
                     raise error(
                         f"metrics.{metric_name}: {type(metric).__name__} does not work with "
                         f"model {model_name!r}{kind}"
@@ -181,22 +182,11 @@ class NamedSpecs:
                     )
 
 
-def _final_step(model):
-    """The estimator at the end of a pipeline, inside River's anomaly filters."""
-    while isinstance(model, compose.Pipeline):
-        model = list(model.steps.values())[-1]
-    return getattr(model, "anomaly_detector", model)
-
-
-def _is_detector(model) -> bool:
-    return isinstance(_final_step(model), river_base.AnomalyDetector)
-
-
 def _density_ratio_detector(model):
     """The package's density-ratio detector a model ends with, or None."""
     from imbalance_stream.anomaly.base import DensityRatioNovelty
 
-    final = _final_step(model)
+    final = last_step(model)
     return final if isinstance(final, DensityRatioNovelty) else None
 
 
@@ -387,7 +377,7 @@ class Scenario(NamedSpecs):
         return self.config.get("stream", {}).get("seed", DEFAULT_SEED)
 
     @property
-    def _model_seed(self) -> int | None:  # type: ignore[override]
+    def _model_seed(self) -> int | None:
         return self.seed if self.kind == "prequential" else None
 
     def with_seed(self, seed: int) -> Scenario:

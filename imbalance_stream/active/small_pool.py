@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from imbalance_stream.base.validation import check_choice, check_int, check_real
+from imbalance_stream.base.validation import check_choice, check_int, check_real, check_seed
 
 __all__ = ["SaturationStop", "SelectionRun", "SmallPoolSelection"]
 
@@ -134,7 +134,7 @@ class SmallPoolSelection:
         check_int("in_margin", in_margin, low=1)
         check_int("max_draws", max_draws, low=1)
         check_int("n_seed", n_seed, low=0)
-        check_int("seed", seed, optional=True)
+        check_seed(seed)
         self.strategy = strategy
         self.pool = pool
         self.in_margin = in_margin

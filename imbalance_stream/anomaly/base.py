@@ -13,7 +13,7 @@ import math
 import numpy as np
 from river.base import AnomalyDetector
 
-from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int
+from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int, check_seed
 from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
 
 __all__ = ["DensityRatioNovelty", "ratio_score"]
@@ -95,7 +95,7 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
                 "mode='stream' needs a bounded test window: give n_test (the recent samples that "
                 "are compared with the n_reference before them)"
             )
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
         self._windows = SampleWindows({"reference": n_reference, "test": n_test})
         self._since_refresh = 0
         self._solved: dict[bytes, float] = {}  # observed test point -> its solved inlier value

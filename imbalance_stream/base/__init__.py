@@ -2,6 +2,7 @@
 
 from .arrays import capacity_for, grow_matrix, grow_vector
 from .binary import BinaryClassifier, UnknownLabel, check_label
+from .composition import is_anomaly_detector, last_step
 from .features import FeatureSpace, FeatureSpaceFull, InvalidFeature, as_float
 from .rows import ArrayRows
 from .transaction import NumericalError
@@ -24,6 +25,8 @@ __all__ = [
     "UnknownLabel",
     "as_float",
     "check_label",
+    "is_anomaly_detector",
+    "last_step",
     "capacity_for",
     "grow_matrix",
     "grow_vector",

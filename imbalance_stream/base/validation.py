@@ -162,6 +162,12 @@ def check_int(
     return integer
 
 
+def check_seed(seed) -> int | None:
+    """A ``seed`` for numpy's ``default_rng``: None or a non-negative integer, checked when the
+    estimator is built (not at its first random draw, after a sample may have changed it)."""
+    return check_int("seed", seed, low=0, optional=True)
+
+
 def check_choice(name: str, value, choices: Sequence, *, optional: bool = False):
     """``value`` if it is one of ``choices`` (compared with ``==``, strings only to strings)."""
     if value is None and optional:

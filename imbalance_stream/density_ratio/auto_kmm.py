@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 
 from ._common import gaussian_gram, median_distance, smoothed_weight, solve_kmm, sq_distances
 from .base import DensityRatioEstimator
@@ -164,7 +164,7 @@ class AutoKMM(DensityRatioEstimator):
         self.tol = check_real("tol", tol, low=0.0, low_open=True)
         self.max_iter = check_int("max_iter", max_iter, low=1)
         self.n_jobs = n_jobs
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         m = source.shape[0]

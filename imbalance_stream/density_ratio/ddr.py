@@ -8,7 +8,13 @@ import inspect
 import numpy as np
 from river import base
 
-from imbalance_stream.base.validation import check_bool, check_choice, check_int, check_real
+from imbalance_stream.base.validation import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_real,
+    check_seed,
+)
 
 from ._common import LAMBDA_GRID, SIGMA_FACTORS, as_matrix, gaussian_gram, median_distance
 from .base import NotFitted
@@ -237,7 +243,7 @@ class DDR(base.Base):
         self.n_centres = check_int("n_centres", n_centres, low=1)
         self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
         self.lambda_ = check_real("lambda_", lambda_, low=0.0, optional=True)
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
 
     def fit(self, X_source, y_source, X_target):
         """Fit on the labelled source and the unlabelled target; returns ``self``."""

@@ -5,21 +5,15 @@ from __future__ import annotations
 import inspect
 
 import numpy as np
-from river import base, compose
+from river import base
 
 from imbalance_stream.base.binary import check_label
-from imbalance_stream.base.validation import check_int
+from imbalance_stream.base.composition import last_step
+from imbalance_stream.base.validation import check_seed
 
 from .reweighter import Reweighter
 
 __all__ = ["ImportanceWeighted"]
-
-
-def last_step(model):
-    """The estimator that learns the labels: a pipeline's last step, else ``model`` itself."""
-    if isinstance(model, compose.Pipeline):
-        return last_step(list(model.steps.values())[-1])
-    return model
 
 
 def accepts_weight(model) -> bool:
@@ -113,7 +107,7 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
             )
         self.classifier = classifier
         self.reweighter = reweighter
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
         self._rng = np.random.default_rng(seed)
         self._weighted = accepts_weight(classifier)
 

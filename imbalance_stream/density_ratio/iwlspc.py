@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from river import base
 
-from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 
 from ._common import as_matrix, gaussian_gram, median_distance
 from .base import NotFitted
@@ -147,7 +147,7 @@ class IWLSPC(base.Base):
         self.n_folds = check_int("n_folds", n_folds, low=2)
         self.sigma_factors = sigma_factors
         self.lambda_grid = lambda_grid
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
 
     # ---- fitting ------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 
 from ._common import SIGMA_FACTORS, median_distance, sq_distances
 from .base import DensityRatioEstimator
@@ -97,7 +97,7 @@ class KDERatio(DensityRatioEstimator):
         )
         self.n_folds = check_int("n_folds", n_folds, low=2)
         self.sigma_factors = sigma_factors
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         factors = None if self.sigma_factors is None else np.asarray(self.sigma_factors)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from imbalance_stream._numba.density_ratio import kliep_ascent
-from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 
 from ._common import (
     SIGMA_FACTORS,
@@ -107,7 +107,7 @@ class KLIEP(DensityRatioEstimator):
         self.n_centres = check_int("n_centres", n_centres, low=1)
         self.n_folds = check_int("n_folds", n_folds, low=2)
         self.sigma_factors = sigma_factors
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         rng = np.random.default_rng(self.seed)

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 
 from ._common import (
     central_path_weights,
@@ -112,7 +112,7 @@ class KMM(DensityRatioEstimator):
         self.epsilon = check_real("epsilon", epsilon, low=0.0, optional=True)
         self.tol = check_real("tol", tol, low=0.0, low_open=True)
         self.max_iter = check_int("max_iter", max_iter, low=1)
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         m, n = source.shape[0], target.shape[0]

@@ -15,7 +15,7 @@ import math
 import numpy as np
 from river import base
 
-from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
 
 __all__ = ["EstimatorReweighter", "Reweighter"]
@@ -82,7 +82,7 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
         self.n_target = check_int("n_target", n_target, low=MIN_WINDOW, optional=True)
         self.refresh_every = check_int("refresh_every", refresh_every, low=1, optional=True)
         self.clip = check_real("clip", clip, low=0.0, low_open=True, optional=True)
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
         self._windows = SampleWindows({"source": n_source, "target": n_target})
         self._labels: collections.deque = collections.deque(maxlen=n_source)
         self._since_refresh = 0

@@ -6,7 +6,7 @@ import numpy as np
 from river import base
 from scipy import optimize
 
-from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 
 from ._common import as_matrix
 from .base import NotFitted
@@ -156,7 +156,7 @@ class WeightedTSVM(base.Base):
         self.platt_folds = check_int("platt_folds", platt_folds, low=0)
         if self.platt_folds == 1:
             raise ValueError("platt_folds must be 0 (no cross-validation) or at least 2")
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
 
     def _svc(self, n_features: int):
         from sklearn.svm import SVC

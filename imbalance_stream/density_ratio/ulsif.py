@@ -6,7 +6,7 @@ import numpy as np
 from scipy.linalg import lapack
 
 from imbalance_stream._numba.density_ratio import ulsif_loocv_scores
-from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 
 from ._common import (
     LAMBDA_GRID,
@@ -155,7 +155,7 @@ class ULSIF(DensityRatioEstimator):
         self.n_centres = check_int("n_centres", n_centres, low=1)
         self.sigma_factors = sigma_factors
         self.lambda_grid = lambda_grid
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         rng = np.random.default_rng(self.seed)

@@ -29,7 +29,7 @@ from river import stream as river_stream
 from river.active.base import ActiveLearningClassifier
 from river.metrics import base as metrics_base
 
-from ..base import REFUSALS
+from ..base import REFUSALS, is_anomaly_detector
 from ..datasets import ChecksumError, CorruptedFileError, MissingDataFile
 from .parallel import map_cells
 
@@ -169,7 +169,7 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
             rows.append({"model": name, "step": at, "metric": label, "value": metric.get()})
 
     try:
-        if (delay is None and not _watches_arrivals(model)) or _is_detector(model):
+        if (delay is None and not _watches_arrivals(model)) or is_anomaly_detector(model):
             # River's loop; it runs an anomaly detector with late labels too: each sample is
             # scored when it arrives, and learned and counted by the metrics when its label
             # comes (the detectors have no predict_one for the loop below)
@@ -220,11 +220,6 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         read(seen)
     final = {label: metric.get() for label, metric in metrics.items()}
     return rows, final, seen
-
-
-def _is_detector(model) -> bool:
-    """An anomaly detector or one of River's anomaly filters (a pipeline ending in one is too)."""
-    return isinstance(model, (base.AnomalyDetector, base.AnomalyFilter))
 
 
 def _watches_arrivals(model) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from imbalance_stream.base.validation import check_int
+from imbalance_stream.base.validation import check_int, check_seed
 
 __all__ = ["smote"]
 
@@ -36,7 +36,7 @@ def smote(
     """
     check_int("k", k, low=1)
     check_int("v", v, low=1)
-    check_int("seed", seed, optional=True)
+    check_seed(seed)
     try:
         from imblearn.over_sampling import SMOTE
     except ImportError as error:  # pragma: no cover - exercised by a test that hides the package

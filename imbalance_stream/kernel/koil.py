@@ -12,7 +12,7 @@ from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import BinaryClassifier, capacity_for
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
-from imbalance_stream.base.validation import check_choice, check_int, check_real
+from imbalance_stream.base.validation import check_choice, check_int, check_real, check_seed
 
 __all__ = ["KOIL"]
 
@@ -43,7 +43,7 @@ def check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity, see
     check_real("eta", eta, low=0.0, low_open=True)
     check_choice("neighbor_mode", neighbor_mode, _NEIGHBOR_MODES)
     check_choice("similarity", similarity, _SIMILARITIES)
-    check_int("seed", seed, optional=True)
+    check_seed(seed)
 
 
 class KernelPool:

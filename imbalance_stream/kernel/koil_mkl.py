@@ -10,7 +10,7 @@ from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import BinaryClassifier
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
-from imbalance_stream.base.validation import check_choice, check_int, check_real
+from imbalance_stream.base.validation import check_choice, check_int, check_real, check_seed
 
 from .koil import KernelPool, check_common, logistic
 
@@ -186,7 +186,7 @@ class KOILMKL(BinaryClassifier):
         self.sigmas = sigmas
         self.vote = vote
         self.hedge_loss_includes_C = hedge_loss_includes_C
-        self.seed = check_int("seed", seed, low=0, optional=True)
+        self.seed = check_seed(seed)
         self.neighbor_mode = neighbor_mode
         self.similarity = similarity
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from imbalance_stream.base.validation import check_int
+from imbalance_stream.base.validation import check_int, check_seed
 
 from ._expansion import KernelExpansion
 
@@ -68,7 +68,7 @@ class RBP(KernelExpansion):
         seed: int | None = None,
     ):
         check_int("budget", budget, low=1)
-        check_int("seed", seed, optional=True)
+        check_seed(seed)
         super().__init__(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, positive=positive)
         self.budget = budget
         self.seed = seed

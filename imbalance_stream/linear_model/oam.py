@@ -7,7 +7,7 @@ import numpy as np
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import capacity_for, grow_vector
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
-from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 
 from ._pairwise import PairwiseAUCLinear
 
@@ -75,7 +75,7 @@ class OAMSeq(PairwiseAUCLinear):
     def __init__(self, C: float = 1.0, budget: int = 100, positive=True, seed: int | None = None):
         check_real("C", C, low=0.0, low_open=True)
         check_int("budget", budget, low=1)
-        check_int("seed", seed, optional=True)
+        check_seed(seed)
         super().__init__(positive=positive)
         self.C = C
         self.budget = budget

@@ -10,7 +10,13 @@ from imbalance_stream._numba import guard, stream
 from imbalance_stream._numba import linear as linear_kernels
 from imbalance_stream._numba import sketch as kernels
 from imbalance_stream.base import BinaryClassifier, capacity_for
-from imbalance_stream.base.validation import check_bool, check_choice, check_int, check_real
+from imbalance_stream.base.validation import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_real,
+    check_seed,
+)
 
 from ._cost import CostRatio
 
@@ -181,7 +187,7 @@ class SACOG(CostRatio, BinaryClassifier):
         check_real("gamma", gamma, low=0.0, low_open=True)
         check_bool("sparse", sparse)
         check_bool("sketch_on_loss_only", sketch_on_loss_only)
-        check_int("seed", seed, optional=True)
+        check_seed(seed)
         super().__init__(positive=positive, intercept=intercept)
         self.loss = loss
         self.m = m

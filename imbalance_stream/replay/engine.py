@@ -51,12 +51,16 @@ import tempfile
 import time
 import zlib
 
-from river import base as river_base
-from river import compose
 from river import stream as river_stream
 from river.active.base import ActiveLearningClassifier
 
-from imbalance_stream.base import REFUSALS, InvalidFeature, UnknownLabel
+from imbalance_stream.base import (
+    REFUSALS,
+    InvalidFeature,
+    UnknownLabel,
+    is_anomaly_detector,
+    last_step,
+)
 
 from .config import NEVER, Reject, ReplayError, _text
 from .sources import records
@@ -99,12 +103,8 @@ class _Model:
     """Predict and learn with one model, whatever its kind."""
 
     def __init__(self, model, positive):
-        final = model
-        while isinstance(final, compose.Pipeline):
-            final = list(final.steps.values())[-1]
-        self.detector = isinstance(final, river_base.AnomalyDetector) or (
-            hasattr(final, "score_one") and not hasattr(final, "predict_one")
-        )
+        final = last_step(model)
+        self.detector = is_anomaly_detector(model)
         self.supervised = getattr(model, "_supervised", True)
         # River's active protocol: predictions come with whether the model wants the label
         self.active = isinstance(final, ActiveLearningClassifier)
@@ -522,9 +522,8 @@ class _CellRun:
             raise ReplayError(
                 f"model {self.labels[j]!r} predicts {shown}, which the log's labels "
                 f"({allowed}) do not include: River's binary classifiers predict true/false, so "
-                "write the "
-                "labels so (labels = [0, 1] or [false, true]), or use a classifier that takes "
-                "positive"
+                "write the labels so (labels = [0, 1] or [false, true]), or use a classifier "
+                "that takes positive"
             )
 
     def _model_failed(self, j, step, ev, error) -> ReplayError:

@@ -8,7 +8,7 @@ import numpy as np
 
 from imbalance_stream._numba import lasvm as core
 from imbalance_stream.base import UnknownLabel, check_label
-from imbalance_stream.base.validation import check_bool, check_int
+from imbalance_stream.base.validation import check_bool, check_int, check_seed
 
 from ._expansion import KernelExpansion
 
@@ -129,7 +129,7 @@ class LASVM(KernelExpansion):
         positive=True,
         seed: int | None = None,
     ):
-        check_int("seed", seed, optional=True)
+        check_seed(seed)
         super().__init__(C, gamma, kernel, tau, cache_mb, class_weight, positive)
         self.seed = seed
         self.last_alpha_ = 0.0
