@@ -96,7 +96,7 @@ def test_the_weight_reaches_a_learner_that_takes_one():
     assert all(w == 1.0 for _, _, w in model.classifier.seen[:100])  # before any refresh
 
 
-def test_a_learner_without_weights_gets_seeded_poisson_replays():
+def test_a_learner_without_weights_gets_seeded_whole_numbers_of_updates():
     counts = []
     for seed in (0, 0, 1):
         reweighter = Fixed(2.5)
@@ -106,12 +106,31 @@ def test_a_learner_without_weights_gets_seeded_poisson_replays():
         for x, y in drifting(3, 4):
             model.learn_one(x, y)
         reweighter.refresh()
+        per_sample = []
         for x, y in drifting(4, 2000):
+            before = model.classifier.count
             model.learn_one(x, y)
-        counts.append(model.classifier.count - 4)
+            per_sample.append(model.classifier.count - before)
+        counts.append(sum(per_sample))
+        assert set(per_sample) == {2, 3}  # floor(2.5), plus one half the time
     assert counts[0] == counts[1] != counts[2]  # seeded
-    # Poisson(2.5) copies per sample: 5000 in expectation, standard deviation about 71
-    assert abs(counts[0] - 5000) < 300
+    # 2 + Bernoulli(0.5) copies per sample: 5000 in expectation, standard deviation about 22
+    assert abs(counts[0] - 5000) < 120
+
+
+@pytest.mark.parametrize("weight", [1.0, 3.0])
+def test_a_whole_weight_is_exactly_that_many_updates(weight):
+    reweighter = Fixed(weight)
+    model = ImportanceWeighted(Counter(), reweighter, seed=0)
+    for x, _ in drifting(2, 4):
+        model.observe_one(x)
+    for x, y in drifting(3, 4):
+        model.learn_one(x, y)
+    reweighter.refresh()
+    before = model.classifier.count
+    for x, y in drifting(4, 500):
+        model.learn_one(x, y)
+    assert model.classifier.count - before == 500 * weight
 
 
 def test_weights_are_found_through_pipelines():
@@ -137,7 +156,7 @@ def test_observing_feeds_the_target_window_and_predicting_changes_nothing():
     assert pickle.dumps(model) == before
 
 
-@pytest.mark.parametrize("seed", range(4))  # ACOG takes no weight: its Poisson draws vary with it
+@pytest.mark.parametrize("seed", range(4))  # ACOG takes no weight: its rounding draws vary with it
 @pytest.mark.parametrize("classifier", [ACOG(), naive_bayes.GaussianNB()], ids=type)
 def test_a_refused_sample_changes_nothing_after_refreshes(classifier, seed):
     model = ImportanceWeighted(

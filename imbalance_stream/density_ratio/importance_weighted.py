@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 
 import numpy as np
 from river import base
@@ -37,8 +38,10 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
     * ``learn_one(x, y)`` weighs ``(x, y)`` with ``reweighter.weight_one(x, y)`` (times the ``w``
       given, if any) and trains ``classifier`` on it, then adds it to the re-weighter's source
       window. A classifier whose ``learn_one`` takes ``w`` (River's linear models, Hoeffding
-      trees, ...) gets the weight; any other learns ``Poisson(w)`` copies of the
-      sample, which is the weight in expectation (online bagging), seeded by ``seed``;
+      trees, ...) gets the weight; any other learns the sample ``floor(w)`` times, and once
+      more with probability ``w - floor(w)`` (seeded by ``seed``): the weight in expectation,
+      exactly when it is a whole number (a weight of 1 is one update, as without the wrapper),
+      with less spread than online bagging's ``Poisson(w)`` copies (at most 1/4 against ``w``);
     * ``observe_one(x)`` adds an unlabelled arrival to the target window;
     * ``predict_one`` and ``predict_proba_one`` are the classifier's and change nothing.
 
@@ -57,12 +60,16 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
     Parameters
     ----------
     classifier
-        Any River classifier.
+        Any River classifier. The re-weighter compares the features as they arrive, before the
+        classifier's own pipeline, so they must be numbers on comparable scales: encode
+        categorical or text features (and scale them) before the wrapper, in the loop that
+        feeds it, since River's pipelines have no ``observe_one`` to pass arrivals on.
     reweighter
         A :class:`~imbalance_stream.density_ratio.Reweighter` (``KMMReweighter``,
         ``KLIEPReweighter``, ``ULSIFReweighter``, ...).
     seed
-        Seed of the Poisson replays, for a classifier that takes no weight.
+        Seed of the rounding of weights to whole numbers of updates, for a classifier that
+        takes no weight.
 
     Examples
     --------
@@ -125,7 +132,7 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
         """Learn ``(x, y)`` with its importance weight (times ``w``); then add it to the
         re-weighter's source window. Other keyword arguments go to the classifier."""
         check_label(y)  # refuses a label that is no class label before anything changes
-        # and one the classifier would refuse, even if it learns the sample zero times (Poisson)
+        # and one the classifier would refuse, even if it learns the sample zero times
         check_label_one = getattr(last_step(self.classifier), "check_label_one", None)
         if check_label_one is not None:
             check_label_one(y)
@@ -137,12 +144,18 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
         else:
             state = self._rng.bit_generator.state
             try:
-                for _ in range(int(self._rng.poisson(weight))):
+                for _ in range(self._whole_updates(weight)):
                     self.classifier.learn_one(x, y, **kwargs)
             except BaseException:
                 self._rng.bit_generator.state = state
                 raise
         self.reweighter.learn_source_one(x, y)
+
+    def _whole_updates(self, weight: float) -> int:
+        """``weight`` rounded to a whole number of updates at random, unbiased: ``floor(weight)``,
+        plus one with probability ``weight - floor(weight)``."""
+        whole = math.floor(weight)
+        return whole + int(self._rng.random() < weight - whole)
 
     def observe_one(self, x: dict) -> None:
         """Add an unlabelled arrival to the re-weighter's target window."""
@@ -178,7 +191,7 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
             "classifier": linear_model.LogisticRegression(l2=0.01),
             "reweighter": KLIEPReweighter(n_source=60, n_target=40, refresh_every=40, clip=10.0),
         }
-        yield {  # no weight in its learn_one: Poisson replays
+        yield {  # no weight in its learn_one: whole numbers of updates
             "classifier": linear_model.PAClassifier(),
             "reweighter": KMMReweighter(n_source=50, n_target=50, clip=5.0),
             "seed": 2,
