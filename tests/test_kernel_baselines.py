@@ -6,6 +6,7 @@ from __future__ import annotations
 import doctest
 import itertools
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -202,6 +203,19 @@ def test_projectron_eta_bounds_the_support():
         run(model, X, y)
         sizes.append(model.n_support)
     assert sizes[0] >= sizes[1] >= sizes[2] >= 1 and sizes[0] > sizes[2]
+
+
+@pytest.mark.parametrize("cls", [Projectron, ProjectronPlusPlus])
+def test_projectron_warns_that_rbf_with_eta_one_never_stores_a_vector(cls):
+    with pytest.warns(UserWarning, match=r"eta=1.0\) with the rbf kernel never stores a vector"):
+        model = cls(eta=1.0, gamma=0.02)
+    X, y = phishing(200)
+    run(model, X, y)
+    assert model.n_support == 0  # the paper's rule, kept: what the warning says
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cls(eta=0.99, gamma=0.02)
+        cls(eta=4.0, kernel="poly", gamma=0.02)  # k(x, x) is not bounded by 1 there
 
 
 # ---- robustness -------------------------------------------------------------------------------

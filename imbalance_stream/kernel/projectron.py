@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from imbalance_stream.base.validation import check_int, check_real
@@ -27,6 +29,11 @@ class Projectron(KernelExpansion):
     same (``alpha += y d``), which is the Projectron's own update restricted to the span it has.
     ``budget=None`` restores the unbounded paper version, whose memory and time per sample grow
     with the stream (docs/decisions.md, D-KOIL-29).
+
+    With nothing stored, a mistake's projection is the zero vector, and the paper projects it
+    whenever its error is within ``eta``: with the rbf kernel (``k(x, x) = 1``) and ``eta >= 1``
+    no vector is ever stored and the model stays at ``f = 0``. That setting is kept as printed
+    (Table 3.3's grid reaches ``eta = 2^0``) and warns when the model is built.
 
     ``eta`` thresholds the **squared** projection error, as in the authors' own implementation
     (the DOGMA library); the paper states the test on its square root, which only reparametrises
@@ -87,6 +94,16 @@ class Projectron(KernelExpansion):
         super().__init__(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, positive=positive)
         self.eta = eta
         self.budget = budget
+        if kernel == "rbf" and eta >= 1.0:
+            # The paper's rule, kept: the first mistake is projected onto the empty support (a
+            # zero update) whenever its error k(x, x) = 1 is within eta, and so is every later one
+            warnings.warn(
+                f"{type(self).__name__}(eta={eta}) with the rbf kernel never stores a vector and "
+                "keeps predicting one label (an rbf projection error is at most k(x, x) = 1, so "
+                "every mistake is projected onto the empty support): use eta < 1",
+                UserWarning,
+                stacklevel=2,
+            )
         self._inverse = np.zeros((0, 0))
         self.n_mistakes = 0
         self.n_projections = 0
