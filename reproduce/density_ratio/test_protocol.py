@@ -34,6 +34,23 @@ def test_scenarios_load_and_a_small_run_gives_the_table(name, tmp_path):
         assert row["runs"] == 2 and np.isfinite(row["paper_auc"])
 
 
+def test_log1p_features_are_log_counts_scaled_to_the_same_range():
+    plain, is_spam = protocol.scaled_spambase()
+    logged, same_labels = protocol.scaled_spambase("log1p")
+    assert np.array_equal(is_spam, same_labels) and plain.shape == logged.shape
+    assert np.allclose(logged.min(0), plain.min(0)) and np.allclose(logged.max(0), plain.max(0))
+    # the transform is monotone per feature, so it keeps each feature's order but not its gaps
+    column = np.argsort(plain[:, 0], kind="stable")
+    assert np.all(np.diff(logged[column, 0]) >= 0) and not np.allclose(logged, plain)
+
+
+def test_table5_4_log1p_scenario_loads_and_refuses_an_unknown_transform(tmp_path):
+    scenario = load("reproduce/density_ratio/table5_4_log1p.toml")
+    assert scenario.params["features"] == "log1p"
+    with pytest.raises(ValueError, match="features must be one of minmax, log1p"):
+        protocol.table5_4({"features": "log", "runs": 1, "rho": [0.5]}, out_dir=tmp_path)
+
+
 def test_fig5_6_small_run_gives_one_row_per_method_and_k(tmp_path):
     rows = protocol.fig5_6({"methods": ["LOF"], "k": [3, 7], "runs": 2}, out_dir=tmp_path)
     assert [(row["method"], row["k"]) for row in rows] == [("LOF", 3), ("LOF", 7)]
