@@ -12,6 +12,7 @@ import pytest
 
 from imbalance_stream import kernel, linear_model, svm
 from imbalance_stream.base import BinaryClassifier, UnknownLabel
+from imbalance_stream.base.validation import InvalidParameter
 from imbalance_stream.metrics import ExactROCAUC
 
 ESTIMATORS = [
@@ -64,3 +65,30 @@ def test_exact_auc_refuses_what_is_no_label(label):
     with pytest.raises(UnknownLabel):
         metric.update(label, 0.2)
     assert metric.get() == 0.5  # unchanged: one positive, no negative yet
+
+
+BINARY = [cls for cls in ESTIMATORS if issubclass(cls, BinaryClassifier)]
+
+
+@pytest.mark.parametrize("cls", BINARY, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("positive", BAD_LABELS, ids=repr)
+def test_a_positive_that_is_no_label_is_refused_when_built(cls, positive):
+    with pytest.raises(InvalidParameter, match="positive must be the rare class's label"):
+        cls(positive=positive)
+
+
+@pytest.mark.parametrize("cls", BINARY, ids=lambda c: c.__name__)
+def test_text_labels_with_the_default_positive_suggest_naming_it(cls):
+    model = cls()
+    model.learn_one({"x": 1.0}, "phish")
+    with pytest.raises(UnknownLabel, match=r"positive='phish'\) or .*positive='legit'\)"):
+        model.learn_one({"x": -1.0}, "legit")
+
+
+def test_a_named_positive_inside_river_one_vs_rest_says_to_leave_it_at_true():
+    from river import multiclass
+
+    model = multiclass.OneVsRestClassifier(linear_model.ACOG(positive="sky"))
+    model.learn_one({"x": 1.0}, "sky")
+    with pytest.raises(UnknownLabel, match="leave positive at True inside them"):
+        model.learn_one({"x": -1.0}, "grass")

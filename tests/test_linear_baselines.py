@@ -533,3 +533,21 @@ def test_invalid_parameters():
     for cls, params in bad:
         with pytest.raises(ValueError):
             cls(**params)
+
+
+def test_romma_on_overlapping_classes_says_why_it_overflows():
+    """ROMMA assumes separable data: on noisy data its weights grow until an update would
+    overflow; that update is refused with a message about separability, not scaling."""
+    from river import datasets, preprocessing
+
+    from imbalance_stream.base import NumericalError
+
+    scaler, model = preprocessing.StandardScaler(), ROMMA()
+    with pytest.raises(NumericalError, match="not linearly separable"):
+        for x, y in datasets.Bananas():
+            scaler.learn_one(x)
+            model.learn_one(scaler.transform_one(x), y)
+    before = pickle.dumps(model)
+    x = scaler.transform_one(x)
+    assert model.predict_one(x) in (True, False)
+    assert pickle.dumps(model) == before

@@ -132,6 +132,53 @@ def test_real_parameters_refuse_nan_and_text(cls, name):
             cls(**{name: bad})
 
 
+@pytest.mark.parametrize(
+    ("cls", "name"),
+    [(cls, name) for cls in ESTIMATORS for name, _ in _integer_parameters(cls)],
+    ids=str,
+)
+def test_integer_parameters_take_none_only_where_it_is_a_setting(cls, name):
+    try:
+        model = cls(**{name: None})
+    except InvalidParameter as error:
+        assert str(error).startswith(f"{name} must be")
+        return
+    # accepted (Projectron's budget=None, the unbounded paper version): then it must learn
+    model.learn_one({"a": 1.0}, True)
+    model.learn_one({"a": -1.0}, False)
+
+
+@pytest.mark.parametrize(
+    ("cls", "name"),
+    [
+        (cls, name)
+        for cls in ESTIMATORS
+        for name, default in _parameters(cls)
+        if type(default) is bool and name != "positive"
+    ],
+    ids=str,
+)
+def test_boolean_parameters_refuse_text_and_numbers(cls, name):
+    for bad in ("no", 0, None):
+        with pytest.raises(InvalidParameter, match=f"^{name} must be True or False"):
+            cls(**{name: bad})
+
+
+@pytest.mark.parametrize(
+    ("cls", "name"),
+    [
+        (cls, name)
+        for cls in ESTIMATORS
+        for name, default in _parameters(cls)
+        if type(default) is str
+    ],
+    ids=str,
+)
+def test_choice_parameters_refuse_an_unknown_name(cls, name):
+    with pytest.raises(InvalidParameter, match=name):
+        cls(**{name: "no-such-choice"})
+
+
 def test_the_inconsistencies_of_0_1_are_gone():
     assert kernel.NORMA(degree=np.int64(2)).degree == 2  # refused before, as KOIL accepted it
     with pytest.raises(InvalidParameter, match="eta must be a finite real number > 0, got inf"):

@@ -15,9 +15,9 @@ from river import base
 from .features import MAX_FEATURES, FeatureSpace
 from .rows import ArrayRows
 from .transaction import Transactional
-from .validation import check_bool
+from .validation import InvalidParameter, check_bool
 
-__all__ = ["BinaryClassifier", "UnknownLabel", "check_label"]
+__all__ = ["BinaryClassifier", "UnknownLabel", "check_label", "check_positive", "third_label"]
 
 
 class UnknownLabel(ValueError):
@@ -49,6 +49,48 @@ def check_label(y):
     if y != y:
         raise UnknownLabel(f"label {y!r} is not a class label (NaN equals no label)")
     return y
+
+
+def check_positive(positive):
+    """``positive`` if it can name the rare class (a label :func:`check_label` accepts), else
+    raise :class:`~imbalance_stream.base.validation.InvalidParameter`."""
+    try:
+        check_label(positive)
+    except UnknownLabel:
+        raise InvalidParameter(
+            f"positive must be the rare class's label, a hashable scalar such as 'fraud' or 1; "
+            f"got {positive!r}"
+        ) from None
+    return positive
+
+
+def third_label(model: str, label, positive, negative) -> UnknownLabel:
+    """The error of a binary model shown a label that is neither of its two, with the likely fix.
+
+    >>> print(third_label("ACOG", "legit", True, "phish"))  # doctest: +ELLIPSIS
+    label 'legit' is neither ...; name the rare one of your labels: ACOG(positive='phish') or ...
+    >>> print(third_label("ACOG", True, "sky", False))  # doctest: +ELLIPSIS
+    label True ...; River's multi-class wrappers pass True/False: leave positive at True inside them
+    """
+    message = (
+        f"label {label!r} is neither the positive label {positive!r} nor the negative label "
+        f"{negative!r}; "
+    )
+    if isinstance(label, bool) and not isinstance(positive, (bool, int)):
+        return UnknownLabel(
+            message + "River's multi-class wrappers pass True/False: leave positive at True "
+            "inside them"
+        )
+    more = (
+        f"{model} is a binary classifier: for more classes wrap it in "
+        "river.multiclass.OneVsRestClassifier"
+    )
+    if positive is True and not isinstance(label, (bool, int)):  # text labels, default positive
+        return UnknownLabel(
+            message + f"name the rare one of your labels: {model}(positive={negative!r}) or "
+            f"{model}(positive={label!r}) ({more})"
+        )
+    return UnknownLabel(message + f"({more})")
 
 
 #: Label types that :func:`check_label` always accepts (hashable, and equal to themselves), so
@@ -92,7 +134,7 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
 
     def __init__(self, positive=True, intercept: bool = False):
         check_bool("intercept", intercept)
-        self.positive = positive
+        self.positive = check_positive(positive)
         self.intercept = intercept
         self._negative = None
         self._features = FeatureSpace(intercept=intercept, max_features=self._max_features)
@@ -112,11 +154,7 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
             return 1.0
         if self._negative is None or y == self._negative:
             return -1.0
-        raise UnknownLabel(
-            f"label {y!r} is neither the positive label {self.positive!r} nor the negative label "
-            f"{self._negative!r} already seen; {type(self).__name__} is a binary classifier "
-            "(wrap it in river.multiclass.OneVsRestClassifier for more classes)"
-        )
+        raise third_label(type(self).__name__, y, self.positive, self._negative)
 
     def check_label_one(self, y) -> None:
         """Raise :class:`UnknownLabel` if ``learn_one`` would refuse ``y``; changes nothing. (For a
@@ -228,10 +266,7 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
         distinct = negatives if negatives.dtype == object else np.unique(negatives)
         for label in dict.fromkeys(distinct.tolist()):  # distinct, any mix of types
             if label != known:
-                raise UnknownLabel(
-                    f"label {label!r} is neither the positive label {self.positive!r} nor the "
-                    f"negative label {known!r}; {type(self).__name__} is a binary classifier"
-                )
+                raise third_label(type(self).__name__, label, self.positive, known)
         return first
 
     def _column_map(self, rows: ArrayRows):

@@ -177,6 +177,8 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
     def _unit_test_params(cls):
         from river import linear_model
 
+        from imbalance_stream.linear_model import ACOG
+
         from .ddr_reweighter import DDRReweighter
         from .iwlspc import IWLSPC
         from .kliep_reweighter import KLIEPReweighter
@@ -192,7 +194,7 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
             "reweighter": KLIEPReweighter(n_source=60, n_target=40, refresh_every=40, clip=10.0),
         }
         yield {  # no weight in its learn_one: whole numbers of updates
-            "classifier": linear_model.PAClassifier(),
+            "classifier": ACOG(),
             "reweighter": KMMReweighter(n_source=50, n_target=50, clip=5.0),
             "seed": 2,
         }

@@ -15,7 +15,7 @@ import numpy as np
 from imbalance_stream._numba import kernels
 from imbalance_stream.base import BinaryClassifier, capacity_for
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
-from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.validation import check_choice, check_int, check_real
 
 __all__ = ["KernelExpansion"]
 
@@ -32,6 +32,7 @@ class KernelExpansion(BinaryClassifier):
     _max_features = KERNEL_MAX_FEATURES
 
     def __init__(self, kernel="rbf", gamma=1.0, degree=2, coef0=0.0, positive=True):
+        check_choice("kernel", kernel, tuple(kernels.KERNELS))
         self._kind = kernels.kernel_id(kernel)
         check_real("gamma", gamma, low=0.0, low_open=True)
         check_int("degree", degree, low=1)

@@ -37,7 +37,7 @@ def check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity, see
     """Validate the hyper-parameters KOIL and KOIL-MKL share."""
     check_int("budget", budget, low=1)
     check_int("k", k, low=1)
-    budgets.policy_id(policy)
+    check_choice("policy", policy, tuple(budgets.POLICIES))
     check_choice("loss", loss, _LOSSES)
     check_real("C", C, low=0.0, low_open=True)
     check_real("eta", eta, low=0.0, low_open=True)
@@ -274,7 +274,7 @@ class KOIL(BinaryClassifier):
         check_common(budget, k, policy, loss, C, eta, neighbor_mode, similarity, seed)
         # the decay (1 - eta) of every weight must stay positive
         check_real("eta", eta, low=0.0, high=1.0, low_open=True, high_open=True)
-        kernels.kernel_id(kernel)
+        check_choice("kernel", kernel, tuple(kernels.KERNELS))
         if threshold != "buffer_acc":
             check_real("threshold (a number, or 'buffer_acc')", threshold)
         check_real("gamma", gamma, low=0.0, low_open=True)

@@ -10,7 +10,13 @@ from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import BinaryClassifier
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
-from imbalance_stream.base.validation import check_choice, check_int, check_real, check_seed
+from imbalance_stream.base.validation import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_real,
+    check_seed,
+)
 
 from .koil import KernelPool, check_common, logistic
 
@@ -174,6 +180,7 @@ class KOILMKL(BinaryClassifier):
         if len(pool_degrees) + len(pool_sigmas) == 0:
             raise ValueError("the kernel pool is empty: give some degrees or sigmas")
         check_choice("vote", vote, _VOTES)
+        check_bool("hedge_loss_includes_C", hedge_loss_includes_C)
         super().__init__(positive=positive)
         self.budget = budget
         self.k = k

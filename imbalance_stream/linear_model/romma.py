@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
+from imbalance_stream.base import NumericalError
 
 from ._first_order import FirstOrderLinear
 
@@ -23,6 +24,15 @@ class ROMMA(FirstOrderLinear):
     and ``w <- y x`` while ``w = 0``. When ``x`` is parallel to ``w`` (``D = 0``) there is no
     update. No bias, as in the paper (``intercept=True`` adds one as a constant feature). River
     has no ROMMA. The rescaling touches every weight, so a mistake costs O(d).
+
+    ROMMA is made for linearly separable data: each mistake asks for a margin of 1 on the new
+    sample while keeping the old constraints' relaxation, and on a stream with label noise or
+    overlapping classes ``|w|`` grows geometrically (on River's Bananas, standardised, a weight
+    passes 1e100 at the 603rd sample). Once an update would overflow float64, every further
+    mistake is refused with :class:`~imbalance_stream.base.NumericalError` and the weights stay
+    as they are, still predicting. To compare with it on noisy data, catch that error (or use
+    :class:`~imbalance_stream.linear_model.PA` or :class:`~imbalance_stream.linear_model.AROW`,
+    which are made for it).
 
     Parameters
     ----------
@@ -58,6 +68,16 @@ class ROMMA(FirstOrderLinear):
     def _learn(self, indices, values, sign):
         updated = kernels.romma_step(self._weights, len(self._features), indices, values, sign)
         self.n_updates += bool(updated)
+
+    def _numerical_error(self):
+        """ROMMA's overflow is its weights' growth on data that is not separable, not the
+        features' scale: say so."""
+        return NumericalError(
+            "ROMMA: this mistake's update would overflow the weights (|w| grows geometrically "
+            "when the stream is not linearly separable, which ROMMA assumes); it was not learned "
+            "and the model is unchanged. Catch NumericalError to go on, or use PA or AROW for "
+            "noisy data"
+        )
 
     @classmethod
     def _unit_test_params(cls):

@@ -149,8 +149,7 @@ class GapSVM(KernelExpansion):
         return int(self._counts[4])
 
 
-def check_ramp(s, min_support=None) -> None:
+def check_ramp(s, min_support=0) -> None:
     """``s < 1`` (the Ramp's hinge point, eq. 6.9) and a non-negative ``min_support``."""
     check_real("s", s, high=1.0, high_open=True)
-    if min_support is not None:
-        check_int("min_support", min_support, low=0)
+    check_int("min_support", min_support, low=0)

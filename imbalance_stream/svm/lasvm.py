@@ -7,7 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from imbalance_stream._numba import lasvm as core
-from imbalance_stream.base import UnknownLabel, check_label
+from imbalance_stream.base import check_label
+from imbalance_stream.base.binary import third_label
 from imbalance_stream.base.validation import check_bool, check_int, check_seed
 
 from ._expansion import KernelExpansion
@@ -195,10 +196,7 @@ class LASVM(KernelExpansion):
             if negative is None:
                 negative = label
             elif label != negative:
-                raise UnknownLabel(
-                    f"label {label!r} is neither the positive label {self.positive!r} nor the "
-                    f"negative label {negative!r}; LASVM is a binary classifier"
-                )
+                raise third_label(type(self).__name__, label, self.positive, negative)
             signs[t] = -1.0
         return signs, negative
 
