@@ -26,6 +26,17 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import doctest  # noqa: E402
 import pathlib  # noqa: E402
 
+# numba's on-disk cache is not safe for processes that compile and save the same functions at
+# once (numba/numba#4807, #10128): on a fresh clone, both workers of `pytest -n 2` (and the
+# processes of `--n-jobs 2` runs they start) compile everything at the same time, and one CI run
+# lost two workers to a segmentation fault on loading LASVM's store compaction. Each xdist worker
+# gets its own cache (inherited by the processes it starts), so no two concurrent test processes
+# share one. An explicit NUMBA_CACHE_DIR wins.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER:
+    _cache = pathlib.Path(__file__).resolve().parent / ".numba-cache" / _WORKER
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(_cache))
+
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
