@@ -368,6 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     from imbalance_stream.base import REFUSALS
     from imbalance_stream.datasets import ChecksumError, CorruptedFileError, MissingDataFile
     from imbalance_stream.evaluate import ModelFailed, StreamFailed
+    from imbalance_stream.evaluate.parallel import SchedulerUnreachable
     from imbalance_stream.evaluate.protocols import ProtocolError
     from imbalance_stream.registry import SpecError
 
@@ -384,7 +385,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "data":
             return _data(args)
         return _run(args)
-    except (SpecError, _UsageError, ProtocolError, ModelFailed, StreamFailed) as error:
+    except (
+        SpecError,
+        _UsageError,
+        ProtocolError,
+        ModelFailed,
+        StreamFailed,
+        SchedulerUnreachable,
+    ) as error:
         return _fail(error)
     except MissingDataFile as error:
         return _fail(error.hint())

@@ -297,6 +297,17 @@ def test_scheduler_without_dask_exits_2(small, tmp_path, capsys):
     assert "pip install 'imbalance-stream[distributed]'" in capsys.readouterr().err
 
 
+def test_a_scheduler_that_does_not_answer_exits_2_in_one_line(small, tmp_path, capsys):
+    dask = pytest.importorskip("dask", reason="needs the distributed extra")
+    pytest.importorskip("dask.distributed", reason="needs the distributed extra")
+    argv = ["run", str(small), "--out", str(tmp_path), "--scheduler", "tcp://127.0.0.1:9"]
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("imbalance-stream: error: no Dask scheduler answers at tcp://127.0.0.1:9")
+    assert "--scheduler local" in err
+
+
 def test_missing_file_and_bad_usage_exit_2(tmp_path, capsys):
     assert cli.main(["run", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read scenario" in capsys.readouterr().err

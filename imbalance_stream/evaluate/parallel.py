@@ -12,7 +12,7 @@ import concurrent.futures
 import os
 from collections.abc import Callable, Iterable
 
-__all__ = ["map_cells"]
+__all__ = ["SchedulerUnreachable", "map_cells"]
 
 
 def map_cells(
@@ -73,6 +73,10 @@ def map_cells(
             bar.close()
 
 
+class SchedulerUnreachable(ConnectionError):
+    """``--scheduler ADDRESS`` names a Dask scheduler that does not answer."""
+
+
 def _progress_bar(total, description):
     from tqdm.auto import tqdm
 
@@ -92,7 +96,13 @@ def _map_dask(func, cells, n_jobs, scheduler, bar):
         cluster = LocalCluster(n_workers=n_jobs or os.cpu_count() or 1, threads_per_worker=1)
         client = Client(cluster)
     else:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler)
+        except OSError as error:  # refused, unknown host, or Dask's 30 s connection timeout
+            raise SchedulerUnreachable(
+                f"no Dask scheduler answers at {scheduler} ({error}); start one (`dask scheduler`, "
+                f"then `dask worker {scheduler}` on each machine) or use --scheduler local"
+            ) from None
     try:
         futures = client.map(func, cells, pure=False)
         for _ in as_completed(futures):
