@@ -91,7 +91,8 @@ class ScenarioError(SpecError):
     """A scenario file that cannot be run; the message names the file and the key."""
 
 
-def _suggest(word, candidates) -> str:
+def suggest(word, candidates) -> str:
+    """'; did you mean ...?' with the closest of ``candidates`` to ``word``, or ''."""
     close = difflib.get_close_matches(word, sorted(candidates), n=2, cutoff=0.6)
     return ("; did you mean " + " or ".join(repr(c) for c in close) + "?") if close else ""
 
@@ -105,7 +106,7 @@ def check_keys(table, allowed, where: str, error: type[SpecError] = ScenarioErro
         if key not in allowed:
             raise error(
                 f"{where}: unknown key {key!r}"
-                + (_suggest(key, allowed) or f"; allowed keys: {', '.join(sorted(allowed))}")
+                + (suggest(key, allowed) or f"; allowed keys: {', '.join(sorted(allowed))}")
             )
 
 

@@ -57,7 +57,7 @@ import re
 from collections.abc import Mapping
 
 from imbalance_stream.registry import SpecError, build
-from imbalance_stream.scenario import NamedSpecs, _suggest, check_keys, check_name
+from imbalance_stream.scenario import NamedSpecs, check_keys, check_name, suggest
 
 __all__ = ["Event", "LogSpec", "Reject", "ReplayError", "ReplayScenario", "load", "parse"]
 
@@ -371,7 +371,7 @@ class LogSpec:
         named += [("features.types", column) for column in self.types]
         for key, column in named:
             if column not in present:
-                hint = _suggest(str(column), [str(c) for c in columns])
+                hint = suggest(str(column), [str(c) for c in columns])
                 shown = ", ".join(repr(c) for c in list(columns)[:12])
                 more = ", ..." if len(present) > 12 else ""
                 raise ReplayError(
