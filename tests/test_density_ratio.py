@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 
 import numpy as np
@@ -13,6 +14,7 @@ from scipy import optimize
 from scipy.stats import multivariate_normal, spearmanr
 
 from imbalance_stream._numba import density_ratio as kernels
+from imbalance_stream.base.transaction import NumericalError
 from imbalance_stream.density_ratio import KLIEP, KMM, ULSIF, KDERatio, NotFitted
 from imbalance_stream.density_ratio._common import (
     CENTRAL_PATH_MARGIN,
@@ -142,6 +144,76 @@ def test_kmm_solver_reaches_the_general_qp_solution(seed, epsilon):
     assert objective(beta) <= objective(reference) + 1e-8 * abs(objective(reference))
     assert abs(beta.sum() - 25) <= 25 * epsilon + 1e-8
     assert beta.min() >= 0 and beta.max() <= 50.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("epsilon", [1e-10, 0.3])
+def test_interior_point_kmm_reaches_the_general_qp_solution(seed, epsilon):
+    pytest.importorskip("cvxopt")
+    source, target = two_gaussians(seed, m=25, n=30)
+    K = gaussian_gram(source, source, 1.0)
+    k = (25 / 30) * gaussian_gram(source, target, 1.0).sum(1)
+    beta, iterations, residual = solve_kmm(K, k, 50.0, epsilon, 1e-10, 200, solver="interior-point")
+    reference = kmm_reference(K, k, 50.0, 25 * (1 - epsilon), 25 * (1 + epsilon))
+
+    def objective(b):
+        return 0.5 * b @ K @ b - k @ b
+
+    assert 0 < iterations < 200 and residual <= 1e-10
+    assert objective(beta) <= objective(reference) + 1e-8 * abs(objective(reference))
+    # a slab no wider than tol is solved as the equality mean = 1
+    assert abs(beta.sum() - 25) <= 25 * max(epsilon, 1e-10) + 1e-8
+    assert beta.min() >= 0 and beta.max() <= 50.0
+
+
+def test_interior_point_kmm_keeps_the_zero_weights_positive_and_below_the_others():
+    """Where the first-order solution has weights at the bound 0, the interior-point solver's
+    are small positive values below every other weight, ranked much as
+    :func:`central_path_weights` ranks them (D-DR-51)."""
+    pytest.importorskip("cvxopt")
+    rng = np.random.default_rng(3)
+    source = np.vstack([rng.normal(size=(40, 2)), rng.normal(4.0, 0.7, size=(15, 2))])
+    target = rng.normal(size=(50, 2))
+    K = gaussian_gram(source, source, 1.0)
+    k = (55 / 50) * gaussian_gram(source, target, 1.0).sum(1)
+    first_order, _, _ = solve_kmm(K, k, 1000.0, 1e-10, 1e-10, 200_000)
+    at_zero = first_order <= 0.0
+    assert at_zero.sum() >= 5  # the far cluster is matched by nothing
+    interior, _, _ = solve_kmm(K, k, 1000.0, 1e-10, 1e-10, 200, solver="interior-point")
+    assert (interior > 0).all()
+    assert interior[at_zero].max() < interior[~at_zero].min()
+    central = central_path_weights(K, k, first_order, 1e-10)
+    assert spearmanr(interior[at_zero], central[at_zero])[0] > 0.5
+
+
+def test_interior_point_kmm_without_cvxopt_fails_when_built(monkeypatch):
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "cvxopt" else real_find_spec(name, *a),
+    )
+    with pytest.raises(ImportError, match=r"pip install 'imbalance-stream\[qp\]'"):
+        KMM(solver="interior-point")
+    assert KMM().solver == "fista"
+
+
+def test_interior_point_kmm_that_stops_short_raises(monkeypatch):
+    cvxopt = pytest.importorskip("cvxopt")
+
+    def singular(*args, **kwargs):
+        return {
+            "status": "unknown",
+            "iterations": 3,
+            "x": cvxopt.matrix(1.0, (3, 1)),
+            "relative gap": 0.5,
+            "primal infeasibility": 0.0,
+            "dual infeasibility": None,
+        }
+
+    monkeypatch.setattr(cvxopt.solvers, "qp", singular)
+    with pytest.raises(NumericalError, match="stopped at iteration 3, relative gap 5.0e-01"):
+        solve_kmm(np.eye(3), np.ones(3), 10.0, 1e-10, 1e-9, 100, solver="interior-point")
 
 
 def test_kmm_warm_start_is_projected_onto_the_feasible_set():

@@ -33,7 +33,7 @@ class KMMNovelty(EstimatorNovelty):
         Normalisation slack (``1e-10`` in Chapter 5); None gives ``(sqrt(m) - 1) / sqrt(m)`` for
         ``m`` test points, as :class:`~imbalance_stream.density_ratio.KMM`.
     tol
-        Stopping tolerance of the solver, relative to the largest ``|k_i|``.
+        Stopping tolerance of the solver (see ``solver``).
     max_iter
         Iteration cap of the solver.
     mode
@@ -51,6 +51,9 @@ class KMMNovelty(EstimatorNovelty):
         :meth:`refresh` is called.
     seed
         Seed of the subsample that estimates the median distance on large windows.
+    solver
+        ``"fista"`` or ``"interior-point"`` (cvxopt), as in
+        :class:`~imbalance_stream.density_ratio.KMM`.
 
     Examples
     --------
@@ -92,6 +95,7 @@ class KMMNovelty(EstimatorNovelty):
         n_test: int | None = None,
         refresh_every: int | None = None,
         seed: int | None = None,
+        solver: str = "fista",
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed)
         self.sigma = sigma
@@ -99,10 +103,13 @@ class KMMNovelty(EstimatorNovelty):
         self.epsilon = epsilon
         self.tol = tol
         self.max_iter = max_iter
+        self.solver = solver
         self._estimator()  # the batch estimator checks its own settings
 
     def _estimator(self):
-        return KMM(self.sigma, self.B, self.epsilon, self.tol, self.max_iter, self.seed)
+        return KMM(
+            self.sigma, self.B, self.epsilon, self.tol, self.max_iter, self.seed, self.solver
+        )
 
     @classmethod
     def _unit_test_params(cls):

@@ -9,6 +9,7 @@ from imbalance_stream._numba.density_ratio import kth_smallest, local_gaussian_s
 from imbalance_stream.base.validation import check_int, check_real
 from imbalance_stream.density_ratio._common import (
     central_path_weights,
+    check_kmm_solver,
     knn_bandwidths,
     solve_kmm,
     sq_distances,
@@ -52,7 +53,7 @@ class LocKMMNovelty(DensityRatioNovelty):
         Added to the diagonal shift so that the shifted matrix is strictly positive definite
         (kept apart from ``epsilon``, D-DR-7).
     tol
-        Stopping tolerance of the solver, relative to the largest ``|k_i|``.
+        Stopping tolerance of the solver (see ``solver``).
     max_iter
         Iteration cap of the solver.
     mode
@@ -69,6 +70,9 @@ class LocKMMNovelty(DensityRatioNovelty):
     seed
         Unused (locKMM makes no random choice); kept so that every detector takes the same
         arguments.
+    solver
+        ``"fista"`` or ``"interior-point"`` (cvxopt; the thesis solved locKMM with an
+        interior-point method), as in :class:`~imbalance_stream.density_ratio.KMM`.
 
     Attributes
     ----------
@@ -122,6 +126,7 @@ class LocKMMNovelty(DensityRatioNovelty):
         n_test: int | None = None,
         refresh_every: int | None = None,
         seed: int | None = None,
+        solver: str = "fista",
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed)
         self.k = check_int("k", k, low=1)
@@ -130,6 +135,7 @@ class LocKMMNovelty(DensityRatioNovelty):
         self.epsilon_shift = check_real("epsilon_shift", epsilon_shift, low=0.0)
         self.tol = check_real("tol", tol, low=0.0, low_open=True)
         self.max_iter = check_int("max_iter", max_iter, low=1)
+        self.solver = check_kmm_solver(solver)
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
         pooled = np.vstack([reference, test])
@@ -141,7 +147,7 @@ class LocKMMNovelty(DensityRatioNovelty):
         self.shift_ = max(0.0, -smallest)
         K[np.diag_indices_from(K)] += self.shift_ + self.epsilon_shift
         weights, self.n_iter_, self.residual_ = solve_kmm(
-            K, k, self.B, self.epsilon, self.tol, self.max_iter
+            K, k, self.B, self.epsilon, self.tol, self.max_iter, solver=self.solver
         )
         self._pooled, self._widths = pooled, widths
         self._test_rows, self._test_widths, self.weights_ = test, s_test, weights

@@ -7,6 +7,8 @@ detectors of :mod:`imbalance_stream.anomaly`, so that both give the same numbers
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 from scipy import linalg
 from scipy.sparse import linalg as sparse_linalg
@@ -18,19 +20,24 @@ from imbalance_stream._numba.density_ratio import (
     project_box_slab,
 )
 from imbalance_stream.base.features import MAX_ABS_VALUE
+from imbalance_stream.base.transaction import NumericalError
+from imbalance_stream.base.validation import check_choice
 
 __all__ = [
+    "KMM_SOLVERS",
     "LAMBDA_GRID",
     "SIGMA_FACTORS",
     "floor_bandwidths",
     "as_matrix",
     "central_path_weights",
+    "check_kmm_solver",
     "gaussian_gram",
     "gaussian_of_distances",
     "knn_bandwidths",
     "median_distance",
     "smoothed_weight",
     "solve_kmm",
+    "solve_kmm_interior",
     "sq_distances",
 ]
 
@@ -134,6 +141,22 @@ def floor_bandwidths(s: np.ndarray) -> np.ndarray:
     return np.maximum(s, floor)
 
 
+#: The solvers of the KMM programme: the package's own jitted first-order solver, and an
+#: interior-point solver (cvxopt's, the optional ``qp`` extra), the kind the thesis used.
+KMM_SOLVERS = ("fista", "interior-point")
+
+_CVXOPT_MISSING = "solver='interior-point' needs cvxopt: pip install 'imbalance-stream[qp]'"
+
+
+def check_kmm_solver(solver) -> str:
+    """``solver`` if it is one of :data:`KMM_SOLVERS` and can run here, else raise (when a model
+    is built, not at its first refresh)."""
+    solver = check_choice("solver", solver, KMM_SOLVERS)
+    if solver == "interior-point" and importlib.util.find_spec("cvxopt") is None:
+        raise ImportError(_CVXOPT_MISSING)
+    return solver
+
+
 def solve_kmm(
     K: np.ndarray,
     k: np.ndarray,
@@ -142,19 +165,24 @@ def solve_kmm(
     tol: float,
     max_iter: int,
     start: np.ndarray | None = None,
+    solver: str = "fista",
 ) -> tuple[np.ndarray, int, float]:
     """The KMM programme (eq. 3.14): ``min 1/2 b'Kb - k'b`` over ``0 <= b <= upper`` and
     ``|mean(b) - 1| <= epsilon``. Returns ``(b, iterations, residual)``.
 
-    The step is ``1 / lambda_max(K)`` (:func:`largest_eigenvalue`).
+    ``solver="fista"``: accelerated projected gradient with restart, step ``1 / lambda_max(K)``
+    (:func:`largest_eigenvalue`), to a gradient mapping below ``tol x max(1, max |k_i|)``.
     ``start`` (default all ones, which is feasible) is projected onto the feasible set first, so a
-    warm start from an earlier solution is always valid.
+    warm start from an earlier solution is always valid. ``solver="interior-point"``:
+    :func:`solve_kmm_interior` (``start`` unused).
     """
     m = K.shape[0]
     low = max(m * (1.0 - epsilon), 0.0)
     high = m * (1.0 + epsilon)
     if low > m * upper:
         raise ValueError(f"infeasible KMM programme: mean 1 - {epsilon} needs B >= that")
+    if solver == "interior-point":
+        return solve_kmm_interior(K, k, upper, epsilon, tol, max_iter)
     step = 1.0 / max(largest_eigenvalue(K), 1e-12)
     beta = np.ones(m) if start is None else np.array(start, dtype=np.float64)
     beta = project_box_slab(beta.copy(), upper, low, high, np.empty(m))
@@ -171,6 +199,68 @@ def solve_kmm(
         max_iter,
     )
     return beta, int(iterations), float(residual)
+
+
+def solve_kmm_interior(
+    K: np.ndarray, k: np.ndarray, upper: float, epsilon: float, tol: float, max_iter: int
+) -> tuple[np.ndarray, int, float]:
+    """The KMM programme of :func:`solve_kmm` by a primal-dual interior-point method (cvxopt's
+    ``qp``), the kind of solver the thesis used (MATLAB's ``quadprog``, interior-point-convex).
+    Returns ``(b, iterations, residual)``, the residual being the largest of the relative
+    duality gap and the primal and dual infeasibilities at the end.
+
+    ``tol`` is the relative gap and the feasibility tolerance (cvxopt's ``reltol`` and
+    ``feastol``; ``abstol`` is ``tol x max(1, max |k_i|)``). A normalisation slab
+    ``|mean(b) - 1| <= epsilon`` no wider than ``tol`` (Chapter 5's ``1e-10``) is solved as the
+    equality ``mean(b) = 1``: two nearly coincident inequalities leave an interior-point method
+    no interior to follow. The iterates stay strictly inside the box, so a weight the programme
+    drives to 0 ends as a small positive value, below the weights it keeps positive, in about
+    the order of its bound's multiplier (``s_i z_i`` is near, not equal to, ``mu`` at the last
+    iterate; :func:`central_path_weights` takes that order exactly). A solve that stops short of
+    ``tol`` (cvxopt's KKT system turned singular) raises :class:`NumericalError`; one that runs
+    out of ``max_iter`` returns its last iterate, as the first-order solver does.
+    """
+    try:
+        from cvxopt import matrix, solvers, sparse, spmatrix
+    except ImportError:
+        raise ImportError(_CVXOPT_MISSING) from None
+    m = K.shape[0]
+    rows = list(range(2 * m))
+    box = spmatrix([-1.0] * m + [1.0] * m, rows, list(range(m)) * 2)  # -b <= 0, b <= upper
+    bounds = np.concatenate([np.zeros(m), np.full(m, float(upper))])
+    options = {
+        "show_progress": False,
+        "abstol": tol * max(1.0, float(np.abs(k).max())),
+        "reltol": tol,
+        "feastol": tol,
+        "maxiters": max_iter,
+    }
+    P, q = matrix(np.ascontiguousarray(K, dtype=np.float64)), matrix(-np.asarray(k, float))
+    if epsilon <= tol:
+        G, h = box, matrix(bounds)
+        A, b = matrix(1.0, (1, m)), matrix(float(m))
+    else:
+        slab = spmatrix([1.0] * m + [-1.0] * m, [0] * m + [1] * m, list(range(m)) * 2)
+        G = sparse([box, slab])
+        h = matrix(np.concatenate([bounds, [m * (1.0 + epsilon), -max(m * (1.0 - epsilon), 0.0)]]))
+        A = b = None
+    try:
+        solution = solvers.qp(P, q, G, h, A, b, options=options)
+    except (ArithmeticError, ValueError) as error:
+        raise NumericalError(f"the interior-point KMM solve failed ({error})") from None
+    residual = max(
+        float(solution[name] or 0.0)
+        for name in ("relative gap", "primal infeasibility", "dual infeasibility")
+    )
+    iterations = int(solution["iterations"])
+    if solution["status"] != "optimal" and iterations < max_iter:
+        # cvxopt stops early, with its last iterate, when its KKT system becomes singular: that
+        # iterate can be far from the optimum, so it is not returned as a solution
+        raise NumericalError(
+            f"the interior-point KMM solve stopped at iteration {iterations}, relative gap "
+            f"{residual:.1e}, short of tol={tol:g}: use a larger tol (1e-9 or above)"
+        )
+    return np.clip(np.array(solution["x"]).ravel(), 0.0, upper), iterations, residual
 
 
 #: How far below the smallest positive weight the replaced zero weights of

@@ -25,7 +25,11 @@ import numpy as np
 from imbalance_stream.anomaly import KDENovelty, KMMNovelty, LocKMMNovelty, ULSIFNovelty
 from imbalance_stream.anomaly.base import ratio_score
 from imbalance_stream.datasets import Spambase
-from imbalance_stream.density_ratio._common import knn_bandwidths, median_distance
+from imbalance_stream.density_ratio._common import (
+    check_kmm_solver,
+    knn_bandwidths,
+    median_distance,
+)
 from imbalance_stream.metrics.batch import precision_at_t, roc_auc
 from reproduce.common.published import load_published
 from reproduce.common.results import run_cells, write_rows
@@ -95,13 +99,19 @@ def _as_dicts(X: np.ndarray) -> list[dict]:
     return [dict(enumerate(row.tolist())) for row in X]
 
 
-def _detector(method: str, seed: int, tol: float, k: int):
+def _detector(method: str, seed: int, tol: float, k: int, solver: str = "fista"):
     return {
         "KDE": lambda: KDENovelty(seed=seed),
         "uLSIF": lambda: ULSIFNovelty(seed=seed),
-        "KMM": lambda: KMMNovelty(tol=tol, max_iter=100_000, seed=seed),
-        "locKMM": lambda: LocKMMNovelty(k=k, tol=tol, max_iter=100_000),
+        "KMM": lambda: KMMNovelty(tol=tol, max_iter=100_000, seed=seed, solver=solver),
+        "locKMM": lambda: LocKMMNovelty(k=k, tol=tol, max_iter=100_000, solver=solver),
     }[method]()
+
+
+def _solver(params: dict) -> str:
+    """The ``solver`` parameter of a table (``"fista"`` unless given), checked before any cell
+    runs: a missing cvxopt fails here with the command that installs it."""
+    return check_kmm_solver(params.get("solver", "fista"))
 
 
 def solve_two_sample(detector, reference: np.ndarray, test: np.ndarray) -> list[dict]:
@@ -117,11 +127,17 @@ def solve_two_sample(detector, reference: np.ndarray, test: np.ndarray) -> list[
 
 
 def fitted_detector(
-    method: str, reference: np.ndarray, test: np.ndarray, seed: int, tol: float, k: int
+    method: str,
+    reference: np.ndarray,
+    test: np.ndarray,
+    seed: int,
+    tol: float,
+    k: int,
+    solver: str = "fista",
 ):
     """One of the package's detectors (``method``), solved once by :func:`solve_two_sample`.
     Returns the detector and the test rows as dicts."""
-    detector = _detector(method, seed, tol, k)
+    detector = _detector(method, seed, tol, k, solver)
     return detector, solve_two_sample(detector, reference, test)
 
 
@@ -132,9 +148,11 @@ def novelty_scores(
     seed: int,
     tol: float = 1e-6,
     k: int = 7,
+    solver: str = "fista",
 ) -> np.ndarray:
-    """The novelty score of every test row (higher is more novel) under ``method``; ``tol`` is
-    the KMM solvers' stopping tolerance, ``k`` the neighbour rank of LOF and locKMM."""
+    """The novelty score of every test row (higher is more novel) under ``method``; ``tol`` and
+    ``solver`` are the KMM solvers' stopping tolerance and method, ``k`` the neighbour rank of
+    LOF and locKMM."""
     if method in ("OSVM", "LOF"):
         from sklearn.neighbors import LocalOutlierFactor
         from sklearn.svm import OneClassSVM
@@ -145,7 +163,7 @@ def novelty_scores(
         else:
             model = LocalOutlierFactor(n_neighbors=k, novelty=True).fit(reference)
         return -model.decision_function(test)
-    detector, test_dicts = fitted_detector(method, reference, test, seed, tol, k)
+    detector, test_dicts = fitted_detector(method, reference, test, seed, tol, k, solver)
     return np.array([detector.score_one(x) for x in test_dicts])
 
 
@@ -156,7 +174,13 @@ def _spam_cell(cell: dict) -> list[dict]:
     for method in cell["methods"]:
         start = time.process_time()
         scores = novelty_scores(
-            method, X[reference], X[test], cell["seed"] + cell["run"], cell["tol"], cell["k"]
+            method,
+            X[reference],
+            X[test],
+            cell["seed"] + cell["run"],
+            cell["tol"],
+            cell["k"],
+            cell["solver"],
         )
         rows.append(
             {
@@ -187,6 +211,7 @@ def _run(params, settings, out_dir, n_jobs, scheduler, progress, label) -> list[
     ks = [int(k) for k in params.get("k", [7])]
     features = str(params.get("features", "minmax"))
     _check_features(features)  # a bad name fails here, before any cell runs
+    solver = _solver(params)
     cells = [
         {
             "rho": rho,
@@ -197,6 +222,7 @@ def _run(params, settings, out_dir, n_jobs, scheduler, progress, label) -> list[
             "tol": tol,
             "k": k,
             "features": features,
+            "solver": solver,
         }
         for rho, tau in settings
         for k in ks
@@ -253,7 +279,8 @@ def _add_time_ratios(rows: list[dict], setting_key: str) -> None:
 def table5_4(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Spam, emerging novelty (Table 5.4). Parameters (all optional): ``rho`` (list, default
     0.3, 0.5, 0.7), ``methods``, ``runs`` (30), ``seed``, ``tol`` (the KMM solvers' tolerance,
-    1e-6), ``features`` (``"minmax"``, or ``"log1p"`` first: see :func:`scaled_spambase`)."""
+    1e-6), ``solver`` (theirs, ``"fista"`` or ``"interior-point"``), ``features``
+    (``"minmax"``, or ``"log1p"`` first: see :func:`scaled_spambase`)."""
     rhos = _settings(params, "rho", (0.3, 0.5, 0.7))
     log = _run(
         params, [(rho, 0.0) for rho in rhos], out_dir, n_jobs, scheduler, progress, "table 5.4"
@@ -265,7 +292,7 @@ def table5_4(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
 def table5_5(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Spam, evolving novelty (Table 5.5): ``rho`` = 0.5 and spam injected into the reference.
     Parameters (all optional): ``tau`` (list, default 0, 0.01, 0.02, 0.05, 0.1), ``methods``,
-    ``runs`` (30), ``seed``, ``tol``, ``features`` (as in :func:`table5_4`)."""
+    ``runs`` (30), ``seed``, ``tol``, ``solver``, ``features`` (as in :func:`table5_4`)."""
     taus = _settings(params, "tau", (0.0, 0.01, 0.02, 0.05, 0.1))
     rho = float(params.get("rho", 0.5))
     log = _run(
@@ -334,7 +361,10 @@ def solver_tolerance(params: dict, *, out_dir=None, n_jobs=None, scheduler=None,
     """How far the KMM programme must be solved: AUC and Prec@t of KMM and locKMM on one
     Spambase split (``rho`` = 50 %) for each stopping tolerance in ``tol`` (list), with the
     number of test points whose weight is 0 and the AUC when those tie (D-DR-51). Parameters
-    (all optional): ``tol``, ``methods`` (KMM, locKMM), ``seed``, ``run`` (which split)."""
+    (all optional): ``tol``, ``methods`` (KMM, locKMM), ``seed``, ``run`` (which split),
+    ``solver`` (``"fista"``; with ``"interior-point"`` no weight reaches 0 exactly: the
+    interior-point solution keeps them ordered itself)."""
+    solver = _solver(params)
     X, is_spam = scaled_spambase()
     seed, run = int(params.get("seed", 2015)), int(params.get("run", 0))
     reference, test = run_split(is_spam, float(params.get("rho", 0.5)), 0.0, seed, run)
@@ -343,7 +373,7 @@ def solver_tolerance(params: dict, *, out_dir=None, n_jobs=None, scheduler=None,
         for tol in params.get("tol", [1e-3, 1e-4, 1e-5, 1e-6]):
             start = time.process_time()
             detector, test_dicts = fitted_detector(
-                method, X[reference], X[test], seed + run, float(tol), 7
+                method, X[reference], X[test], seed + run, float(tol), 7, solver
             )
             scores = np.array([detector.score_one(x) for x in test_dicts])
             cpu_seconds = time.process_time() - start
@@ -353,6 +383,7 @@ def solver_tolerance(params: dict, *, out_dir=None, n_jobs=None, scheduler=None,
             rows.append(
                 {
                     "method": method,
+                    "solver": solver,
                     "tol": float(tol),
                     "auc": round(roc_auc(scores, is_spam[test]), 4),
                     "prec_at_t": round(precision_at_t(scores, is_spam[test]), 4),
@@ -403,7 +434,9 @@ def _digit_cell(cell: dict) -> list[dict]:
     rows = []
     for method in cell["methods"]:
         start = time.process_time()
-        scores = novelty_scores(method, reference, X_test, cell["seed"], cell["tol"], cell["k"])
+        scores = novelty_scores(
+            method, reference, X_test, cell["seed"], cell["tol"], cell["k"], cell["solver"]
+        )
         rows.append(
             {
                 "digit": cell["digit"],
@@ -420,14 +453,16 @@ def table5_2_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progr
     """Novel digits (Tables 5.2 and 5.3) on the USPS stand-in: for each digit, the reference is
     the training images of the other nine digits, the test set all 2,007 test images, the
     novelty the digit. A single run, as the thesis's. Parameters (all optional): ``digits``,
-    ``methods``, ``seed``, ``tol``, ``k`` (7)."""
+    ``methods``, ``seed``, ``tol``, ``solver`` (as in :func:`table5_4`), ``k`` (7)."""
     methods = list(params.get("methods", METHODS))
+    solver = _solver(params)
     cells = [
         {
             "digit": int(digit),
             "methods": methods,
             "seed": int(params.get("seed", 2015)),
             "tol": float(params.get("tol", 1e-6)),
+            "solver": solver,
             "k": int(params.get("k", 7)),
         }
         for digit in params.get("digits", range(10))

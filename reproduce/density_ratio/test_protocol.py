@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from imbalance_stream.base.validation import InvalidParameter
 from imbalance_stream.density_ratio._common import knn_bandwidths
 from imbalance_stream.scenario import load
 from reproduce.density_ratio import protocol
@@ -92,6 +93,25 @@ def test_solver_tolerance_reports_the_zero_weights_and_the_tied_auc():
     for row in rows:
         assert 0 < row["zero_weights"] < 3207
         assert 0.5 < row["auc"] <= 1.0 and 0.5 < row["auc_zero_weights_tied"] <= 1.0
+
+
+def test_solver_tolerance_with_the_interior_point_solver_leaves_no_weight_at_zero():
+    pytest.importorskip("cvxopt")
+    rows = protocol.solver_tolerance(
+        {"tol": [1e-9], "methods": ["KMM"], "solver": "interior-point"}
+    )
+    assert len(rows) == 1 and rows[0]["solver"] == "interior-point"
+    assert rows[0]["zero_weights"] == 0  # the iterates stay inside the box
+    assert 0.5 < rows[0]["auc"] <= 1.0
+
+
+@pytest.mark.parametrize("name", ["table5_4_kmm_interior", "solver_tolerance_interior"])
+def test_interior_point_scenarios_name_the_solver_and_a_bad_one_fails_first(name):
+    scenario = load(f"reproduce/density_ratio/{name}.toml")
+    assert scenario.params["solver"] == "interior-point"
+    function = getattr(protocol, scenario.protocol.rsplit(":", 1)[1])
+    with pytest.raises(InvalidParameter, match="solver must be one of 'fista', 'interior-point'"):
+        function({**scenario.params, "solver": "newton"})
 
 
 def test_own_collection_widths_are_taken_within_each_collection():
