@@ -11,18 +11,24 @@
    stream (standard-scaled, stream mode, ``n_test = n_reference / 4``, a refresh every
    ``n_test`` samples) for each detector, against River's ``HalfSpaceTrees`` and
    ``LocalOutlierFactor``; the refresh time is reported apart from the per-sample steps.
+3. ``--parts kmm-solvers``: a KMM fit (``epsilon = 1e-10``, as the novelty detectors) on ``--n``
+   source and target points by the package's first-order solver at its default tolerance (1e-6)
+   against the interior-point solver (cvxopt, ``pip install cvxopt``) at a relative gap of 1e-9:
+   CPU time, iterations and the objective each reaches, in the same run.
 
 Times are CPU seconds of this process (``time.process_time``). Run from the repository root::
 
     pip install densratio   # optional, for part 1
     python benchmarks/bench_density_ratio.py [--n 1000] [--windows 200 400 800] [--samples 2000]
     python benchmarks/bench_density_ratio.py --parts breakdown --repeats 7
+    python benchmarks/bench_density_ratio.py --parts kmm-solvers --n 2000
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import statistics
 import sys
@@ -43,10 +49,11 @@ from imbalance_stream.anomaly import (
     ULSIFNovelty,
 )
 from imbalance_stream.anomaly.base import DensityRatioNovelty
-from imbalance_stream.density_ratio import ULSIF
+from imbalance_stream.density_ratio import KMM, ULSIF
 from imbalance_stream.density_ratio._common import (
     LAMBDA_GRID,
     SIGMA_FACTORS,
+    gaussian_gram,
     gaussian_of_distances,
     median_distance,
     sq_distances,
@@ -183,6 +190,22 @@ def per_sample_cost(windows: list[int], n_samples: int) -> None:
             print(f"| {name} | {shown} | {per_sample:.0f} | {refresh_time:.2f} |")
 
 
+def kmm_solvers(n: int, repeats: int) -> None:
+    """KMM's first-order solver at 1e-6 against the interior-point one at 1e-9, same data."""
+    source, target = two_gaussians(n)
+    print(f"\nKMM fit on {n} source and {n} target points (CPU s, median of {repeats})")
+    print("solver          tol     CPU s   iterations   objective")
+    seconds = {}
+    for solver, tol in (("fista", 1e-6), ("interior-point", 1e-9)):
+        kmm = KMM(epsilon=1e-10, tol=tol, max_iter=100_000, seed=0, solver=solver)
+        seconds[solver] = median_cpu_ms(functools.partial(kmm.fit, source, target), repeats) / 1e3
+        K = gaussian_gram(source, source, kmm.sigma_)
+        k = gaussian_gram(source, target, kmm.sigma_).sum(1)  # as many source as target points
+        objective = 0.5 * kmm.weights_ @ K @ kmm.weights_ - k @ kmm.weights_
+        print(f"{solver:15s} {tol:<7g} {seconds[solver]:7.2f} {kmm.n_iter_:12d}   {objective:.6f}")
+    print(f"first-order / interior-point time: {seconds['fista'] / seconds['interior-point']:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1000)
@@ -192,7 +215,7 @@ def main() -> None:
     parser.add_argument(
         "--parts",
         nargs="+",
-        choices=("refresh", "breakdown", "per-sample"),
+        choices=("refresh", "breakdown", "per-sample", "kmm-solvers"),
         default=["refresh", "per-sample"],
     )
     args = parser.parse_args()
@@ -202,6 +225,8 @@ def main() -> None:
         refresh_breakdown(args.n, args.repeats)
     if "per-sample" in args.parts:
         per_sample_cost(args.windows, args.samples)
+    if "kmm-solvers" in args.parts:
+        kmm_solvers(args.n, args.repeats)
 
 
 if __name__ == "__main__":

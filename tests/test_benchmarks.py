@@ -40,6 +40,7 @@ SMOKE = [
             "refresh",
             "breakdown",
             "per-sample",
+            "kmm-solvers",
         ],
         [],
     ),

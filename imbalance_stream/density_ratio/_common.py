@@ -32,6 +32,7 @@ __all__ = [
     "central_path_weights",
     "check_kmm_solver",
     "gaussian_gram",
+    "interior_point_available",
     "gaussian_of_distances",
     "knn_bandwidths",
     "median_distance",
@@ -148,11 +149,16 @@ KMM_SOLVERS = ("fista", "interior-point")
 _CVXOPT_MISSING = "solver='interior-point' needs cvxopt: pip install 'imbalance-stream[qp]'"
 
 
+def interior_point_available() -> bool:
+    """Whether ``solver="interior-point"`` can run here (cvxopt, the optional ``qp`` extra)."""
+    return importlib.util.find_spec("cvxopt") is not None
+
+
 def check_kmm_solver(solver) -> str:
     """``solver`` if it is one of :data:`KMM_SOLVERS` and can run here, else raise (when a model
     is built, not at its first refresh)."""
     solver = check_choice("solver", solver, KMM_SOLVERS)
-    if solver == "interior-point" and importlib.util.find_spec("cvxopt") is None:
+    if solver == "interior-point" and not interior_point_available():
         raise ImportError(_CVXOPT_MISSING)
     return solver
 
