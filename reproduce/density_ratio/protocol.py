@@ -24,6 +24,7 @@ import numpy as np
 
 from imbalance_stream.anomaly import KDENovelty, KMMNovelty, LocKMMNovelty, ULSIFNovelty
 from imbalance_stream.anomaly.base import ratio_score
+from imbalance_stream.base.validation import check_choice
 from imbalance_stream.datasets import Spambase
 from imbalance_stream.density_ratio._common import (
     check_kmm_solver,
@@ -36,6 +37,7 @@ from reproduce.common.results import run_cells, write_rows
 
 __all__ = [
     "METHODS",
+    "SPLITS",
     "fig5_6",
     "lockmm_neighbourhood",
     "novelty_scores",
@@ -76,9 +78,31 @@ def scaled_spambase(features: str = "minmax") -> tuple[np.ndarray, np.ndarray]:
     return 2.0 * (X - low) / span - 1.0, np.asarray(y == 1)
 
 
-def spam_split(is_spam: np.ndarray, rho: float, tau: float, rng) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of the reference and the test set: ``rho`` of the non-spam emails, plus
-    ``round(tau * that many)`` spam emails moved out of the test set (Table 5.5's injection)."""
+#: The readings of the Spambase split (``split``; D-DR-54): ``"all"``, Table 5.1's, and
+#: ``"non-spam"``, the one this page used before.
+SPLITS = ("all", "non-spam")
+
+
+def spam_split(
+    is_spam: np.ndarray, rho: float, tau: float, rng, split: str = "all"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the reference and the test set.
+
+    ``split="all"`` (Table 5.1: ``n_rf = rho %`` and ``n_ts = (100 - rho) %`` of the 4,601
+    emails): a random ``rho`` of all emails is the reference part, and the reference keeps its
+    non-spam emails; every other email, spam or not, is in the test set (39 % spam at every
+    ``rho``). Table 5.5's injection adds ``round(tau * |reference|)`` of the reference part's own
+    spam emails to the reference; the test set does not change with ``tau``.
+
+    ``split="non-spam"``: ``rho`` of the non-spam emails form the reference, the test set is the
+    other non-spam emails and all 1,813 spam (48 % to 68 % spam), and the injected spam emails are
+    moved out of the test set.
+    """
+    if split == "all":
+        order = rng.permutation(len(is_spam))
+        part, test = np.split(order, [int(round(rho * len(is_spam)))])
+        normal, spam = part[~is_spam[part]], part[is_spam[part]]
+        return np.concatenate([normal, spam[: int(round(tau * len(normal)))]]), test
     normal = rng.permutation(np.flatnonzero(~is_spam))
     spam = rng.permutation(np.flatnonzero(is_spam))
     n_reference = int(round(rho * len(normal)))
@@ -88,11 +112,17 @@ def spam_split(is_spam: np.ndarray, rho: float, tau: float, rng) -> tuple[np.nda
     return reference, test
 
 
-def run_split(is_spam: np.ndarray, rho: float, tau: float, seed: int, run: int):
+def run_split(is_spam: np.ndarray, rho: float, tau: float, seed: int, run: int, split: str = "all"):
     """:func:`spam_split` of run ``run``: every table draws run ``run``'s split from the same
-    seed, so run 0 of Table 5.4 is the split ``solver_tolerance`` solves."""
-    rng = np.random.default_rng([seed, round(rho * 100), round(tau * 100), run])
-    return spam_split(is_spam, rho, tau, rng)
+    seed, so run 0 of Table 5.4 is the split ``solver_tolerance`` solves. With ``split="all"``
+    the emails are drawn the same way at every ``tau``, so Table 5.5's columns differ only by
+    the spam injected."""
+    check_choice("split", split, SPLITS)
+    if split == "all":
+        rng = np.random.default_rng([seed, round(rho * 100), run])
+    else:
+        rng = np.random.default_rng([seed, round(rho * 100), round(tau * 100), run])
+    return spam_split(is_spam, rho, tau, rng, split)
 
 
 def _as_dicts(X: np.ndarray) -> list[dict]:
@@ -169,7 +199,9 @@ def novelty_scores(
 
 def _spam_cell(cell: dict) -> list[dict]:
     X, is_spam = scaled_spambase(cell["features"])
-    reference, test = run_split(is_spam, cell["rho"], cell["tau"], cell["seed"], cell["run"])
+    reference, test = run_split(
+        is_spam, cell["rho"], cell["tau"], cell["seed"], cell["run"], cell["split"]
+    )
     rows = []
     for method in cell["methods"]:
         start = time.process_time()
@@ -212,6 +244,7 @@ def _run(params, settings, out_dir, n_jobs, scheduler, progress, label) -> list[
     features = str(params.get("features", "minmax"))
     _check_features(features)  # a bad name fails here, before any cell runs
     solver = _solver(params)
+    split = check_choice("split", params.get("split", "all"), SPLITS)  # fails before any cell
     cells = [
         {
             "rho": rho,
@@ -223,6 +256,7 @@ def _run(params, settings, out_dir, n_jobs, scheduler, progress, label) -> list[
             "k": k,
             "features": features,
             "solver": solver,
+            "split": split,
         }
         for rho, tau in settings
         for k in ks
@@ -279,7 +313,8 @@ def _add_time_ratios(rows: list[dict], setting_key: str) -> None:
 def table5_4(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Spam, emerging novelty (Table 5.4). Parameters (all optional): ``rho`` (list, default
     0.3, 0.5, 0.7), ``methods``, ``runs`` (30), ``seed``, ``tol`` (the KMM solvers' tolerance,
-    1e-6), ``solver`` (theirs, ``"fista"`` or ``"interior-point"``), ``features``
+    1e-6), ``solver`` (theirs, ``"fista"`` or ``"interior-point"``), ``split`` (``"all"`` or
+    ``"non-spam"``, see :func:`spam_split`), ``features``
     (``"minmax"``, or ``"log1p"`` first: see :func:`scaled_spambase`)."""
     rhos = _settings(params, "rho", (0.3, 0.5, 0.7))
     log = _run(
@@ -292,7 +327,8 @@ def table5_4(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
 def table5_5(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
     """Spam, evolving novelty (Table 5.5): ``rho`` = 0.5 and spam injected into the reference.
     Parameters (all optional): ``tau`` (list, default 0, 0.01, 0.02, 0.05, 0.1), ``methods``,
-    ``runs`` (30), ``seed``, ``tol``, ``solver``, ``features`` (as in :func:`table5_4`)."""
+    ``runs`` (30), ``seed``, ``tol``, ``solver``, ``split``, ``features`` (as in
+    :func:`table5_4`)."""
     taus = _settings(params, "tau", (0.0, 0.01, 0.02, 0.05, 0.1))
     rho = float(params.get("rho", 0.5))
     log = _run(
@@ -365,9 +401,10 @@ def solver_tolerance(params: dict, *, out_dir=None, n_jobs=None, scheduler=None,
     ``solver`` (``"fista"``; with ``"interior-point"`` no weight reaches 0 exactly: the
     interior-point solution keeps them ordered itself)."""
     solver = _solver(params)
+    split = check_choice("split", params.get("split", "all"), SPLITS)
     X, is_spam = scaled_spambase()
     seed, run = int(params.get("seed", 2015)), int(params.get("run", 0))
-    reference, test = run_split(is_spam, float(params.get("rho", 0.5)), 0.0, seed, run)
+    reference, test = run_split(is_spam, float(params.get("rho", 0.5)), 0.0, seed, run, split)
     rows = []
     for method in params.get("methods", ["KMM", "locKMM"]):
         for tol in params.get("tol", [1e-3, 1e-4, 1e-5, 1e-6]):
@@ -519,7 +556,7 @@ NEIGHBOURHOODS = {
 def _neighbourhood_cell(cell: dict) -> list[dict]:
     if cell["data"] == "spam":
         X, is_spam = scaled_spambase()
-        reference, test = run_split(is_spam, 0.5, 0.0, cell["seed"], cell["task"])
+        reference, test = run_split(is_spam, 0.5, 0.0, cell["seed"], cell["task"], cell["split"])
         reference_rows, test_rows, novel = X[reference], X[test], is_spam[test]
     else:
         X_train, d_train, X_test, d_test = usps_stand_in(cell["seed"])
@@ -557,7 +594,11 @@ def lockmm_neighbourhood(
     )
     tasks = [("spam", run) for run in range(int(params.get("runs", 30)))]
     tasks += [("digits", int(digit)) for digit in params.get("digits", range(10))]
-    cells = [{"data": data, "task": task, "seed": seed, "tol": tol, "k": k} for data, task in tasks]
+    split = check_choice("split", params.get("split", "all"), SPLITS)
+    cells = [
+        {"data": data, "task": task, "seed": seed, "tol": tol, "k": k, "split": split}
+        for data, task in tasks
+    ]
     log = run_cells(
         _neighbourhood_cell, cells, n_jobs, scheduler, progress, "neighbourhoods", out_dir
     )
