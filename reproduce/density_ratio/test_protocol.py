@@ -11,9 +11,28 @@ from reproduce.density_ratio import protocol
 pytestmark = pytest.mark.requires_data("spambase")
 
 
-def test_split_follows_rho_and_tau():
+def test_table5_1_split_takes_rho_of_all_emails_and_keeps_the_test_set_across_tau():
     is_spam = np.r_[np.ones(40, bool), np.zeros(100, bool)]
-    reference, test = protocol.spam_split(is_spam, 0.5, 0.1, np.random.default_rng(0))
+    reference, test = protocol.spam_split(is_spam, 0.5, 0.0, np.random.default_rng(0))
+    assert len(test) == 70 and len(reference) == 70 - is_spam[np.setdiff1d(range(140), test)].sum()
+    assert not is_spam[reference].any() and not set(reference) & set(test)
+    assert 0 < is_spam[test].sum() < 40  # spam on both sides of the draw, all tested ones kept
+    base_reference, base_test = protocol.run_split(is_spam, 0.5, 0.0, 7, 3)
+    injected_reference, injected_test = protocol.run_split(is_spam, 0.5, 0.1, 7, 3)
+    np.testing.assert_array_equal(injected_test, base_test)  # tau only adds spam of the part
+    normal = base_reference
+    added = np.setdiff1d(injected_reference, normal)
+    assert is_spam[added].all() and len(added) == round(0.1 * len(normal))
+    assert not set(added) & set(base_test)
+    with pytest.raises(InvalidParameter, match="split must be one of 'all', 'non-spam'"):
+        protocol.run_split(is_spam, 0.5, 0.0, 7, 3, split="spam")
+
+
+def test_non_spam_split_follows_rho_and_tau():
+    is_spam = np.r_[np.ones(40, bool), np.zeros(100, bool)]
+    reference, test = protocol.spam_split(
+        is_spam, 0.5, 0.1, np.random.default_rng(0), split="non-spam"
+    )
     assert (~is_spam[reference]).sum() == 50 and is_spam[reference].sum() == 5
     assert (~is_spam[test]).sum() == 50 and is_spam[test].sum() == 35
     assert not set(reference) & set(test) and len(reference) + len(test) == 140
