@@ -15,6 +15,7 @@ from river.base import AnomalyDetector
 
 from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int, check_seed
 from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
+from imbalance_stream.density_ratio._common import interior_point_available
 
 __all__ = ["DensityRatioNovelty", "ratio_score"]
 
@@ -31,6 +32,23 @@ def ratio_score(ratio: float) -> float:
     """The anomaly score of a density ratio: ``-log ratio``, a ratio of 0 scored as the smallest
     positive float (D-DR-50)."""
     return -math.log(max(float(ratio), SMALLEST_RATIO))
+
+
+def interior_point_test_params() -> list[dict]:
+    """The stream-mode unit-test configuration of the KMM-type detectors with the interior-point
+    solver, where the optional cvxopt is installed (none where it is not)."""
+    if not interior_point_available():
+        return []
+    return [
+        {
+            "mode": "stream",
+            "n_reference": 20,
+            "n_test": 10,
+            "refresh_every": 10,
+            "solver": "interior-point",
+            "tol": 1e-9,
+        }
+    ]
 
 
 class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):

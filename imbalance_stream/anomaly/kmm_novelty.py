@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from imbalance_stream.density_ratio import KMM
-from imbalance_stream.density_ratio._common import interior_point_available
 
-from .base import EstimatorNovelty
+from .base import EstimatorNovelty, interior_point_test_params
 
 __all__ = ["KMMNovelty"]
 
@@ -124,12 +123,4 @@ class KMMNovelty(EstimatorNovelty):
             "n_test": 8,
             "refresh_every": 8,
         }
-        if interior_point_available():  # the optional qp extra
-            yield {
-                "mode": "stream",
-                "n_reference": 20,
-                "n_test": 10,
-                "refresh_every": 10,
-                "solver": "interior-point",
-                "tol": 1e-9,
-            }
+        yield from interior_point_test_params()  # with the optional qp extra only

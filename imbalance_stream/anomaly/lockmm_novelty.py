@@ -10,13 +10,12 @@ from imbalance_stream.base.validation import check_int, check_real
 from imbalance_stream.density_ratio._common import (
     central_path_weights,
     check_kmm_solver,
-    interior_point_available,
     knn_bandwidths,
     solve_kmm,
     sq_distances,
 )
 
-from .base import DensityRatioNovelty
+from .base import DensityRatioNovelty, interior_point_test_params
 
 __all__ = ["LocKMMNovelty"]
 
@@ -177,12 +176,4 @@ class LocKMMNovelty(DensityRatioNovelty):
         # exercise the solved detector, not only the warm-up (which scores 0 unread)
         yield {"mode": "stream", "n_reference": 20, "n_test": 10, "refresh_every": 10}
         yield {"k": 3, "mode": "stream", "n_reference": 16, "n_test": 8, "refresh_every": 8}
-        if interior_point_available():  # the optional qp extra
-            yield {
-                "mode": "stream",
-                "n_reference": 20,
-                "n_test": 10,
-                "refresh_every": 10,
-                "solver": "interior-point",
-                "tol": 1e-9,
-            }
+        yield from interior_point_test_params()  # with the optional qp extra only
