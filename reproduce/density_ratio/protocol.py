@@ -91,8 +91,9 @@ def spam_split(
     ``split="all"`` (Table 5.1: ``n_rf = rho %`` and ``n_ts = (100 - rho) %`` of the 4,601
     emails): a random ``rho`` of all emails is the reference part, and the reference keeps its
     non-spam emails; every other email, spam or not, is in the test set (39 % spam at every
-    ``rho``). Table 5.5's injection adds ``round(tau * |reference|)`` of the reference part's own
-    spam emails to the reference; the test set does not change with ``tau``.
+    ``rho``). Table 5.5's injection includes a fraction ``tau`` of the reference part's own spam
+    emails in the reference ("different fractions of spam emails being included into the
+    reference collection"); the test set does not change with ``tau``.
 
     ``split="non-spam"``: ``rho`` of the non-spam emails form the reference, the test set is the
     other non-spam emails and all 1,813 spam (48 % to 68 % spam), and the injected spam emails are
@@ -102,7 +103,7 @@ def spam_split(
         order = rng.permutation(len(is_spam))
         part, test = np.split(order, [int(round(rho * len(is_spam)))])
         normal, spam = part[~is_spam[part]], part[is_spam[part]]
-        return np.concatenate([normal, spam[: int(round(tau * len(normal)))]]), test
+        return np.concatenate([normal, spam[: int(round(tau * len(spam)))]]), test
     normal = rng.permutation(np.flatnonzero(~is_spam))
     spam = rng.permutation(np.flatnonzero(is_spam))
     n_reference = int(round(rho * len(normal)))
