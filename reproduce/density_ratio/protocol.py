@@ -1,10 +1,12 @@
 """Seed 004, Chapter 5 of Miao (2015): novelty detection on Spambase (Tables 5.4 and 5.5).
 
-Table 5.4 (emerging novelty): the reference set is a random ``rho`` % of the non-spam emails, the
-test set the other non-spam emails and every spam email; the novelty is spam. Table 5.5 (evolving
-novelty): ``rho`` = 50 % and ``round(tau * |reference|)`` randomly chosen spam emails are moved
-from the test set into the reference, so the novelty is already (thinly) present in what is taken
-for normal. 30 random splits each; AUC and Prec@t of every method on the test set.
+Table 5.4 (emerging novelty): split as Table 5.1 sizes it, a random ``rho`` % of all emails is
+the reference part, whose non-spam emails are the reference set, and the other emails are the
+test set; the novelty is spam. Table 5.5 (evolving novelty): ``rho`` = 50 % and a fraction
+``tau`` of the reference part's spam emails joins the reference, so the novelty is already
+(thinly) present in what is taken for normal. 30 random splits each; AUC and Prec@t of every
+method on the test set. (:func:`spam_split`; ``split="non-spam"`` is the earlier reading,
+D-DR-54.)
 
 Methods (the thesis's Section 5.4 settings): OSVM (scikit-learn's ``OneClassSVM``, LIBSVM's
 solver, Gaussian kernel with the median distance, ``nu`` = 0.1), LOF (scikit-learn's
@@ -139,6 +141,11 @@ def _detector(method: str, seed: int, tol: float, k: int, solver: str = "fista")
     }[method]()
 
 
+def _split(params: dict) -> str:
+    """The ``split`` parameter of a table (``"all"`` unless given), checked before any cell runs."""
+    return check_choice("split", params.get("split", "all"), SPLITS)
+
+
 def _solver(params: dict) -> str:
     """The ``solver`` parameter of a table (``"fista"`` unless given), checked before any cell
     runs: a missing cvxopt fails here with the command that installs it."""
@@ -245,7 +252,7 @@ def _run(params, settings, out_dir, n_jobs, scheduler, progress, label) -> list[
     features = str(params.get("features", "minmax"))
     _check_features(features)  # a bad name fails here, before any cell runs
     solver = _solver(params)
-    split = check_choice("split", params.get("split", "all"), SPLITS)  # fails before any cell
+    split = _split(params)
     cells = [
         {
             "rho": rho,
@@ -402,7 +409,7 @@ def solver_tolerance(params: dict, *, out_dir=None, n_jobs=None, scheduler=None,
     ``solver`` (``"fista"``; with ``"interior-point"`` no weight reaches 0 exactly: the
     interior-point solution keeps them ordered itself)."""
     solver = _solver(params)
-    split = check_choice("split", params.get("split", "all"), SPLITS)
+    split = _split(params)
     X, is_spam = scaled_spambase()
     seed, run = int(params.get("seed", 2015)), int(params.get("run", 0))
     reference, test = run_split(is_spam, float(params.get("rho", 0.5)), 0.0, seed, run, split)
@@ -595,7 +602,7 @@ def lockmm_neighbourhood(
     )
     tasks = [("spam", run) for run in range(int(params.get("runs", 30)))]
     tasks += [("digits", int(digit)) for digit in params.get("digits", range(10))]
-    split = check_choice("split", params.get("split", "all"), SPLITS)
+    split = _split(params)
     cells = [
         {"data": data, "task": task, "seed": seed, "tol": tol, "k": k, "split": split}
         for data, task in tasks
