@@ -188,7 +188,7 @@ def solve_kmm(
     if low > m * upper:
         raise ValueError(f"infeasible KMM programme: mean 1 - {epsilon} needs B >= that")
     if solver == "interior-point":
-        return solve_kmm_interior(K, k, upper, epsilon, tol, max_iter)
+        return solve_kmm_interior(K, k, upper, low, high, tol, max_iter)
     step = 1.0 / max(largest_eigenvalue(K), 1e-12)
     beta = np.ones(m) if start is None else np.array(start, dtype=np.float64)
     beta = project_box_slab(beta.copy(), upper, low, high, np.empty(m))
@@ -208,21 +208,28 @@ def solve_kmm(
 
 
 def solve_kmm_interior(
-    K: np.ndarray, k: np.ndarray, upper: float, epsilon: float, tol: float, max_iter: int
+    K: np.ndarray,
+    k: np.ndarray,
+    upper: float,
+    low: float,
+    high: float,
+    tol: float,
+    max_iter: int,
 ) -> tuple[np.ndarray, int, float]:
-    """The KMM programme of :func:`solve_kmm` by a primal-dual interior-point method (cvxopt's
-    ``qp``), the kind of solver the thesis used (MATLAB's ``quadprog``, interior-point-convex).
-    Returns ``(b, iterations, residual)``, the residual being the largest of the relative
-    duality gap and the primal and dual infeasibilities at the end.
+    """The KMM programme of :func:`solve_kmm`, ``low <= sum(b) <= high`` being its normalisation
+    slab, by a primal-dual interior-point method (cvxopt's ``qp``), the kind of solver the thesis
+    used (MATLAB's ``quadprog``, interior-point-convex). Returns ``(b, iterations, residual)``,
+    the residual being the largest of the relative duality gap and the primal and dual
+    infeasibilities at the end.
 
     ``tol`` is the relative gap and the feasibility tolerance (cvxopt's ``reltol`` and
-    ``feastol``; ``abstol`` is ``tol x max(1, max |k_i|)``). A normalisation slab
-    ``|mean(b) - 1| <= epsilon`` no wider than ``tol`` (Chapter 5's ``1e-10``) is solved as the
-    equality ``mean(b) = 1``: two nearly coincident inequalities leave an interior-point method
-    no interior to follow. The iterates stay strictly inside the box, so a weight the programme
-    drives to 0 ends as a small positive value, below the weights it keeps positive, in about
-    the order of its bound's multiplier (``s_i z_i`` is near, not equal to, ``mu`` at the last
-    iterate; :func:`central_path_weights` takes that order exactly). A solve that stops short of
+    ``feastol``; ``abstol`` is ``tol x max(1, max |k_i|)``). A slab ``|mean(b) - 1| <= epsilon``
+    no wider than ``tol`` (Chapter 5's ``1e-10``) is solved as the equality ``mean(b) = 1``:
+    two nearly coincident inequalities leave an interior-point method no interior to follow.
+    The iterates stay strictly inside the box, so a weight the programme drives to 0 ends as a
+    small positive value, below the weights it keeps positive, in about the order of its bound's
+    multiplier (``s_i z_i`` is near, not equal to, ``mu`` at the last iterate;
+    :func:`central_path_weights` takes that order exactly). A solve that stops short of
     ``tol`` (cvxopt's KKT system turned singular) raises :class:`NumericalError`; one that runs
     out of ``max_iter`` returns its last iterate, as the first-order solver does.
     """
@@ -242,13 +249,13 @@ def solve_kmm_interior(
         "maxiters": max_iter,
     }
     P, q = matrix(np.ascontiguousarray(K, dtype=np.float64)), matrix(-np.asarray(k, float))
-    if epsilon <= tol:
+    if high - low <= 2.0 * tol * m:  # epsilon <= tol
         G, h = box, matrix(bounds)
         A, b = matrix(1.0, (1, m)), matrix(float(m))
     else:
         slab = spmatrix([1.0] * m + [-1.0] * m, [0] * m + [1] * m, list(range(m)) * 2)
-        G = sparse([box, slab])
-        h = matrix(np.concatenate([bounds, [m * (1.0 + epsilon), -max(m * (1.0 - epsilon), 0.0)]]))
+        G = sparse([box, slab])  # sum(b) <= high, -sum(b) <= -low
+        h = matrix(np.concatenate([bounds, [high, -low]]))
         A = b = None
     try:
         solution = solvers.qp(P, q, G, h, A, b, options=options)
