@@ -65,6 +65,8 @@ def test_small_waveform_sweep_runs_every_method_beside_nothing_published(tmp_pat
     assert math.isnan(table["AL"]["virtual_sv_fraction_unfinished"])
     for row in rows:
         assert 0 <= row["gmeans"] <= 100 and 0 <= row["prbep"] <= 100
+    virtual, smote = table["VIRTUAL"], table["SMOTE"]
+    assert virtual["gmeans_minus_SMOTE"] == round(virtual["gmeans"] - smote["gmeans"], 3)
 
 
 @pytest.mark.requires_data("satimage")
@@ -113,5 +115,17 @@ def test_paired_differences_compare_the_same_runs():
     assert table["VIRTUAL"]["gmeans_minus_SMOTE"] == 0.5
     assert table["VIRTUAL"]["gmeans_minus_SMOTE_runs"] == "1/1/0"
     assert table["VIRTUAL"]["gmeans_minus_SMOTE_sd"] == round(np.std([1.0, 0.0], ddof=1), 3)
+    assert table["VIRTUAL"]["gmeans_minus_SMOTE_wilcoxon_p"] == 1.0  # one untied run
     assert table["AL"]["gmeans_minus_SMOTE"] == -20.0 and "gmeans_minus_SMOTE_sd" not in table["AL"]
     assert "gmeans_minus_SMOTE" not in table["SMOTE"]
+
+
+def test_paired_wilcoxon_detects_a_consistent_difference_and_not_a_tie():
+    runs = range(10)
+    results = [{"dataset": "d", "method": "SMOTE", "run": r, "gmeans": 80.0} for r in runs]
+    results += [{"dataset": "d", "method": "VIRTUAL", "run": r, "gmeans": 81.0 + r} for r in runs]
+    results += [{"dataset": "d", "method": "AL", "run": r, "gmeans": 80.0} for r in runs]
+    rows = [{"dataset": "d", "method": m} for m in ("SMOTE", "VIRTUAL", "AL")]
+    table = {r["method"]: r for r in protocol._paired(results, rows, "SMOTE")}
+    assert table["VIRTUAL"]["gmeans_minus_SMOTE_wilcoxon_p"] < 0.01  # won all 10 runs
+    assert table["AL"]["gmeans_minus_SMOTE_wilcoxon_p"] == 1.0  # tied on every run
