@@ -57,6 +57,12 @@ def test_small_table3_2_gives_both_tables_beside_the_thesis(tmp_path):
         assert lasvm["kernel_evaluations"] > 0 and math.isnan(svc["kernel_evaluations"])
         change = table[(dataset, "LASVMx1 finishing")]
         assert not math.isnan(change["sv_change"]) and "paper_sv_change" in change
+        # the offline pass (section 3.2.1) is the same model without the per-sample transaction
+        offline = table[(dataset, "LASVMx1-offline")]
+        for quantity in ("error", "n_sv", "kernel_evaluations", "pass_error", "pass_n_sv"):
+            assert offline[quantity] == lasvm[quantity]
+        assert offline["paper_error"] == lasvm["paper_error"]
+        assert table[(dataset, "LASVMx1-offline finishing")]["sv_change"] == change["sv_change"]
 
 
 def test_small_table6_3_runs_the_family_and_svc(tmp_path):
