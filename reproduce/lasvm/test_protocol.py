@@ -63,6 +63,10 @@ def test_small_table3_2_gives_both_tables_beside_the_thesis(tmp_path):
             assert offline[quantity] == lasvm[quantity]
         assert offline["paper_error"] == lasvm["paper_error"]
         assert table[(dataset, "LASVMx1-offline finishing")]["sv_change"] == change["sv_change"]
+        paired = table[(dataset, "LASVMx1 vs LIBSVM")]
+        assert paired["runs"] == 2 and paired["error_diff_min"] <= paired["error_diff"]
+        assert paired["error_diff"] == pytest.approx(lasvm["error"] - svc["error"], abs=2e-3)
+        assert paired["time_ratio"] > 0 and paired["sv_ratio_max"] >= paired["sv_ratio"]
 
 
 def test_small_table6_3_runs_the_family_and_svc(tmp_path):
@@ -103,7 +107,7 @@ def test_the_comparison_with_lasvm_g_pairs_the_runs_by_training_order():
         row("LASVM-I", 1, 84.3, 400),
         row("LASVM-I", 2, 99.0, 1),  # no LASVM-G on this order: left out
     ]
-    (paired,) = protocol._against_lasvm_g(results)
+    (paired,) = protocol._against(results, "LASVM-G", "accuracy", ("n_sv",))
     assert paired["method"] == "LASVM-I vs LASVM-G" and paired["runs"] == 2
     assert paired["accuracy_diff"] == pytest.approx(-0.1)
     assert (paired["accuracy_diff_min"], paired["accuracy_diff_max"]) == (-0.5, 0.3)
