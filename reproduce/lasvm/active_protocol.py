@@ -77,13 +77,27 @@ def _unit_range(X_train, X_test):
     return (X_train - low) / span, (X_test - low) / span
 
 
+def _original_scale(X_train, X_test):
+    """Undo LIBSVM's ``svm-scale`` to [-1, 1] up to an offset per feature, which the RBF kernel
+    does not see (D-LASVM-44, D-LASVM-51). The originals are integers, so each scaled feature
+    lies on a lattice of step ``2 / span``: the smallest gap between its distinct training
+    values gives the span (Letter: 15 for every feature; Satimage: 62 to 128), and
+    ``(x + 1) / 2 * span`` is the original value less the feature's training minimum."""
+    spans = np.ones(X_train.shape[1])
+    for j in range(X_train.shape[1]):
+        gaps = np.diff(np.unique(X_train[:, j]))
+        if len(gaps):
+            spans[j] = np.round(2.0 / gaps.min())
+    return (X_train + 1.0) / 2.0 * spans, (X_test + 1.0) / 2.0 * spans
+
+
 def _file_split(dataset, rng, n_train, n_test):
     from imbalance_stream import datasets as ds
 
-    if dataset == "satimage":  # back to about the original band values (D-LASVM-44)
+    if dataset == "satimage":  # back to the original band values (D-LASVM-51)
         X, y, _ = ds.Satimage(split="train").to_numpy()
         X_test, y_test, _ = ds.Satimage(split="test").to_numpy()
-        X, X_test = (np.asarray(X, float) + 1.0) * 65.0, (np.asarray(X_test, float) + 1.0) * 65.0
+        X, X_test = _original_scale(np.asarray(X, float), np.asarray(X_test, float))
     else:  # mnist-8: pixels in [0, 1]
         X, y, _ = ds.MNIST(split="train").to_numpy()
         X_test, y_test, _ = ds.MNIST(split="test").to_numpy()
@@ -150,7 +164,7 @@ def load_split(dataset: str, seed: int, run: int, n_train=None, n_test=None):
         np.asarray(X, float), np.asarray(y, bool), TRAIN_SHARE[dataset], rng
     )
     if dataset == "letter-a":  # letter.scale's [-1, 1] back to the original 0..15 (D-LASVM-44)
-        X_train, X_test = (X_train + 1.0) * 7.5, (X_test + 1.0) * 7.5
+        X_train, X_test = _original_scale(X_train, X_test)
     elif dataset == "breast":
         X_train, X_test = _unit_range(X_train, X_test)
     return X_train[:n_train], y_train[:n_train], X_test, y_test

@@ -129,3 +129,22 @@ def test_paired_wilcoxon_detects_a_consistent_difference_and_not_a_tie():
     table = {r["method"]: r for r in protocol._paired(results, rows, "SMOTE")}
     assert table["VIRTUAL"]["gmeans_minus_SMOTE_wilcoxon_p"] < 0.01  # won all 10 runs
     assert table["AL"]["gmeans_minus_SMOTE_wilcoxon_p"] == 1.0  # tied on every run
+
+
+def test_original_scale_recovers_integer_features_up_to_an_offset():
+    rng = np.random.default_rng(0)
+    low, high = np.array([3, 40, 0]), np.array([18, 104, 128])
+    original = np.column_stack([rng.integers(lo, hi + 1, 500) for lo, hi in zip(low, high)])
+    original[:2] = [low, high]  # svm-scale maps the training minimum and maximum to -1 and 1
+    scaled = np.round(2.0 * (original - low) / (high - low) - 1.0, 6)  # as LIBSVM's files
+    test = np.round(2.0 * (np.array([[10, 50, 64]]) - low) / (high - low) - 1.0, 6)
+    back, back_test = protocol._original_scale(scaled, test)
+    np.testing.assert_allclose(back, original - low, atol=1e-3)
+    np.testing.assert_allclose(back_test, [[7, 10, 64]], atol=1e-3)
+
+
+@pytest.mark.requires_data("satimage")
+def test_satimage_features_are_back_on_the_band_values_span():
+    X, _, X_test, _ = protocol.load_split("satimage", 1, 0, 300, 100)
+    assert X.min() == 0.0 and 62.0 <= X.max() <= 128.0
+    np.testing.assert_allclose(X, np.round(X), atol=1e-3)  # whole band values again
