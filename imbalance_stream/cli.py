@@ -260,14 +260,14 @@ def _run(args) -> int:
             f"cannot create the output directory {str(out)!r}: {error.strerror}"
         ) from None
 
-    started = time.time()
+    started, source = time.time(), _source(scenario.source)
     result = run(
         scenario, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler, progress=not args.quiet
     )
     print(f"{scenario.name}: {scenario.config.get('description', scenario.kind)}")
     print(format_table(result.table))
     write_csv(result.table, out / "table.csv")
-    _write_provenance(args, scenario.source, started, out)
+    _write_provenance(args, scenario.source, started, out, source)
     written = ["table.csv", "run.json"]
     if result.curves is not None:
         write_csv(result.curves, out / "curves.csv")
@@ -325,7 +325,7 @@ def _replay(args) -> int:
         raise _UsageError("--max-rejects must be >= 0")
     scenario = load(args.file)
     out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
-    started = time.time()
+    started, source = time.time(), _source(scenario.source)
     result = replay(
         scenario,
         out_dir=out,
@@ -337,7 +337,7 @@ def _replay(args) -> int:
     )
     print(f"{scenario.name}: {scenario.config.get('description', 'replay')}")
     print(format_table(result.table))
-    _write_provenance(args, scenario.source, started, out)
+    _write_provenance(args, scenario.source, started, out, source)
     note = plot(str(out), title=scenario.name)
     if note:
         print(note, file=sys.stderr)
@@ -349,10 +349,21 @@ def _replay(args) -> int:
     return 0
 
 
-def _write_provenance(args, source: str, started: float, out: pathlib.Path) -> None:
+def _source(scenario_file: str) -> dict:
+    """The scenario's hash and commit when the command starts (what ran, not what is checked
+    out when it ends)."""
     from imbalance_stream import provenance
 
-    record = provenance.describe(args.argv, source, started=started, finished=time.time())
+    return provenance.snapshot(scenario_file)
+
+
+def _write_provenance(
+    args, scenario_file: str, started: float, out: pathlib.Path, source: dict
+) -> None:
+    from imbalance_stream import provenance
+
+    finished = time.time()
+    record = provenance.describe(args.argv, scenario_file, started, finished, source=source)
     provenance.write(out, record)
 
 

@@ -36,7 +36,7 @@ import platform
 import subprocess
 import sys
 
-__all__ = ["ENVIRONMENT", "PACKAGES", "describe", "write"]
+__all__ = ["ENVIRONMENT", "PACKAGES", "describe", "snapshot", "write"]
 
 #: Distributions whose versions the record keeps (those installed).
 PACKAGES = (
@@ -64,15 +64,29 @@ ENVIRONMENT = (
 )
 
 
+def snapshot(scenario_file: str | os.PathLike | None) -> dict:
+    """The scenario file's hash and the commit of its repository as they are now. A command
+    takes it when it starts: a commit or an edit made while a long run goes on must not pass
+    for what ran."""
+    return {"scenario": _scenario(scenario_file), "git": _git(scenario_file)}
+
+
 def describe(
-    argv: list[str], scenario_file: str | os.PathLike | None, started: float, finished: float
+    argv: list[str],
+    scenario_file: str | os.PathLike | None,
+    started: float,
+    finished: float,
+    source: dict | None = None,
 ) -> dict:
     """The record of one command: ``argv`` as given after the program name, the scenario file it
-    ran (None for none), and its start and end as :func:`time.time` values."""
+    ran (None for none), its start and end as :func:`time.time` values, and the
+    :func:`snapshot` taken when it started (None: take it now)."""
+    if source is None:
+        source = snapshot(scenario_file)
     return {
         "command": " ".join(["imbalance-stream", *argv]),
-        "scenario": _scenario(scenario_file),
-        "git": _git(scenario_file),
+        "scenario": source["scenario"],
+        "git": source["git"],
         "started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc).isoformat(
             timespec="seconds"
         ),

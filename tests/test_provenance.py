@@ -59,8 +59,13 @@ def test_the_record_keeps_the_commit_and_whether_tracked_files_changed(tmp_path)
         ["git", "rev-parse", "HEAD"], cwd=tmp_path, capture_output=True, text=True, check=True
     ).stdout.strip()
     assert provenance.describe([], scenario, 0.0, 0.0)["git"] == {"commit": head, "modified": False}
+    before = provenance.snapshot(scenario)
     scenario.write_text(SMALL + "# changed\n")
     assert provenance.describe([], scenario, 0.0, 0.0)["git"]["modified"] is True
+    # a record given the snapshot taken at the start keeps what ran, not the later edit
+    kept = provenance.describe([], scenario, 0.0, 0.0, source=before)
+    assert kept["git"] == {"commit": head, "modified": False}
+    assert kept["scenario"]["sha256"] == hashlib.sha256(SMALL.encode()).hexdigest()
 
 
 def test_run_writes_run_json_beside_the_table(tmp_path):
