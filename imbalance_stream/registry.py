@@ -62,7 +62,6 @@ imbalance_stream.registry.SpecError: 'os.system' is outside the allowed modules:
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import importlib.util
 import inspect
@@ -73,6 +72,8 @@ from river import base as river_base
 from river import compose
 from river.datasets import base as datasets_base
 from river.metrics import base as metrics_base
+
+from .base.validation import did_you_mean
 
 __all__ = [
     "ALLOWED_PREFIXES",
@@ -189,16 +190,6 @@ def _public_names(module) -> list[str]:
     return sorted(set(names))
 
 
-def _suggest(word: str, candidates, prefix: str = "") -> str:
-    close = difflib.get_close_matches(word, list(candidates), n=3, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in candidates}
-        close = [lowered[c] for c in difflib.get_close_matches(word.lower(), lowered, n=3)]
-    if not close:
-        return ""
-    return "; did you mean " + " or ".join(repr(prefix + c) for c in close) + "?"
-
-
 def _import_longest(parts: list[str]):
     """Import the longest importable module prefix of ``parts``; return (module, rest)."""
     for i in range(len(parts), 0, -1):
@@ -248,7 +239,7 @@ def resolve(name: str, kind: str | None = None) -> type:
             if name in ALLOWED_PREFIXES:
                 hint = "; write a class's dotted name, e.g. 'river.linear_model.LogisticRegression'"
             else:
-                hint = _suggest(name, table) or (
+                hint = did_you_mean(name, table) or (
                     "; write a dotted name such as 'river.linear_model.LogisticRegression', or a "
                     "short name of this package's classes (`imbalance-stream list` shows them)"
                 )
@@ -273,7 +264,7 @@ def resolve(name: str, kind: str | None = None) -> type:
             candidates = _public_names(obj) if inspect.ismodule(obj) else dir(obj)
             raise SpecError(
                 f"unknown class name {name!r}: {walked!r} has no {attr!r}"
-                + _suggest(attr, candidates, prefix=walked + ".")
+                + did_you_mean(attr, candidates, prefix=walked + ".")
             )
         obj = getattr(obj, attr)
         walked += "." + attr
@@ -387,7 +378,7 @@ def build(spec, kind: str | None = None, where: str = "spec"):
         key = sorted(unknown)[0]
         raise SpecError(
             f"{where}: unknown key {key!r} (a spec has 'class' and optional 'params')"
-            + _suggest(key, _SPEC_KEYS)
+            + did_you_mean(key, _SPEC_KEYS)
         )
     if "class" not in spec:
         raise SpecError(f"{where}: missing 'class'")
@@ -425,7 +416,7 @@ def build(spec, kind: str | None = None, where: str = "spec"):
             raise SpecError(
                 f"{where}.params: {cls.__name__} has no parameter {key!r}"
                 + (
-                    _suggest(key, accepted)
+                    did_you_mean(key, accepted)
                     or f"; its parameters are {', '.join(accepted) or 'none'}"
                 )
             )

@@ -53,7 +53,6 @@ models see exactly the same samples.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import inspect
 import math
 import numbers
@@ -65,6 +64,7 @@ from collections.abc import Mapping
 from river import metrics as river_metrics
 
 from .base.composition import is_anomaly_detector, last_step
+from .base.validation import did_you_mean
 from .registry import SpecError, build, is_spec_value, resolve
 
 if sys.version_info >= (3, 11):
@@ -91,12 +91,6 @@ class ScenarioError(SpecError):
     """A scenario file that cannot be run; the message names the file and the key."""
 
 
-def suggest(word, candidates) -> str:
-    """'; did you mean ...?' with the closest of ``candidates`` to ``word``, or ''."""
-    close = difflib.get_close_matches(word, sorted(candidates), n=2, cutoff=0.6)
-    return ("; did you mean " + " or ".join(repr(c) for c in close) + "?") if close else ""
-
-
 def check_keys(table, allowed, where: str, error: type[SpecError] = ScenarioError) -> None:
     """Raise ``error`` unless ``table`` is a table whose keys are all ``allowed`` (naming the
     unknown key, with the allowed ones it is close to)."""
@@ -106,7 +100,7 @@ def check_keys(table, allowed, where: str, error: type[SpecError] = ScenarioErro
         if key not in allowed:
             raise error(
                 f"{where}: unknown key {key!r}"
-                + (suggest(key, allowed) or f"; allowed keys: {', '.join(sorted(allowed))}")
+                + (did_you_mean(key, allowed) or f"; allowed keys: {', '.join(sorted(allowed))}")
             )
 
 

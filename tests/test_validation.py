@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from imbalance_stream import kernel, linear_model, svm
 from imbalance_stream.base import InvalidParameter
-from imbalance_stream.base.validation import check_bool, check_choice, check_int, check_real
+from imbalance_stream.base.validation import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_real,
+    did_you_mean,
+)
 
 ESTIMATORS = [
     getattr(package, name)
@@ -183,3 +189,13 @@ def test_the_inconsistencies_of_0_1_are_gone():
     assert kernel.NORMA(degree=np.int64(2)).degree == 2  # refused before, as KOIL accepted it
     with pytest.raises(InvalidParameter, match="eta must be a finite real number > 0, got inf"):
         linear_model.ACOG(eta=math.inf)  # accepted before, as KOIL refused it
+
+
+def test_did_you_mean_names_close_words_in_any_case_or_nothing():
+    assert did_you_mean("sorce", ["source", "stream"]) == "; did you mean 'source'?"
+    assert did_you_mean("LASVM", ["lasvm", "acog"]) == "; did you mean 'lasvm'?"
+    assert did_you_mean("ACG", ["ACOG"], prefix="imbalance_stream.") == (
+        "; did you mean 'imbalance_stream.ACOG'?"
+    )
+    assert did_you_mean("zzz", ["source", "stream"]) == ""
+    assert did_you_mean("a9", {"a9a": 1, "w8a": 2}).startswith("; did you mean 'a9a'")

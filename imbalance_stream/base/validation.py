@@ -31,6 +31,7 @@ integral ones (``2.0``); ``None`` passes only with ``optional=True``.
 
 from __future__ import annotations
 
+import difflib
 import math
 import numbers
 from collections.abc import Sequence
@@ -38,7 +39,14 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-__all__ = ["InvalidParameter", "check_bool", "check_choice", "check_int", "check_real"]
+__all__ = [
+    "InvalidParameter",
+    "check_bool",
+    "check_choice",
+    "check_int",
+    "check_real",
+    "did_you_mean",
+]
 
 
 class InvalidParameter(ValueError, TypeError):
@@ -187,3 +195,17 @@ def check_bool(name: str, value) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise InvalidParameter(f"{name} must be True or False, got {_shown(value)}")
+
+
+def did_you_mean(word: str, candidates, prefix: str = "") -> str:
+    """``"; did you mean 'x'?"`` naming up to three of ``candidates`` close to ``word`` (a
+    misspelling, or the same letters in another case), each after ``prefix``; ``""`` when none
+    is close. The one rule behind every "unknown name" error a user meets."""
+    names = [str(c) for c in candidates]
+    close = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in names}
+        close = [lowered[c] for c in difflib.get_close_matches(word.lower(), lowered, n=3)]
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(repr(prefix + c) for c in close) + "?"

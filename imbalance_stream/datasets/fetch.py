@@ -176,10 +176,9 @@ def fetch_name_of(path: str) -> str:
 def sources_of(name: str) -> list[Source]:
     """The sources behind a fetch name (``KeyError`` naming the known ones if it is unknown)."""
     if name not in NAMES:
-        import difflib
+        from imbalance_stream.base.validation import did_you_mean
 
-        close = difflib.get_close_matches(name, NAMES, n=3)
-        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        hint = did_you_mean(name, NAMES)
         raise KeyError(f"unknown data set {name!r}{hint} (`imbalance-stream data list` names them)")
     return [SOURCES[path] for path in NAMES[name]]
 

@@ -56,8 +56,9 @@ import pathlib
 import re
 from collections.abc import Mapping
 
+from imbalance_stream.base.validation import did_you_mean
 from imbalance_stream.registry import SpecError, build
-from imbalance_stream.scenario import NamedSpecs, check_keys, check_name, suggest
+from imbalance_stream.scenario import NamedSpecs, check_keys, check_name
 
 __all__ = ["Event", "LogSpec", "Reject", "ReplayError", "ReplayScenario", "load", "parse"]
 
@@ -371,7 +372,7 @@ class LogSpec:
         named += [("features.types", column) for column in self.types]
         for key, column in named:
             if column not in present:
-                hint = suggest(str(column), [str(c) for c in columns])
+                hint = did_you_mean(str(column), columns)
                 shown = ", ".join(repr(c) for c in list(columns)[:12])
                 more = ", ..." if len(present) > 12 else ""
                 raise ReplayError(
