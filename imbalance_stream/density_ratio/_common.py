@@ -40,6 +40,7 @@ __all__ = [
     "solve_kmm",
     "solve_kmm_interior",
     "sq_distances",
+    "tolerance_scale",
 ]
 
 #: Candidate Gaussian widths, as multiples of the median distance, for the cross-validated
@@ -163,6 +164,12 @@ def check_kmm_solver(solver) -> str:
     return solver
 
 
+def tolerance_scale(k: np.ndarray) -> float:
+    """``max(1, max |k_i|)``: the size of KMM's linear term, against which each solver's
+    tolerance is measured (so ``tol`` is relative for large ``k``, absolute for small)."""
+    return max(1.0, float(np.abs(k).max()))
+
+
 def solve_kmm(
     K: np.ndarray,
     k: np.ndarray,
@@ -192,7 +199,7 @@ def solve_kmm(
     step = 1.0 / max(largest_eigenvalue(K), 1e-12)
     beta = np.ones(m) if start is None else np.array(start, dtype=np.float64)
     beta = project_box_slab(beta.copy(), upper, low, high, np.empty(m))
-    scale = max(1.0, float(np.abs(k).max()))
+    scale = tolerance_scale(k)
     iterations, residual = kmm_solve(
         np.ascontiguousarray(K),
         np.ascontiguousarray(k),
@@ -243,7 +250,7 @@ def solve_kmm_interior(
     bounds = np.concatenate([np.zeros(m), np.full(m, float(upper))])
     options = {
         "show_progress": False,
-        "abstol": tol * max(1.0, float(np.abs(k).max())),
+        "abstol": tol * tolerance_scale(k),
         "reltol": tol,
         "feastol": tol,
         "maxiters": max_iter,
@@ -301,7 +308,7 @@ def central_path_weights(
     if not at_zero.any() or at_zero.all():
         return weights
     gradient = (K @ weights - k)[at_zero]
-    floor = tol * max(1.0, float(np.abs(k).max()))
+    floor = tol * tolerance_scale(k)
     multipliers = gradient - gradient.min() + floor
     mu = CENTRAL_PATH_MARGIN * float(weights[~at_zero].min()) * floor
     central = weights.copy()
