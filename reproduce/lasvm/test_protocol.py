@@ -219,3 +219,13 @@ def test_runs_given_as_indices_draw_the_same_orders_as_a_count():
     assert [c["run"] for c in counted] == [0, 1, 2]
     first = protocol.load_split("banana", 2009, cells[0]["run"], 200)
     assert np.array_equal(first[0], protocol.load_split("banana", 2009, counted[2]["run"], 200)[0])
+
+
+def test_cache_check_changes_time_and_kernel_evaluations_not_the_model(capsys):
+    from reproduce.lasvm import cache_check
+
+    split = protocol.load_split("banana", 1, 0, 300)
+    small, large = (cache_check.lasvm_offline(split, mb) for mb in (1e-3, 10.0))
+    assert small["error"] == large["error"] and small["finishing_steps"] == large["finishing_steps"]
+    assert small["lines"] < large["lines"]
+    assert small["kernel_evaluations"] > large["kernel_evaluations"]
