@@ -200,7 +200,8 @@ def check_bool(name: str, value) -> bool:
 def did_you_mean(word: str, candidates, prefix: str = "") -> str:
     """``"; did you mean 'x'?"`` naming up to three of ``candidates`` close to ``word`` (a
     misspelling, or the same letters in another case), each after ``prefix``; ``""`` when none
-    is close. The one rule behind every "unknown name" error a user meets."""
+    is close. The one rule behind the unknown-name errors of scenario files, specs, replays and
+    `data fetch`."""
     names = [str(c) for c in candidates]
     close = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
     if not close:
