@@ -32,7 +32,7 @@ from imbalance_stream.metrics.batch import prbep, roc_auc
 from imbalance_stream.svm import LASVM
 from reproduce.common.published import load_published
 from reproduce.common.results import run_cells
-from reproduce.lasvm.protocol import as_dicts, check_names
+from reproduce.lasvm.protocol import as_dicts, check_names, paired_runs
 
 __all__ = ["METHODS", "load_split", "table4_3", "table5_3", "waveform_sweep"]
 
@@ -461,17 +461,10 @@ def _paired(results, rows, baseline: str, quantity: str = "gmeans") -> list[dict
     splits is larger than the difference the thesis reports."""
     from scipy.stats import wilcoxon
 
-    by_run = {(r["dataset"], r["method"], r["run"]): r[quantity] for r in results}
+    paired = paired_runs(results, baseline)
     for row in rows:
-        if row["method"] == baseline:
-            continue
-        diffs = [
-            value - by_run[(dataset, baseline, run)]
-            for (dataset, method, run), value in by_run.items()
-            if dataset == row["dataset"]
-            and method == row["method"]
-            and (dataset, baseline, run) in by_run
-        ]
+        pairs = paired.get((row["dataset"], row["method"]), [])
+        diffs = [r[quantity] - b[quantity] for r, b in pairs]
         if not diffs:
             continue
         name = f"{quantity}_minus_{baseline}"

@@ -12,7 +12,15 @@ import argparse
 import time
 
 from imbalance_stream.svm import LASVM
-from reproduce.lasvm.protocol import TAU, _measures, _scores, _warm_up, as_dicts, load_split
+from reproduce.lasvm.protocol import (
+    TAU,
+    _measures,
+    _run_svc,
+    _scores,
+    _warm_up,
+    as_dicts,
+    load_split,
+)
 
 C, GAMMA, SEED = 100.0, 0.005, 2009  # Table 3.1's Adult settings; table3_2*.toml's seed
 
@@ -41,14 +49,9 @@ def lasvm_offline(split, cache_mb: float) -> dict:
 
 
 def svc(split, cache_mb: float = 40.0) -> dict:
-    from sklearn.svm import SVC
-
-    X_train, y_train, X_test, y_test = split[:4]
-    start = time.process_time()
-    model = SVC(C=C, gamma=GAMMA, tol=TAU, cache_size=cache_mb).fit(X_train, y_train)
-    seconds = time.process_time() - start
-    error = _measures(model.decision_function(X_test), y_test)["error"]
-    return {"cache_mb": cache_mb, "seconds": round(seconds, 1), "error": error}
+    """The protocol's ``SVC`` cell (``_run_svc``): CPU seconds and test error."""
+    row, scores = _run_svc(split, C, GAMMA, cache_mb)
+    return {"seconds": round(row["cpu_seconds"], 1), "error": _measures(scores, split[3])["error"]}
 
 
 def main(argv=None) -> None:

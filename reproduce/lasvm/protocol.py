@@ -48,6 +48,7 @@ __all__ = [
     "as_dicts",
     "load_split",
     "mnist_ovr",
+    "paired_runs",
     "table3_2",
     "table6_3",
 ]
@@ -487,21 +488,31 @@ def table6_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
 _RATIO_NAMES = {"n_sv": "sv_ratio", "cpu_seconds": "time_ratio"}
 
 
+def paired_runs(results, baseline: str) -> dict[tuple[str, str], list[tuple[dict, dict]]]:
+    """Every run of a method beside ``baseline``'s run on the same dataset and training order:
+    ``{(dataset, method): [(row, baseline_row), ...]}`` in the order of ``results``, the baseline
+    itself left out (the pairing of :func:`_against` and of the chapter 5 paired differences)."""
+    base = {(r["dataset"], r["run"]): r for r in results if r["method"] == baseline}
+    pairs: dict[tuple[str, str], list[tuple[dict, dict]]] = {}
+    for r in results:
+        if r["method"] != baseline and (r["dataset"], r["run"]) in base:
+            pairs.setdefault((r["dataset"], r["method"]), []).append(
+                (r, base[(r["dataset"], r["run"])])
+            )
+    return pairs
+
+
 def _against(results, baseline: str, difference: str, ratios: tuple[str, ...]) -> list[dict]:
     """Paired by training order: for every method run beside ``baseline`` on the same order,
     its ``difference`` quantity minus the baseline's (points) and the ratio of each of
     ``ratios`` to the baseline's, as means and ranges over the orders (the thesis gives means
     only). Table 6.3's sparsity claim against LASVM-G; Table 3.2's a9a target against LIBSVM."""
+    paired = paired_runs(results, baseline)
     rows = []
     for dataset in dict.fromkeys(r["dataset"] for r in results):
-        base = {r["run"]: r for r in results if r["dataset"] == dataset and r["method"] == baseline}
         for method in dict.fromkeys(r["method"] for r in results if r["dataset"] == dataset):
-            pairs = [
-                (r, base[r["run"]])
-                for r in results
-                if r["dataset"] == dataset and r["method"] == method and r["run"] in base
-            ]
-            if method == baseline or not pairs:
+            pairs = paired.get((dataset, method))
+            if not pairs:
                 continue
             row = {"dataset": dataset, "method": f"{method} vs {baseline}", "runs": len(pairs)}
             columns = {f"{difference}_diff": [r[difference] - b[difference] for r, b in pairs]}
