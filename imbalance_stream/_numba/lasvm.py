@@ -20,6 +20,7 @@ section 3.2.1) live in *slots* ``0 .. count-1`` of a set of arrays passed around
   ``lines[l, :line_len[l]]`` holds ``K(member line_owner[l], member s)`` for the leading slots
   ``s``; ``row_of[s]`` is the line of member ``s`` or -1; the least recently used line is
   recycled when none is free. A row is extended lazily when members were appended after it.
+  Rows are float32, as in LIBSVM; what the steps compute from them is float64 (D-LASVM-52).
 * ``ints``: the counters (see the ``COUNT`` ... ``GARBAGE`` slots), ``scalars``: b and delta.
 
 Members are removed by moving the last slot into the hole (O(1) in the arrays, O(lines) in the
@@ -324,8 +325,8 @@ def _pair_step(model, lines, count, i, j, line_i, line_j):
         step = min(step, (grad[i] - grad[j]) / curvature)
     alpha[i] = upper[i] if step == room_i else alpha[i] + step
     alpha[j] = lower[j] if step == room_j else alpha[j] - step
-    for s in range(count):
-        grad[s] -= step * (row_i[s] - row_j[s])
+    for s in range(count):  # the difference in float64: the rows are float32 (D-LASVM-52)
+        grad[s] -= step * (np.float64(row_i[s]) - np.float64(row_j[s]))
 
 
 @njit(cache=True)

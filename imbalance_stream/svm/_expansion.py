@@ -22,6 +22,14 @@ _MB = 1 << 20
 #: of steps per member on the thesis's data.
 FINISH_STEPS_PER_MEMBER = 1000
 FINISH_MIN_STEPS = 100_000
+#: Cached kernel rows are float32, as LIBSVM's and the thesis's LASVM's (``float *row``): twice
+#: the rows in the same budget; coefficients and gradients stay float64 (D-LASVM-52).
+CACHE_DTYPE = np.dtype(np.float32)
+#: The member arrays, and with them the width of a cache row, grow by an eighth (at least
+#: ``MIN_GROWTH`` slots) rather than doubling, so that a row holds little unused room and the
+#: budget as many rows as it can (D-LASVM-52).
+GROWTH_DIVISOR = 8
+MIN_GROWTH = 8
 
 
 def _check_class_weight(class_weight) -> dict | None:
@@ -87,7 +95,7 @@ class KernelExpansion(BinaryClassifier):
     def _empty_cache(self, capacity: int) -> None:
         """An empty kernel-row cache for ``capacity`` member slots, sized to the budget."""
         n_lines = self._cache_lines(capacity)
-        self._lines = np.zeros((n_lines, capacity))
+        self._lines = np.zeros((n_lines, capacity), dtype=CACHE_DTYPE)
         self._line_len = np.zeros(n_lines, dtype=np.int64)
         self._line_owner = np.full(n_lines, -1, dtype=np.int64)
         self._line_stamp = np.zeros(n_lines, dtype=np.int64)
@@ -97,8 +105,9 @@ class KernelExpansion(BinaryClassifier):
         self._empty_cache(self._start.shape[0])
 
     def _cache_lines(self, capacity: int) -> int:
-        """Rows of ``capacity`` float64 values that fit the budget (2 <= rows <= capacity)."""
-        return int(max(2, min(capacity, self.cache_mb * _MB // (8 * capacity))))
+        """Rows of ``capacity`` cached values that fit the budget (2 <= rows <= capacity)."""
+        row_bytes = CACHE_DTYPE.itemsize * capacity
+        return int(max(2, min(capacity, self.cache_mb * _MB // row_bytes)))
 
     def _grow_members(self, capacity: int) -> None:
         """Move the state to ``capacity`` slots; the cache keeps its most recently used rows."""
@@ -123,8 +132,9 @@ class KernelExpansion(BinaryClassifier):
     def _ensure_room(self, nnz: int) -> None:
         """Room for one more member of ``nnz`` nonzeros."""
         ints = self._ints
-        if ints[core.COUNT] == self._start.shape[0]:
-            self._grow_members(2 * self._start.shape[0])
+        capacity = self._start.shape[0]
+        if ints[core.COUNT] == capacity:
+            self._grow_members(capacity + max(MIN_GROWTH, capacity // GROWTH_DIVISOR))
         if ints[core.FLAT_USED] + nnz > self._flat_values.shape[0]:
             if 2 * ints[core.GARBAGE] >= ints[core.FLAT_USED]:
                 core.compact_store(self._store, ints)

@@ -32,7 +32,8 @@ class FullSVM(GapSVM):
         Tolerance: REPROCESS steps only on a coefficient whose gradient violates its optimality
         condition by more than ``tau``, and :meth:`finish` stops when none does.
     cache_mb
-        Budget of the kernel-row cache, in megabytes (at least two rows are always kept).
+        Budget of the kernel-row cache, in megabytes; rows are float32, as in LIBSVM (at least
+        two rows are always kept).
     class_weight
         ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given).
     positive
