@@ -9,7 +9,9 @@ import math
 import numpy as np
 
 from imbalance_stream._numba import lasvm as core
+from imbalance_stream._numba.guard import all_finite
 from imbalance_stream.base import BinaryClassifier, capacity_for
+from imbalance_stream.base.transaction import _parameters, copy_state, is_finite_state
 from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int, check_real
 
 __all__: list[str] = []
@@ -103,6 +105,68 @@ class KernelExpansion(BinaryClassifier):
 
     def _reset_derived(self) -> None:
         self._empty_cache(self._start.shape[0])
+
+    # ---- transactions: a step changes slots 0 .. count and appends to the store ---------------
+
+    _SLOT_ARRAYS = ("_start", "_nnz", "_sqnorm", "_qrow")
+    _FLAT_ARRAYS = ("_flat_indices", "_flat_values")
+
+    def _snapshot(self, indices: np.ndarray) -> tuple:
+        """The attributes, and copies of what one step can write: slots ``0 .. count`` of the
+        member arrays (a step inserts one member, in slot ``count``, and removes by moving the
+        last slot into the hole), and the part of the flat store the new member takes, or the
+        whole store when it must be compacted or moved to make room. O(members) per sample where
+        copying every array was O(capacity + store); other attributes are copied whole."""
+        state = vars(self).copy()
+        end = int(self._ints[core.COUNT]) + 1
+        used = int(self._ints[core.FLAT_USED])
+        width = len(indices)
+        appends = used + width <= self._flat_values.shape[0]  # else _ensure_room rewrites it
+        memo: dict = {}
+        saved = {}
+        for name, value in state.items():
+            if name in self._DERIVED or name == "_features":
+                continue
+            if name in self._SLOT_ARRAYS:
+                saved[name] = value[:end].copy()
+            elif name == "_model":
+                saved[name] = tuple(array[:end].copy() for array in value)
+            elif name in self._FLAT_ARRAYS and appends:
+                saved[name] = value[used : used + width].copy()
+            else:
+                saved[name] = copy_state(value, memo)
+        return state, saved, end, used if appends else -1
+
+    def _restore(self, snapshot: tuple) -> None:
+        state, saved, end, used = snapshot
+        for name, copy in saved.items():
+            if name in self._SLOT_ARRAYS:
+                state[name][:end] = copy
+            elif name == "_model":
+                for array, prefix in zip(state[name], copy):
+                    array[:end] = prefix
+            elif name in self._FLAT_ARRAYS and used >= 0:
+                state[name][used : used + copy.shape[0]] = copy
+            else:
+                state[name] = copy
+        vars(self).clear()
+        vars(self).update(state)
+        self._reset_derived()
+
+    def _state_finite(self, indices: np.ndarray) -> bool:
+        """Whether every float of the state is finite: the member arrays in compiled scans, the
+        flat store only where the new member went (its values were checked as features), the
+        rest as :class:`~imbalance_stream.base.Transactional` does."""
+        arrays = (*self._model, self._sqnorm, self._qrow, self._scalars)
+        if not all(all_finite(array) for array in arrays):
+            return False
+        skip = _parameters(type(self)) | self._DERIVED | self._CHECKED
+        return all(is_finite_state(value) for name, value in vars(self).items() if name not in skip)
+
+    #: What ``_state_finite`` checks before the rest: float arrays in compiled scans, and the
+    #: store (indices, and values that were checked as features) and the feature space.
+    _CHECKED = frozenset(("_model", "_sqnorm", "_qrow", "_scalars", "_features", "_start", "_nnz"))
+    _CHECKED = _CHECKED | {"_flat_indices", "_flat_values"}
 
     def _cache_lines(self, capacity: int) -> int:
         """Rows of ``capacity`` cached values that fit the budget (2 <= rows <= capacity)."""
