@@ -152,6 +152,17 @@ def test_transaction_cost_compares_two_passes_that_end_in_the_same_model():
     assert "_apply" in vars(direct) and "_apply" not in vars(guarded)
 
 
+def test_the_reported_snapshot_is_what_the_transaction_copies():
+    """The megabytes printed are the copies of the member slots 0 .. count (one member is
+    11 float64 or int64 values), not the arrays' capacity."""
+    from reproduce.lasvm.transaction_cost import _snapshot_megabytes, one_pass
+
+    split = protocol.load_split("waveform", 3, 0, 150, 40)
+    model, _ = one_pass(split, "waveform", guarded=True)
+    slots = (model.n_expansion_ + 1) * 11 * 8
+    assert slots / 1e6 <= _snapshot_megabytes(model) < slots / 1e6 + 0.01
+
+
 @pytest.mark.parametrize("method", ["LASVM-NC", "LASVM-I"])
 def test_transaction_cost_measures_a_chapter_6_model_with_table_6_2_settings(method):
     from reproduce.lasvm.transaction_cost import FAMILY_CACHE_MB, one_pass

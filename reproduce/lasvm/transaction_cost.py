@@ -1,7 +1,8 @@
 """What the per-sample transaction costs LASVM's one pass: the same pass of ``learn_one`` over one
 run of a Table 3.2 set, once as users run it (each sample applied through
-``Transactional._apply``: a copy of the state but the kernel-row cache before the update and a
-finiteness scan of it after) and once with the update applied directly, in the same process.
+``Transactional._apply``: a copy of what the step can write before the update, the members'
+slots and the scalars, and a finiteness scan after) and once with the update applied directly, in
+the same process.
 Both passes must end in the same model; only the time differs. ``--method`` measures a chapter 6
 model instead of LASVM (Table 6.2's settings, the 40 MB cache of ``table6_3_reduced.toml`` unless
 ``--cache-mb``).
@@ -34,13 +35,12 @@ from reproduce.lasvm.protocol import (
 FAMILY_CACHE_MB = 40.0
 
 
-def _state_megabytes(model: LASVM) -> float:
-    """Megabytes of the arrays the snapshot copies (the feature space and the kernel-row cache,
-    derived state, aside)."""
+def _snapshot_megabytes(model: LASVM) -> float:
+    """Megabytes the transaction's snapshot copies before the next sample (the store's segment
+    for that sample's values aside: a few bytes per non-zero)."""
+    _, copies, _, _ = model._snapshot(np.zeros(0, dtype=np.int64))
     total = 0
-    for key, value in vars(model).items():
-        if key == "_features" or key in model._DERIVED:
-            continue
+    for value in copies.values():
         items = value if isinstance(value, (tuple, list)) else (value,)
         total += sum(item.nbytes for item in items if isinstance(item, np.ndarray))
     return total / 1e6
@@ -99,7 +99,7 @@ def main(argv=None) -> None:
     print(f"  update applied directly: {direct_cpu:8.2f} CPU s, {direct.n_support_} SVs")
     print(
         f"  ratio {guarded_cpu / direct_cpu:.1f}; arrays copied per sample at the end: "
-        f"{_state_megabytes(guarded):.1f} MB"
+        f"{_snapshot_megabytes(guarded):.2f} MB"
     )
     print(f"  largest difference of the two models' decisions on 1,000 test rows: {difference:.3g}")
 
