@@ -13,7 +13,8 @@ once; an estimator whose update touches only part of a large state overrides
 ``_snapshot`` / ``_restore`` / ``_state_finite`` with cheaper versions (the first-order linear
 models save only the weights of the sample's features; KOIL the small arrays and the one stored
 vector a step may overwrite; SACOG copies its arrays directly and checks them in one compiled
-call), and one whose jitted step checks its new values before writing any
+call; the LASVM family the member slots a step can write and the store's new segment), and one
+whose jitted step checks its new values before writing any
 (:class:`CheckedInKernel`: ACOG, AROW) saves only its scalars. A step that checks its own result
 and raises on a non-finite one (CheckedInKernel, KOIL) sets ``_scan_after_update = False``, so
 that :meth:`Transactional._apply` does not call ``_state_finite`` after it.
