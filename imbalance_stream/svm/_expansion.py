@@ -155,18 +155,19 @@ class KernelExpansion(BinaryClassifier):
 
     def _state_finite(self, indices: np.ndarray) -> bool:
         """Whether every float of the state is finite: the member arrays in compiled scans, the
-        flat store only where the new member went (its values were checked as features), the
-        rest as :class:`~imbalance_stream.base.Transactional` does."""
+        flat store not at all (its values were checked as features), the rest as
+        :class:`~imbalance_stream.base.Transactional` does."""
         arrays = (*self._model, self._sqnorm, self._qrow, self._scalars)
         if not all(all_finite(array) for array in arrays):
             return False
         skip = _parameters(type(self)) | self._DERIVED | self._CHECKED
         return all(is_finite_state(value) for name, value in vars(self).items() if name not in skip)
 
-    #: What ``_state_finite`` checks before the rest: float arrays in compiled scans, and the
-    #: store (indices, and values that were checked as features) and the feature space.
-    _CHECKED = frozenset(("_model", "_sqnorm", "_qrow", "_scalars", "_features", "_start", "_nnz"))
-    _CHECKED = _CHECKED | {"_flat_indices", "_flat_values"}
+    #: What ``_state_finite`` does not scan as the rest: the float arrays it scans in compiled
+    #: code, and the store (integer positions, and values that were checked as features).
+    _CHECKED = frozenset(
+        ("_model", "_sqnorm", "_qrow", "_scalars", "_features", "_start", "_nnz", *_FLAT_ARRAYS)
+    )
 
     def _cache_lines(self, capacity: int) -> int:
         """Rows of ``capacity`` cached values that fit the budget (2 <= rows <= capacity)."""
