@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy import optimize
@@ -50,9 +50,13 @@ def project_reference(v, upper, low, high):
     if low <= total <= high:
         return np.clip(v, 0.0, upper)
     target = high if total > high else low
-    tau = optimize.brentq(
-        lambda t: clipped_sum(t) - target, v.min() - upper - 1.0, v.max() + 1.0, xtol=1e-14
-    )
+    # At these multipliers every coordinate is at upper (resp. 0); a target on that edge (low = n *
+    # upper) can differ from the rounded sum by an ulp, and then there is no sign change to find.
+    all_upper, all_zero = v.min() - upper - 1.0, v.max() + 1.0
+    for edge in (all_upper, all_zero):
+        if np.isclose(clipped_sum(edge), target, rtol=1e-14, atol=0.0):
+            return np.clip(v - edge, 0.0, upper)
+    tau = optimize.brentq(lambda t: clipped_sum(t) - target, all_upper, all_zero, xtol=1e-14)
     return np.clip(v - tau, 0.0, upper)
 
 
@@ -118,6 +122,7 @@ def two_gaussians(seed, m=120, n=150, d=2):
     upper=st.floats(0.1, 20.0),
     fractions=st.tuples(st.floats(0.0, 1.0), st.floats(0.0, 1.0)),
 )
+@example(v=np.zeros(6), upper=0.9980867785395131, fractions=(1.0, 1.0))  # low = n * upper
 def test_projection_matches_root_finding_and_is_feasible(v, upper, fractions):
     n = v.shape[0]
     low, high = sorted(f * n * upper for f in fractions)
