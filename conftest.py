@@ -30,8 +30,9 @@ import pathlib  # noqa: E402
 # once (numba/numba#4807, #10128): on a fresh clone, both workers of `pytest -n 2` (and the
 # processes of `--n-jobs 2` runs they start) compile everything at the same time, and one CI run
 # lost two workers to a segmentation fault on loading LASVM's store compaction. Each xdist worker
-# gets its own cache (inherited by the processes it starts), so no two concurrent test processes
-# share one. An explicit NUMBA_CACHE_DIR wins.
+# gets its own cache, so no two concurrent test processes share one; the worker processes that
+# map_cells starts claim slots under it (evaluate.parallel.claim_numba_cache). An explicit
+# NUMBA_CACHE_DIR wins.
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if _WORKER:
     _cache = pathlib.Path(__file__).resolve().parent / ".numba-cache" / _WORKER

@@ -189,11 +189,9 @@ class AutoKMM(DensityRatioEstimator):
         self._source = source
 
     def _map(self, tasks: list) -> list:
-        if self.n_jobs in (None, 0, 1):
-            return [_candidate(task) for task in tasks]
-        from joblib import Parallel, delayed
+        from imbalance_stream.evaluate.parallel import map_cells
 
-        return Parallel(n_jobs=self.n_jobs)(delayed(_candidate)(task) for task in tasks)
+        return map_cells(_candidate, tasks, n_jobs=self.n_jobs)
 
     def _weight(self, X: np.ndarray) -> np.ndarray:
         return smoothed_weight(gaussian_gram(X, self._source, self.sigma_), self.weights_)

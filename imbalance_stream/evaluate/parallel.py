@@ -4,15 +4,26 @@ processes, or on a Dask distributed cluster.
 A cell is any picklable argument; ``func`` must be a module-level function so that worker processes
 can import it. Results come back in the order of ``cells`` whatever the backend, so a sweep gives
 the same table serially and in parallel.
+
+Every worker process compiles into a numba cache of its own (:func:`claim_numba_cache`): numba's
+on-disk cache is not safe for processes that compile different specialisations of one function at
+the same time.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import os
+import sys
+import tempfile
 from collections.abc import Callable, Iterable
 
-__all__ = ["SchedulerUnreachable", "map_cells"]
+__all__ = ["SchedulerUnreachable", "claim_numba_cache", "map_cells"]
+
+#: The numba cache directory this process claimed, and the slot's lock, held open for the life of
+#: the process (closing it frees the slot).
+_claimed_directory: str | None = None
+_slot_lock = None
 
 
 def map_cells(
@@ -62,7 +73,9 @@ def map_cells(
                 if bar is not None:
                     bar.update()
             return results
-        with concurrent.futures.ProcessPoolExecutor(max_workers=n_jobs) as pool:
+        with concurrent.futures.ProcessPoolExecutor(
+            max_workers=n_jobs, initializer=claim_numba_cache
+        ) as pool:
             futures = [pool.submit(func, cell) for cell in cells]
             for _ in concurrent.futures.as_completed(futures):
                 if bar is not None:
@@ -71,6 +84,69 @@ def map_cells(
     finally:
         if bar is not None:
             bar.close()
+
+
+def claim_numba_cache(root: str | None = None) -> str:
+    """Give this process a numba cache directory that no other live process writes to.
+
+    numba numbers the compiled specialisations of a function in its on-disk cache in the order they
+    are saved, so two processes that compile different specialisations of one kernel at the same
+    time can both write ``name.1.nbc``, and the index can end up naming the other's machine code for
+    a signature: a later run that loads it may crash (numba/numba#4807). The worker processes of
+    :func:`map_cells` and of a Dask cluster call this first. Each takes the first free slot
+    ``worker-0``, ``worker-1``, ... under ``root``, locked for the life of the process, so a slot is
+    never shared while in use and later runs find their slot's cache warm. Kernels already imported
+    are pointed at it, later imports and the processes this one starts inherit it
+    (``NUMBA_CACHE_DIR``).
+
+    Parameters
+    ----------
+    root
+        Where the slots live: by default ``NUMBA_CACHE_DIR`` if set, else numba's user-wide cache
+        directory.
+
+    Returns
+    -------
+    The directory claimed.
+
+    """
+    global _claimed_directory, _slot_lock
+    import numba
+    from numba.core.dispatcher import Dispatcher
+    from numba.misc.appdirs import AppDirs
+
+    if _claimed_directory is not None:
+        return _claimed_directory
+    if root is None:
+        root = os.environ.get("NUMBA_CACHE_DIR") or AppDirs("numba", appauthor=False).user_cache_dir
+    directory, _slot_lock = _first_free_slot(root)
+    _claimed_directory = os.environ["NUMBA_CACHE_DIR"] = directory
+    numba.core.config.reload_config()
+    for name, module in list(sys.modules.items()):
+        if name == "imbalance_stream._numba" or name.startswith("imbalance_stream._numba."):
+            for kernel in vars(module).values():
+                if isinstance(kernel, Dispatcher) and kernel.py_func.__module__ == name:
+                    kernel.enable_caching()  # a new cache object reads the new directory
+    return directory
+
+
+def _first_free_slot(root: str):
+    """The first ``root/worker-<i>`` whose lock file this process can lock, and the open lock."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: a fresh directory, not reused by later runs
+        return tempfile.mkdtemp(prefix="imbalance-stream-numba-"), None
+    for slot in range(1024):
+        directory = os.path.join(root, f"worker-{slot}")
+        os.makedirs(directory, exist_ok=True)
+        lock = open(os.path.join(directory, ".lock"), "w")  # noqa: SIM115 - held until exit
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            continue
+        return directory, lock
+    raise RuntimeError(f"all 1024 numba cache slots under {root} are in use")  # pragma: no cover
 
 
 class SchedulerUnreachable(ConnectionError):
@@ -91,6 +167,16 @@ def _map_dask(func, cells, n_jobs, scheduler, bar):
             "running on a Dask cluster needs the optional extra: "
             "pip install 'imbalance-stream[distributed]'"
         ) from error
+    from distributed import WorkerPlugin
+
+    class ClaimNumbaCache(WorkerPlugin):
+        """Runs :func:`claim_numba_cache` in every worker, those that join later included."""
+
+        name = "imbalance-stream-numba-cache"
+
+        def setup(self, worker):
+            claim_numba_cache()
+
     cluster = None
     if scheduler == "local":
         cluster = LocalCluster(n_workers=n_jobs or os.cpu_count() or 1, threads_per_worker=1)
@@ -104,6 +190,7 @@ def _map_dask(func, cells, n_jobs, scheduler, bar):
                 f"then `dask worker {scheduler}` on each machine) or use --scheduler local"
             ) from None
     try:
+        client.register_plugin(ClaimNumbaCache())
         futures = client.map(func, cells, pure=False)
         for _ in as_completed(futures):
             if bar is not None:
