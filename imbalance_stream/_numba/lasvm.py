@@ -548,18 +548,21 @@ def _single_step(model, lines, count, k, line_k):
 
 
 @njit(cache=True)
-def reprocess_gap(kind, gamma, store, model, cache, ints, tau, work):
-    """REPROCESS of LASVM-G (chapter 6, corrected as D-LASVM-9): among the members whose gradient
-    points into the box, the one of largest |g| on the side that dominates; no step unless it
-    violates by more than ``tau``. Returns whether a step was taken. Nothing is removed."""
+def _gap_and_choice(model, count, tau):
+    """One pass over the members for the gap-driven loop: the gap of eq. 6.4 as corrected
+    (D-LASVM-10), ``sum_s max(A_s g_s, B_s g_s) - alpha_s g_s`` (each term >= 0, all 0 at the KKT
+    point), and the member REPROCESS of LASVM-G would step on (chapter 6, corrected as D-LASVM-9):
+    among the members whose gradient points into the box, the one of largest |g| on the side that
+    dominates, or -1 when it violates by no more than ``tau``."""
     alpha, grad, lower, upper = model[0], model[1], model[2], model[3]
-    count = ints[COUNT]
+    total = 0.0
     i_min = -1
     i_max = -1
     g_min = 0.0
     g_max = 0.0
     for s in range(count):
         g = grad[s]
+        total += max(lower[s] * g, upper[s] * g) - alpha[s] * g
         if alpha[s] > lower[s] and g < g_min:
             i_min = s
             g_min = g
@@ -567,24 +570,32 @@ def reprocess_gap(kind, gamma, store, model, cache, ints, tau, work):
             i_max = s
             g_max = g
     k = i_min if g_min + g_max < 0.0 else i_max
-    if k < 0:
-        return False
-    if (grad[k] < 0.0 and g_max - grad[k] < tau) or (grad[k] >= 0.0 and grad[k] - g_min < tau):
-        return False
+    if k >= 0 and (
+        (grad[k] < 0.0 and g_max - grad[k] < tau) or (grad[k] >= 0.0 and grad[k] - g_min < tau)
+    ):
+        k = -1
+    return total, k
+
+
+@njit(cache=True)
+def _gap_step(kind, gamma, store, model, cache, ints, k, work):
+    """The single-coordinate step on member ``k``; returns whether alpha changed."""
     line = member_row(kind, gamma, store, model, cache, ints, k, work)
-    return _single_step(model, cache[0], count, k, line)
+    return _single_step(model, cache[0], ints[COUNT], k, line)
+
+
+@njit(cache=True)
+def reprocess_gap(kind, gamma, store, model, cache, ints, tau, work):
+    """REPROCESS of LASVM-G (:func:`_gap_and_choice`'s member): no step unless it violates by
+    more than ``tau``. Returns whether a step was taken. Nothing is removed."""
+    k = _gap_and_choice(model, ints[COUNT], tau)[1]
+    return k >= 0 and _gap_step(kind, gamma, store, model, cache, ints, k, work)
 
 
 @njit(cache=True)
 def duality_gap(model, count):
-    """The gap of eq. 6.4 as corrected (D-LASVM-10): ``sum_s max(A_s g_s, B_s g_s) -
-    alpha_s g_s`` over the members, each term >= 0 and all 0 at the KKT point."""
-    alpha, grad, lower, upper = model[0], model[1], model[2], model[3]
-    total = 0.0
-    for s in range(count):
-        g = grad[s]
-        total += max(lower[s] * g, upper[s] * g) - alpha[s] * g
-    return total
+    """The gap of eq. 6.4 as corrected (D-LASVM-10), :func:`_gap_and_choice`'s first value."""
+    return _gap_and_choice(model, count, 0.0)[0]
 
 
 @njit(cache=True)
@@ -659,10 +670,15 @@ def learn_gap(
     k = _insert_member(store, model, cache, ints, x, sqnorm_x, y, bounds, diag_value, arrival, qrow)
     _single_step(model, cache[0], k + 1, k, cache[4][k])
     steps = 0
-    while duality_gap(model, ints[COUNT]) > threshold:
+    while True:
+        # the gap and REPROCESS's member come from one pass over the members (one step costs
+        # O(members), and a sample can take hundreds of steps)
+        gap, j = _gap_and_choice(model, ints[COUNT], tau)
+        if gap <= threshold:
+            break
         if steps >= max_steps:
             return (ADMITTED_FLAT if beta > 0.0 else ADMITTED), steps, True
-        if not reprocess_gap(kind, gamma, store, model, cache, ints, tau, work):
+        if j < 0 or not _gap_step(kind, gamma, store, model, cache, ints, j, work):
             break
         steps += 1
     return (ADMITTED_FLAT if beta > 0.0 else ADMITTED), steps, False

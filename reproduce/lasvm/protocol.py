@@ -274,10 +274,12 @@ def _run_family(split, method, C, gamma, cache_mb) -> tuple[dict, np.ndarray]:
         "n_sv": model.n_support_,
         "kernel_evaluations": model.n_kernel_evaluations_,
         # the bookkeeping behind the #SV: samples LASVM-I's filter left out, samples LASVM-NC
-        # admitted with beta = C, and samples whose REPROCESS loop stopped at its cap (D-LASVM-12)
+        # admitted with beta = C, and samples whose REPROCESS loop stopped at its cap (D-LASVM-12);
+        # and behind the time: REPROCESS steps, each O(members), beside the kernel evaluations
         "n_skipped": model.n_skipped_,
         "n_admitted_flat": model.n_admitted_flat_,
         "n_capped": model.n_capped_,
+        "n_reprocess": model.n_reprocess_,
     }
     return row, _scores(model, test)
 

@@ -76,6 +76,7 @@ def test_small_table6_3_runs_the_family_and_svc(tmp_path):
         log = {row["method"]: row for row in csv.DictReader(runs)}
     assert int(log["LASVM-I"]["n_skipped"]) > 0 and int(log["LASVM-G"]["n_skipped"]) == 0
     assert int(log["LASVM-NC"]["n_admitted_flat"]) > 0 and log["LIBSVM"]["n_capped"] == ""
+    assert int(log["LASVM-I"]["n_reprocess"]) > 0 and log["LIBSVM"]["n_reprocess"] == ""
     means, paired = rows[: len(protocol.CH6_METHODS)], rows[len(protocol.CH6_METHODS) :]
     assert [r["method"] for r in means] == list(protocol.CH6_METHODS)
     for row in means:
