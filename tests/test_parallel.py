@@ -51,6 +51,24 @@ def test_a_slot_is_never_shared_while_its_process_lives_and_is_reused_after(tmp_
         assert process.returncode == 0
 
 
+def test_a_root_that_cannot_hold_slots_gives_a_private_temporary_cache(tmp_path):
+    not_a_directory = tmp_path / "file"
+    not_a_directory.write_text("")
+    claim = """
+        import os
+        from imbalance_stream.evaluate.parallel import claim_numba_cache
+        directory = claim_numba_cache()
+        assert os.path.isdir(directory)
+        print(directory, flush=True)
+    """
+    process = _python(claim, not_a_directory)
+    out, _ = process.communicate("")
+    assert process.returncode == 0
+    directory = pathlib.Path(out.strip())
+    assert directory.name.startswith("imbalance-stream-numba-")
+    assert not directory.exists()  # removed when the process ended
+
+
 def test_pool_workers_compile_into_their_own_slots_not_the_shared_cache(tmp_path):
     # A fresh interpreter, so no kernel is compiled in memory before the pool forks: each worker
     # must compile guard.all_finite itself and save it where claim_numba_cache pointed it.

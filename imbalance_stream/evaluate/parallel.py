@@ -13,7 +13,9 @@ the same time.
 from __future__ import annotations
 
 import concurrent.futures
+import multiprocessing.util
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
@@ -95,9 +97,11 @@ def claim_numba_cache(root: str | None = None) -> str:
     a signature: a later run that loads it may crash (numba/numba#4807). The worker processes of
     :func:`map_cells` and of a Dask cluster call this first. Each takes the first free slot
     ``worker-0``, ``worker-1``, ... under ``root``, locked for the life of the process, so a slot is
-    never shared while in use and later runs find their slot's cache warm. Kernels already imported
-    are pointed at it, later imports and the processes this one starts inherit it
-    (``NUMBA_CACHE_DIR``).
+    never shared while in use and later runs find their slot's cache warm. Where ``root`` cannot
+    hold slots (not writable) and on Windows it is a temporary directory of this process's own,
+    removed when it ends. Kernels already imported are pointed at it, later imports and the
+    processes this one starts inherit it (``NUMBA_CACHE_DIR``). Calling it again returns the same
+    directory.
 
     Parameters
     ----------
@@ -131,22 +135,29 @@ def claim_numba_cache(root: str | None = None) -> str:
 
 
 def _first_free_slot(root: str):
-    """The first ``root/worker-<i>`` whose lock file this process can lock, and the open lock."""
+    """The first ``root/worker-<i>`` whose lock file this process can lock, and the open lock; a
+    fresh temporary directory (not reused by later runs) where there is no free slot, where
+    ``root`` cannot be written, or without ``fcntl`` (Windows)."""
     try:
         import fcntl
-    except ImportError:  # pragma: no cover - Windows: a fresh directory, not reused by later runs
-        return tempfile.mkdtemp(prefix="imbalance-stream-numba-"), None
-    for slot in range(1024):
-        directory = os.path.join(root, f"worker-{slot}")
-        os.makedirs(directory, exist_ok=True)
-        lock = open(os.path.join(directory, ".lock"), "w")  # noqa: SIM115 - held until exit
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            lock.close()
-            continue
-        return directory, lock
-    raise RuntimeError(f"all 1024 numba cache slots under {root} are in use")  # pragma: no cover
+
+        for slot in range(1024):
+            directory = os.path.join(root, f"worker-{slot}")
+            os.makedirs(directory, exist_ok=True)
+            lock = open(os.path.join(directory, ".lock"), "w")  # noqa: SIM115 - held until exit
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                lock.close()
+                continue
+            return directory, lock
+    except (ImportError, OSError):
+        pass
+    directory = tempfile.mkdtemp(prefix="imbalance-stream-numba-")
+    # removed when the process ends: multiprocessing's finalizers also run in its workers, which
+    # end without atexit
+    multiprocessing.util.Finalize(None, shutil.rmtree, (directory, True), exitpriority=0)
+    return directory, None
 
 
 class SchedulerUnreachable(ConnectionError):
