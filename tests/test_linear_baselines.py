@@ -141,7 +141,10 @@ CASES = {
         perceptron_ref,
         lambda w, i, v, y, rho: first_order.additive_step(w, i, v, y, 0.0, y < 0, 1.0),
     ),
-    "romma": (romma_ref, lambda w, i, v, y, rho: first_order.romma_step(w, len(w), i, v, y)),
+    "romma": (
+        romma_ref,
+        lambda w, i, v, y, rho: first_order.romma_step(w, len(w), i, v, y) == linear.UPDATED,
+    ),
     "pa1": (
         pa1_ref(0.3),
         lambda w, i, v, y, rho: first_order.passive_aggressive_step(
@@ -288,10 +291,27 @@ def test_romma_update_meets_both_constraints(w, x, y):
     cosine = abs(w @ x) / (np.linalg.norm(w) * np.linalg.norm(x))
     new = w.copy()
     idx = np.arange(3, dtype=np.int64)
-    if not first_order.romma_step(new, 3, idx, x, y) or cosine > 0.99:
+    if first_order.romma_step(new, 3, idx, x, y) != linear.UPDATED or cosine > 0.99:
         return
     assert y * (new @ x) == pytest.approx(1.0, rel=1e-6, abs=1e-6)
     assert new @ w == pytest.approx(w @ w, rel=1e-6, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    "weights",
+    [
+        [1e160, -5e159, 3.0],  # |w|^2 overflows
+        [1e103, -2e103, 3.0],  # |w|^2 is finite, e = |w|^2 (y - w.x) / D overflows
+    ],
+)
+def test_romma_refuses_a_step_that_would_overflow_and_writes_nothing(weights):
+    """The rescaling reaches every weight, the third one too though the sample lacks it: a step
+    with a non-finite value anywhere is refused whole."""
+    w = np.array(weights)
+    before = w.copy()
+    idx, x = np.array([0], dtype=np.int64), np.array([1.0])
+    assert first_order.romma_step(w, 3, idx, x, -1.0 if w[0] > 0 else 1.0) == linear.REFUSED
+    assert np.array_equal(w, before)
 
 
 @settings(max_examples=60, deadline=None)

@@ -372,6 +372,23 @@ def test_finding_3_an_update_that_overflows_is_rolled_back_whole():
         assert "new" not in model._features.index
 
 
+def test_a_refused_romma_step_leaves_the_weights_of_absent_features_as_they_were():
+    """ROMMA's rescaling reaches the weights of every feature, not only the sample's: a step that
+    would overflow is refused before it writes (a rollback of the sample's weights alone would
+    have left the others NaN, and every later decision with them)."""
+    from imbalance_stream.linear_model import ROMMA
+
+    model = ROMMA()
+    model.learn_one({"a": 1.0, "z": 1.0}, True)
+    model.learn_one({"a": -1.0, "z": 0.5}, False)
+    model._weights[:] *= 1e160  # where a noisy stream takes ROMMA's weights
+    before = pickle.dumps(model)
+    with pytest.raises(NumericalError, match="not linearly separable"):
+        model.learn_one({"a": 1.0}, False)
+    assert pickle.dumps(model) == before
+    assert math.isfinite(model.decision_one({"a": 1.0, "z": 1.0}))
+
+
 def test_finding_3_a_failed_update_of_a_full_state_is_rolled_back_whole():
     from imbalance_stream.linear_model import AROW
 

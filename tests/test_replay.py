@@ -13,7 +13,7 @@ from river import linear_model as river_linear
 from scipy import sparse
 
 from imbalance_stream._numba import sketch, stream
-from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream.base import InvalidFeature, NumericalError, UnknownLabel
 from imbalance_stream.base.rows import ArrayRows
 from imbalance_stream.evaluate.array_replay import has_array_path, replay_array
 from imbalance_stream.linear_model import ACOG, AROW, COG, CPA, PA, PAUM, ROMMA, SACOG, Perceptron
@@ -108,6 +108,35 @@ def test_baselines_array_path_is_identical_to_the_dict_path(make):
     fast.learn_one(x, 1)
     slow.learn_one(x, 1)
     assert fast.weights == slow.weights
+
+
+def test_a_step_the_model_refuses_is_skipped_by_the_array_path_as_by_a_loop_that_catches_it():
+    """ROMMA at weights where every mistake would overflow: learn_one raises NumericalError and
+    leaves the model as it was; the array path skips the step the same way and goes on."""
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5]] * 5)
+    y = np.array([False, True, False, True] * 5)
+
+    def at_the_edge():
+        model = ROMMA()
+        model.learn_one({0: 1.0, 1: 1.0}, True)
+        model.learn_one({0: -1.0, 1: 0.5}, False)
+        model._weights[:] *= 1e160
+        return model
+
+    fast, slow = at_the_edge(), at_the_edge()
+    result = replay_array(fast, X, y)
+    predicted, refused = [], 0
+    for row, label in zip(X, y):
+        x = {j: float(v) for j, v in enumerate(row) if v != 0.0}
+        predicted.append(slow.predict_one(x) is True)
+        try:
+            slow.learn_one(x, label)
+        except NumericalError:
+            refused += 1
+    assert result.path == "array" and refused > 0
+    assert list(result.predicted_positive) == predicted
+    assert fast.weights == slow.weights and fast.n_updates == slow.n_updates
+    assert np.isfinite(fast._weights).all()
 
 
 SACOGS = [

@@ -3,7 +3,9 @@
 
 All are linear with no bias (an estimator adds one as a constant feature), start from ``w = 0``,
 predict ``+1`` when ``w.x >= 0`` (ties go to the rare class, LIBOL's rule, D-ACOG-2) and take
-labels ``y`` in {+1, -1}. Each kernel updates ``weights`` in place and returns whether it did.
+labels ``y`` in {+1, -1}. Each kernel updates ``weights`` in place and returns whether it did
+(ROMMA's returns ``UPDATED``, ``NO_UPDATE`` or ``REFUSED``, as the kernels of
+:mod:`~imbalance_stream._numba.linear` do).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import math
 
 from numba import njit
 
-from .linear import sparse_dot
+from .linear import NO_UPDATE, REFUSED, UPDATED, sparse_dot
 
 __all__ = [
     "additive_step",
@@ -110,27 +112,38 @@ def romma_step(weights, n, indices, values, y):
     ``D = |x|^2 |w|^2 - (w.x)^2``, ``c = (|x|^2 |w|^2 - y w.x) / D`` and
     ``e = |w|^2 (y - w.x) / D``, ``w <- c w + e x`` (no update if ``D = 0``, x parallel to w).
     ``|w|^2`` is computed over the leading ``n`` entries: O(n) on mistake rounds only.
+
+    Returns ``UPDATED``, ``NO_UPDATE`` (no mistake, or ``D = 0``) or ``REFUSED``: the rescaling
+    reaches every weight, not only the sample's, so the step checks that every new value is finite
+    (``c``, ``e``, ``c max|w|`` and the sample's ``c w_i + e x_i``) and writes nothing otherwise.
     """
     score = sparse_dot(weights, indices, values)
     if (score >= 0.0) == (y > 0):
-        return False
+        return NO_UPDATE
     w_norm = 0.0
+    w_max = 0.0
     for i in range(n):
         w_norm += weights[i] * weights[i]
+        w_max = max(w_max, abs(weights[i]))
     if w_norm == 0.0:
         for k in range(indices.shape[0]):
             weights[indices[k]] = y * values[k]
-        return True
+        return UPDATED
     x_norm = squared_norm(values)
     denominator = x_norm * w_norm - score * score
     if denominator == 0.0:
-        return False
+        return NO_UPDATE
     c = (x_norm * w_norm - y * score) / denominator
     e = w_norm * (y - score) / denominator
+    if not (math.isfinite(c) and math.isfinite(e) and math.isfinite(c * w_max)):
+        return REFUSED
+    for k in range(indices.shape[0]):  # the same arithmetic as the writes below
+        if not math.isfinite(c * weights[indices[k]] + e * values[k]):
+            return REFUSED
     for i in range(n):
         weights[i] *= c
     _add_scaled(weights, indices, values, e)
-    return True
+    return UPDATED
 
 
 @njit(cache=True)

@@ -184,10 +184,10 @@ def replay_baseline(
                 weights, row_indices, row_values, y, rho_t if y > 0 else 1.0, kind == CPAML
             )
         elif kind == ROMMA:
-            updated = romma_step(weights, n, row_indices, row_values, y)
+            updated = romma_step(weights, n, row_indices, row_values, y) == UPDATED
         else:
             updated = arow_full_step(weights, cov, n, row_indices, row_values, y, r) == UPDATED
-        if updated:  # a REFUSED AROW step (an overflow) wrote nothing
+        if updated:  # a REFUSED AROW or ROMMA step (an overflow) wrote nothing
             n_updates += 1
     return n_updates
 

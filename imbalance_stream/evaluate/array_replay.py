@@ -18,6 +18,9 @@ Input handling follows the dict path: zeros are absent features; NaN or infinite
 :class:`~imbalance_stream.base.InvalidFeature` naming the feature and row, and a third label raises
 :class:`~imbalance_stream.base.UnknownLabel`, both before the model changes. An all-zero row is
 predicted (score 0, so the positive label) and not learned, as ``learn_one({}, y)`` is a no-op.
+A step the model refuses because a new value would overflow (ACOG, AROW, ROMMA), which
+``learn_one`` raises as :class:`~imbalance_stream.base.NumericalError` with the model unchanged, is
+skipped by the array path, which goes on with the next row: the loop above with that error caught.
 Column ``j`` is the feature named ``feature_names[j]`` (default: the integer ``j``), so a model fed
 dicts with the same names continues seamlessly.
 """

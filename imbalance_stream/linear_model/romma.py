@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
+from imbalance_stream._numba.linear import REFUSED, UPDATED
 from imbalance_stream.base import NumericalError
 
 from ._first_order import FirstOrderLinear
@@ -30,7 +31,9 @@ class ROMMA(FirstOrderLinear):
     overlapping classes ``|w|`` grows geometrically (on River's Bananas, standardised, a weight
     passes 1e100 at the 603rd sample). Once an update would overflow float64, every further
     mistake is refused with :class:`~imbalance_stream.base.NumericalError` and the weights stay
-    as they are, still predicting. To compare with it on noisy data, catch that error (or use
+    as they are, still predicting (the step checks every new value before it writes any, since
+    the rescaling reaches the weights of all features; ``replay_array`` skips such a step). To
+    compare with it on noisy data, catch that error (or use
     :class:`~imbalance_stream.linear_model.PA` or :class:`~imbalance_stream.linear_model.AROW`,
     which are made for it).
 
@@ -67,7 +70,9 @@ class ROMMA(FirstOrderLinear):
 
     def _learn(self, indices, values, sign):
         updated = kernels.romma_step(self._weights, len(self._features), indices, values, sign)
-        self.n_updates += bool(updated)
+        if updated == REFUSED:  # nothing was written: the rescaling reaches every weight
+            raise self._numerical_error()
+        self.n_updates += updated == UPDATED
 
     def _numerical_error(self):
         """ROMMA's overflow is its weights' growth on data that is not separable, not the
