@@ -51,7 +51,7 @@ def j_score(beta_source: np.ndarray, beta_target: np.ndarray) -> float:
 def _candidate(args) -> tuple[np.ndarray, float]:
     """One width of Algorithm 10: the KMM solution at the source points and its J score (a
     module-level function, so that processes can run it)."""
-    D_ss, D_st, D_ts, sigma, B, epsilon, tol, max_iter, lambdas = args
+    D_ss, D_st, sigma, B, epsilon, tol, max_iter, lambdas = args
     m, n = D_st.shape
     K = np.exp(-D_ss / (2.0 * sigma * sigma))
     k = (m / n) * np.exp(-D_st / (2.0 * sigma * sigma)).sum(1)
@@ -61,7 +61,7 @@ def _candidate(args) -> tuple[np.ndarray, float]:
         return beta, math.inf
     scaled = beta / mean  # J is not scale-invariant: every candidate at mean 1 (D-DR-16)
     alpha, _ = rls_loo(K, scaled, lambdas)
-    at_target = np.exp(-D_ts / (2.0 * sigma * sigma)) @ alpha
+    at_target = np.exp(-D_st.T / (2.0 * sigma * sigma)) @ alpha
     # a ratio is not negative, and a value above every weight it was fitted on is extrapolation
     # (a near-interpolating fit of a spiky solution swings far off it between the points)
     at_target = np.clip(at_target, 0.0, float(scaled.max()))
@@ -175,9 +175,8 @@ class AutoKMM(DensityRatioEstimator):
         self.sigmas_ = factors * scale
         epsilon = self.epsilon if self.epsilon is not None else (math.sqrt(m) - 1) / math.sqrt(m)
         D_ss, D_st = sq_distances(source, source), sq_distances(source, target)
-        shared = (D_ss, D_st, D_st.T)
-        tasks = [
-            (*shared, float(s), self.B, epsilon, self.tol, self.max_iter, RLS_LAMBDAS)
+        tasks = [  # a process receives each task pickled: the transpose is taken there
+            (D_ss, D_st, float(s), self.B, epsilon, self.tol, self.max_iter, RLS_LAMBDAS)
             for s in self.sigmas_
         ]
         results = self._map(tasks)
