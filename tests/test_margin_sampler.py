@@ -12,6 +12,7 @@ from river import preprocessing
 from test_reliability import BAD_LABELS, BAD_SAMPLES
 
 from imbalance_stream.active import MarginSampler
+from imbalance_stream.active.virtual import Positives
 from imbalance_stream.base import UnknownLabel
 from imbalance_stream.base.validation import InvalidParameter
 from imbalance_stream.linear_model import ACOG
@@ -159,6 +160,28 @@ def test_virtual_positives_lie_between_a_learned_positive_and_a_near_one():
     assert made and model.n_virtual_ == len(made)
     assert 0 < model.n_virtual_learned_ <= model.n_virtual_
     assert model.n_learned_ == model.n_asked_ + model.n_virtual_learned_
+
+
+def test_a_wide_positive_does_not_widen_later_neighbour_searches(monkeypatch):
+    """One positive with 100,000 features of its own, then a few hundred samples: each later
+    neighbour search builds a block over the shared features only (two here), where a dense
+    matrix over every feature the kept positives hold would be 100,002 wide every time."""
+    shapes = []
+    dense = Positives._dense
+
+    def spy(self, names):
+        block = dense(self, names)
+        shapes.append(block.shape)
+        return block
+
+    monkeypatch.setattr(Positives, "_dense", spy)
+    model = MarginSampler(LASVM(C=5.0, gamma=0.5), virtual=1, stop_window=None, seed=0)
+    wide = {"f0": 1.5, "f1": 1.5, **{f"w{j}": 1.0 for j in range(100_000)}}
+    run_protocol(model, [(wide, True)] + stream(600, 8, positive_rate=0.3))
+    assert any(len(x) == len(wide) for x in model._positives._rows)  # still kept
+    assert len(shapes) > 100 and model.n_virtual_ == len(shapes)
+    assert max(width for _, width in shapes) == 2
+    assert max(rows for rows, _ in shapes) <= model.n_positives
 
 
 def test_virtual_positives_add_positive_support_vectors():

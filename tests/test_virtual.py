@@ -7,6 +7,7 @@ import pytest
 from river import datasets
 
 from imbalance_stream.active import SaturationStop, Virtual
+from imbalance_stream.active.virtual import Positives, interpolate
 from imbalance_stream.base.validation import InvalidParameter
 from imbalance_stream.svm import LASVM
 
@@ -81,3 +82,75 @@ def test_saturation_stop_ends_a_virtual_run():
     X, y = imbalanced_bananas(n_positive=40, n=1200)
     run = Virtual(seed=1).run(LASVM(C=10.0, gamma=1.0), X, y, stop=SaturationStop(window=50))
     assert run.stopped_at is not None and run.stopped_at < len(X)
+
+
+def sparse_samples(n, seed, d=12):
+    """Dicts over random subsets of ``d`` features (names of two types), some empty."""
+    rng = np.random.default_rng(seed)
+    names = [f"f{j}" for j in range(d - 2)] + [("t", 0), 7]
+    return [
+        {names[j]: float(rng.normal()) for j in range(d) if rng.random() < 0.4} for _ in range(n)
+    ]
+
+
+def as_matrix(samples):
+    names = sorted({name for x in samples for name in x}, key=repr)
+    return np.array([[x.get(name, 0.0) for name in names] for x in samples]).reshape(
+        len(samples), len(names)
+    )
+
+
+@pytest.mark.parametrize("maxlen", [None, 7])
+def test_sparse_distances_are_the_dense_matrix_distances(maxlen):
+    samples = sparse_samples(40, 1)
+    samples[5] = {f"w{j}": 1.0 for j in range(300)} | samples[5]  # wider than any other
+    samples[9] = dict(samples[8])  # a copy
+    kept = Positives(maxlen=maxlen)
+    for t, x in enumerate(samples):
+        kept.append(x)
+        window = samples[: t + 1][-maxlen:] if maxlen else samples[: t + 1]
+        matrix = as_matrix(window)
+        for s in range(len(window)):
+            expected = ((matrix - matrix[s]) ** 2).sum(axis=1)
+            expected[s] = np.inf
+            np.testing.assert_allclose(kept.squared_distances(s), expected, rtol=1e-12)
+
+
+def test_dense_distances_are_the_dense_matrix_distances_to_the_last_bit():
+    X, y = imbalanced_bananas()
+    positives = [x for x, label in zip(X, y) if label]
+    kept = Positives()
+    for x in positives:
+        kept.append(x)
+    matrix = as_matrix(positives)
+    for s in (0, 17, len(positives) - 1):
+        expected = ((matrix - matrix[s]) ** 2).sum(axis=1)
+        expected[s] = np.inf
+        assert kept.squared_distances(s).tolist() == expected.tolist()
+
+
+def test_interpolate_works_on_the_two_samples_features():
+    a, b = {"x": 1.0, 2: 2.0}, {"x": 3.0, "z": -4.0}
+    assert interpolate(a, b, 0.25) == {2: 0.5, "x": 2.5, "z": -3.0}
+    assert list(interpolate(a, b, 0.25)) == ["x", "z", 2]  # repr order, as a dense matrix's
+    assert interpolate({"x": 1.0}, {"x": 1.0, "y": 0.0}, 0.5) == {"x": 1.0}  # zeros left out
+
+
+def test_a_wide_positive_does_not_widen_later_neighbour_searches(monkeypatch):
+    """A real positive with 100,000 features of its own: every search builds a block over the
+    features a positive shares with another (Bananas' two), none over the wide one's."""
+    shapes = []
+    dense_block = Positives._dense
+
+    def spy(self, names):
+        block = dense_block(self, names)
+        shapes.append(block.shape)
+        return block
+
+    monkeypatch.setattr(Positives, "_dense", spy)
+    X, y = imbalanced_bananas(n_positive=200)
+    first = y.index(True)
+    X[first] = X[first] | {f"w{j}": 1.0 for j in range(100_000)}
+    run = Virtual(seed=0).run(LASVM(C=10.0, gamma=1.0), X, y, max_steps=400)
+    assert len(run.virtual) > 10 and len(shapes) == len(run.virtual)
+    assert max(width for _, width in shapes) == 2

@@ -11,6 +11,7 @@ from river.active.base import ActiveLearningClassifier
 from imbalance_stream.base.validation import check_choice, check_int, check_real
 
 from .small_pool import SaturationStop
+from .virtual import Positives, interpolate
 
 __all__ = ["MarginSampler"]
 
@@ -174,7 +175,7 @@ class MarginSampler(ActiveLearningClassifier):
         self._recent: collections.deque = collections.deque(maxlen=max(pool - 1, 1))
         self._learned: dict = {}
         self._stop = None if stop_window is None else SaturationStop(stop_window, stop_tolerance)
-        self._positives: collections.deque = collections.deque(maxlen=n_positives)
+        self._positives = Positives(maxlen=n_positives)
         self._queue: collections.deque = collections.deque(maxlen=pool)
         self.n_seen_ = 0
         self.n_asked_ = 0
@@ -246,22 +247,21 @@ class MarginSampler(ActiveLearningClassifier):
         self._queue.extend(waiting)
 
     def _make_virtual(self) -> None:
-        """``virtual`` points between the newest real positive and its nearest real positives."""
-        names = sorted({name for x in self._positives for name in x}, key=repr)
-        matrix = np.array([[x.get(name, 0.0) for name in names] for x in self._positives], float)
-        own = matrix[-1]
-        distances = ((matrix[:-1] - own) ** 2).sum(axis=1)
+        """``virtual`` points between the newest real positive and its nearest real positives
+        (on the features of the samples involved only, see :class:`~.virtual.Positives`)."""
+        kept = self._positives
+        distances = kept.squared_distances(len(kept) - 1)[:-1]
         # a copy of x_s is no neighbour: its segment is a point, a duplicate positive (D-LASVM-41)
         distances[distances == 0.0] = np.inf
         n_near = min(self.k, int(np.isfinite(distances).sum()))
         if n_near < 1:
             return
         nearest = np.argpartition(distances, n_near - 1)[:n_near]
+        own = kept[-1]
         for _ in range(self.virtual):
             lam = self._rng.random()
-            partner = matrix[int(nearest[self._rng.randrange(n_near)])]
-            mixed = lam * own + (1.0 - lam) * partner
-            self._queue.append({n: float(v) for n, v in zip(names, mixed) if v != 0.0})
+            partner = kept[int(nearest[self._rng.randrange(n_near)])]
+            self._queue.append(interpolate(own, partner, lam))
             self.n_virtual_ += 1
 
     def _unit_test_skips(self):
