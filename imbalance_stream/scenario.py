@@ -594,7 +594,8 @@ def _check_depth(config: dict, source: str) -> None:
 
 
 def _near(source: str) -> pathlib.Path | None:
-    """The scenario file's path, where a protocol's package is looked for (None for a string)."""
+    """The scenario file's path, where the ``reproduce/`` package of a registered protocol is
+    looked for (None for a string)."""
     return None if source.startswith("<") else pathlib.Path(source)
 
 
@@ -624,7 +625,8 @@ def _validate(config: dict, name: str, source: str) -> Scenario:
         protocol = config.get("protocol")
         if not isinstance(protocol, str):
             raise ScenarioError(
-                'protocol: kind = "protocol" needs protocol = "package.module:function"'
+                'protocol: kind = "protocol" needs protocol = the name of a registered protocol,'
+                ' such as "reproduce.acog.protocol:table8"'
             )
         try:
             get_protocol(protocol, near=_near(source))

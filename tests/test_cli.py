@@ -199,12 +199,18 @@ def tiny_protocol(params, *, out_dir, n_jobs, scheduler, progress):
     ]
 
 
-def test_protocol_scenario_prints_rows_and_writes_table(tmp_path, capsys):
-    path = tmp_path / "tiny.toml"
-    path.write_text(
-        f'kind = "protocol"\nprotocol = "{__name__}:tiny_protocol"\n'
-        "[params]\nsizes = [2, 3]\npaper = 7\n"
+def test_protocol_scenario_prints_rows_and_writes_table(tmp_path, capsys, monkeypatch):
+    import importlib.metadata
+
+    from imbalance_stream.evaluate.protocols import GROUP
+
+    # registered as an installed package would, through an entry point
+    point = importlib.metadata.EntryPoint("tiny", f"{__name__}:tiny_protocol", GROUP)
+    monkeypatch.setattr(
+        importlib.metadata, "entry_points", lambda group: importlib.metadata.EntryPoints([point])
     )
+    path = tmp_path / "tiny.toml"
+    path.write_text('kind = "protocol"\nprotocol = "tiny"\n[params]\nsizes = [2, 3]\npaper = 7\n')
     out = tmp_path / "out"
     assert cli.main(["run", str(path), "--out", str(out), "--n-jobs", "2", "--quiet"]) == 0
     printed = capsys.readouterr().out.splitlines()
@@ -229,12 +235,15 @@ def test_protocol_scenario_prints_rows_and_writes_table(tmp_path, capsys):
             "outside the allowed modules",
         ),
         (SMALL.replace("ExactROCAUC", "ExactAUC"), "did you mean 'ExactROCAUC'"),
-        ('kind = "protocol"\nprotocol = "nope"\n', "'package.module:function'"),
+        ('kind = "protocol"\nprotocol = "nope"\n', "protocol 'nope' is not registered"),
         (
             'kind = "protocol"\nprotocol = "acog.table8"\n',
             "now named 'reproduce.acog.protocol:table8'",
         ),
-        ('kind = "protocol"\nprotocol = "nowhere.at_all:run"\n', "no module named 'nowhere'"),
+        (
+            'kind = "protocol"\nprotocol = "reproduce.acog.protocol:tabel8"\n',
+            "not registered; did you mean 'reproduce.acog.protocol:table8'",
+        ),
     ],
 )
 def test_scenario_errors_exit_2_with_a_message(tmp_path, capsys, content, message):

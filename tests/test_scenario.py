@@ -276,7 +276,7 @@ step = 1000
         ("this is = not toml =", "not valid TOML"),
         (
             'kind = "protocol"\nprotocol = "no.such.protocol"\n',
-            "protocol must be 'package.module:function'",
+            "protocol 'no.such.protocol' is not registered",
         ),
         ('kind = "protocol"\n', "needs protocol"),
         ('kind = "protocol"\nprotocol = "x"\n[stream]\n', "unknown key 'stream'"),
