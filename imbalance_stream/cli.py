@@ -236,6 +236,7 @@ def _plot(result, path, title) -> str | None:
 
 
 def _run(args) -> int:
+    from imbalance_stream.provenance import make_output_dir
     from imbalance_stream.scenario import load, run
 
     scenario = load(args.file)
@@ -254,12 +255,7 @@ def _run(args) -> int:
             )
         scenario = scenario.with_seed(args.seed)
     out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise _UsageError(
-            f"cannot create the output directory {str(out)!r}: {error.strerror}"
-        ) from None
+    make_output_dir(out, _UsageError)
 
     started, source = time.time(), _source(scenario.source)
     result = run(
@@ -315,27 +311,43 @@ def _add_replay_parser(commands) -> None:
         default=None,
         help="stop once more than N rows are rejected",
     )
+    replay.add_argument(
+        "--seed",
+        metavar="S",
+        type=int,
+        default=None,
+        help="seed of the models that take one (default: the scenario's replay.seed, else 42)",
+    )
     replay.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def _replay(args) -> int:
-    from imbalance_stream.replay import load, replay
+    from imbalance_stream.provenance import make_output_dir
+    from imbalance_stream.replay import IncompleteReplay, load, replay
     from imbalance_stream.replay.merge import plot
 
     if args.max_rejects is not None and args.max_rejects < 0:
         raise _UsageError("--max-rejects must be >= 0")
+    if args.seed is not None and args.seed < 0:
+        raise _UsageError("--seed must be >= 0")
     scenario = load(args.file)
     out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
+    make_output_dir(out, _UsageError)
     started, source = time.time(), _source(scenario.source)
-    result = replay(
-        scenario,
-        out_dir=out,
-        resume=args.resume,
-        n_jobs=args.n_jobs,
-        scheduler=args.scheduler,
-        max_rejects=args.max_rejects,
-        progress=not args.quiet,
-    )
+    stopped = None
+    try:
+        result = replay(
+            scenario,
+            out_dir=out,
+            resume=args.resume,
+            n_jobs=args.n_jobs,
+            scheduler=args.scheduler,
+            max_rejects=args.max_rejects,
+            progress=not args.quiet,
+            seed=args.seed,
+        )
+    except IncompleteReplay as error:  # a damaged log: its outputs so far, then the error
+        result, stopped = error.result, error
     print(f"{scenario.name}: {scenario.config.get('description', 'replay')}")
     print(format_table(result.table))
     _write_provenance(args, scenario.source, started, out, source)
@@ -347,7 +359,7 @@ def _replay(args) -> int:
         f"{result.rejected} rejected rows; wrote predictions.{kind}, rejected.csv, curves.csv"
         f"{'' if note else ', curves.png'}, entities.csv, table.csv, run.json to {out}"
     )
-    return 0
+    return 0 if stopped is None else _fail(stopped)
 
 
 def _source(scenario_file: str) -> dict:

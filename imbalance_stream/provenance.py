@@ -36,7 +36,7 @@ import platform
 import subprocess
 import sys
 
-__all__ = ["ENVIRONMENT", "PACKAGES", "describe", "snapshot", "write"]
+__all__ = ["ENVIRONMENT", "PACKAGES", "describe", "make_output_dir", "snapshot", "write"]
 
 #: Distributions whose versions the record keeps (those installed).
 PACKAGES = (
@@ -144,3 +144,19 @@ def _git(scenario_file) -> dict | None:
         return None
     changes = git("status", "--porcelain", "--untracked-files=no")
     return {"commit": commit, "modified": bool(changes)}
+
+
+def make_output_dir(out: pathlib.Path, error: type[Exception]) -> None:
+    """Create the output folder ``out`` (and its parents), or raise ``error`` in one line: a path
+    that is a file or a device, or a folder that cannot be created or written to."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as failure:
+        reason = failure.strerror or str(failure)
+        if isinstance(failure, FileExistsError) or (out.exists() and not out.is_dir()):
+            reason = "it exists and is not a folder"
+        raise error(
+            f"cannot create the output folder {str(out)!r}: {reason}; choose another --out"
+        ) from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise error(f"cannot write to the output folder {str(out)!r}; choose another --out")

@@ -44,6 +44,7 @@ label 1 equals True).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -51,11 +52,13 @@ import pathlib
 import shutil
 
 from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.provenance import make_output_dir
 
 from .config import ReplayError, ReplayScenario, load, parse
 from .engine import partition_of, run_cell
 
 __all__ = [
+    "IncompleteReplay",
     "ReplayError",
     "ReplayResult",
     "ReplayScenario",
@@ -93,6 +96,16 @@ class ReplayResult:
     rejected: int
 
 
+class IncompleteReplay(ReplayError):
+    """A replay whose log could not be read to its end (a damaged file). The outputs, for the rows
+    read before the damage, are written; ``result`` is their :class:`ReplayResult`, and the
+    message says at which row the log stopped."""
+
+    def __init__(self, message: str, result: ReplayResult):
+        super().__init__(message)
+        self.result = result
+
+
 def replay(
     scenario: ReplayScenario | str | os.PathLike,
     out_dir=None,
@@ -103,6 +116,7 @@ def replay(
     checkpoint_every: int | None = None,
     checkpoint_seconds: float | None = None,
     progress: bool = False,
+    seed: int | None = None,
 ) -> ReplayResult:
     """Replay the event log of ``scenario`` (a :class:`ReplayScenario` or the path of one).
 
@@ -130,16 +144,31 @@ def replay(
         ``replay.checkpoint_every`` / ``checkpoint_seconds``, else every 100,000 rows).
     progress
         Progress bars with rows per second (serial), or over partitions (parallel).
+    seed
+        The seed of every model that takes one and whose spec leaves it unset (default: the
+        scenario's ``replay.seed``, else 42): two replays of one log are identical, and a
+        resumed one equals a run never stopped, for randomised models too.
+
+    Raises
+    ------
+    ReplayError
+        In one line, for a scenario or log that cannot be replayed, an output folder that cannot
+        be made, too many rejects, or a model that fails; the rows rejected by then are in
+        ``rejected.csv``.
+    IncompleteReplay
+        For a log file damaged past some row, after writing the outputs of the rows before it.
 
     """
     from .merge import merge
 
     if not isinstance(scenario, ReplayScenario):
         scenario = load(scenario)
+    if seed is not None:
+        scenario = scenario.with_seed(check_int("seed", seed, low=0))
     policy = _policy(scenario, max_rejects, checkpoint_every, checkpoint_seconds)
     n_jobs, parallel, partitions = _parallelism(n_jobs, scheduler)
     out = pathlib.Path(out_dir) if out_dir is not None else pathlib.Path("out") / scenario.name
-    out.mkdir(parents=True, exist_ok=True)
+    make_output_dir(out, ReplayError)
     work = out / WORK
     partitions = _prepare_work(work, scenario.fingerprint(), partitions, resume)
     if not scenario.per_entity:
@@ -153,7 +182,9 @@ def replay(
         "resume": resume,
     }
     cells = _cells(scenario, common, progress and not parallel)
-    _run_cells(cells, work, out, n_jobs if parallel else None, scheduler, progress and parallel)
+    summaries = _run_cells(
+        cells, work, out, n_jobs if parallel else None, scheduler, progress and parallel
+    )
     table, models, rejected = merge(
         scenario,
         str(work),
@@ -162,17 +193,22 @@ def replay(
         predictions_format=scenario.options.get("predictions", "csv"),
     )
     shutil.rmtree(work, ignore_errors=True)
-    return ReplayResult(table=table, out_dir=out, models=models, rejected=rejected)
+    result = ReplayResult(table=table, out_dir=out, models=models, rejected=rejected)
+    damaged = next((s["damaged"] for s in summaries if s.get("damaged")), None)
+    if damaged is not None:
+        raise IncompleteReplay(damaged, result)
+    return result
 
 
-def _run_cells(cells, work, out, n_jobs, scheduler, progress) -> None:
-    """Run the cells serially, on processes or on Dask; a replay stopped by ``max_rejects``
-    leaves the rejects found so far in ``out/rejected.csv``, where its error says to look."""
+def _run_cells(cells, work, out, n_jobs, scheduler, progress) -> list[dict]:
+    """Run the cells serially, on processes or on Dask, and return their summaries. A replay that
+    stops, whatever stops it (``max_rejects``, rows out of order, a failing model, an
+    interrupt), leaves the rows rejected so far in ``out/rejected.csv``."""
     from ..evaluate.parallel import map_cells
     from .merge import write_rejects_so_far
 
     try:
-        map_cells(
+        return map_cells(
             run_cell,
             cells,
             n_jobs=n_jobs,
@@ -180,8 +216,9 @@ def _run_cells(cells, work, out, n_jobs, scheduler, progress) -> None:
             progress=progress,
             description="partitions",
         )
-    except ReplayError:
-        write_rejects_so_far(str(work), cells, str(out))
+    except BaseException:
+        with contextlib.suppress(Exception):  # the error that stopped the run is what to report
+            write_rejects_so_far(str(work), cells, str(out))
         raise
 
 

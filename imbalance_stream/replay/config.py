@@ -38,6 +38,7 @@ A replay scenario is a TOML file with ``kind = "replay"``::
     checkpoint_every = 100000      # rows; and/or checkpoint_seconds = 60
     predictions = "csv"            # or "parquet"
     max_rejects = 1000             # optional
+    seed = 42                      # of the models that take one and leave it unset (default 42)
 
 Times are held as integer microseconds so that ``time + delay`` is exact and ties are ties.
 """
@@ -58,7 +59,7 @@ from collections.abc import Mapping
 
 from imbalance_stream.base.validation import did_you_mean
 from imbalance_stream.registry import SpecError, build
-from imbalance_stream.scenario import NamedSpecs, check_keys, check_name
+from imbalance_stream.scenario import DEFAULT_SEED, NamedSpecs, check_keys, check_name
 
 __all__ = ["Event", "LogSpec", "Reject", "ReplayError", "ReplayScenario", "load", "parse"]
 
@@ -107,6 +108,7 @@ _REPLAY_KEYS = {
     "checkpoint_seconds",
     "predictions",
     "max_rejects",
+    "seed",
 }
 _UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0}
 MICRO = 1_000_000
@@ -201,15 +203,48 @@ def parse_duration(value, where: str) -> int:
     return round(seconds * MICRO)
 
 
+#: Numeric times are held as integer microseconds that must fit 64 bits: |t| < 9.2e12 (seconds,
+#: or milliseconds since 1970: any unit up to milliseconds for today's dates).
+_NUMERIC_LIMIT = 2**63 - 1
+#: ISO 8601 times must be dates Python can write back: years 1 to 9999.
+_ISO_FIRST = -62_135_596_800 * MICRO  # 0001-01-01T00:00:00Z
+_ISO_LAST = 253_402_300_799 * MICRO + 999_999  # 9999-12-31T23:59:59.999999Z
+
+
+def _numeric_time(number: float, value) -> int:
+    if not math.isfinite(number):
+        raise Reject(f"time {value!r} is not finite")
+    micros = number * MICRO
+    if not -_NUMERIC_LIMIT <= micros <= _NUMERIC_LIMIT:
+        raise Reject(
+            f"time {value!r} is out of range: a numeric time is held in microseconds and must be "
+            "below 9.2e12 in absolute value"
+        )
+    return round(micros)
+
+
+def check_time_range(micros: int, iso: bool, what: str, value) -> int:
+    """``micros`` if a time of that kind can hold it (a label time made by adding a delay may
+    not); raises :class:`Reject` naming ``what``."""
+    if iso and not _ISO_FIRST <= micros <= _ISO_LAST:
+        raise Reject(f"{what} {value} is out of range: ISO 8601 times end in the year 9999")
+    if not iso and not -_NUMERIC_LIMIT <= micros <= _NUMERIC_LIMIT:
+        raise Reject(f"{what} {value} is out of range: |time| must be below 9.2e12")
+    return micros
+
+
 def parse_time(value) -> int:
     """An event time (a number, or an ISO 8601 date/time; naive times are UTC) as integer
-    microseconds; raises :class:`Reject`."""
+    microseconds; raises :class:`Reject`, also for a time out of range (see
+    :func:`check_time_range`)."""
     if isinstance(value, bool):
         raise Reject(f"cannot read {value!r} as a time")
     if isinstance(value, numbers.Real):
-        if not math.isfinite(value):
-            raise Reject(f"time {value!r} is not finite")
-        return round(float(value) * MICRO)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond the float range
+            raise Reject(f"time {value!r} is out of range") from None
+        return _numeric_time(number, value)
     if isinstance(value, dt.datetime):
         moment = value
     elif isinstance(value, dt.date):
@@ -224,15 +259,14 @@ def parse_time(value) -> int:
             except ValueError:
                 raise Reject(f"cannot read {value!r} as a time (a number or ISO 8601)") from None
         else:
-            if not math.isfinite(number):
-                raise Reject(f"time {value!r} is not finite")
-            return round(number * MICRO)
+            return _numeric_time(number, value)
     else:
         raise Reject(f"cannot read {value!r} as a time")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt.timezone.utc)
     delta = moment - _EPOCH
-    return (delta.days * 86400 + delta.seconds) * MICRO + delta.microseconds
+    micros = (delta.days * 86400 + delta.seconds) * MICRO + delta.microseconds
+    return check_time_range(micros, True, "time", repr(_text(value)))
 
 
 def _text(value) -> str:
@@ -360,8 +394,15 @@ class LogSpec:
 
     def check_columns(self, columns, where: str) -> None:
         """Refuse, before any row is read, a log whose header (``columns``, of the file or
-        query ``where``) lacks a column the scenario names: every row would be rejected."""
+        query ``where``) lacks a column the scenario names (every row would be rejected), or
+        names a column twice (which of the two is meant?)."""
         present = set(columns)
+        if len(present) < len(columns):
+            twice = next(c for i, c in enumerate(columns) if c in list(columns)[:i])
+            raise ReplayError(
+                f"{where} has two columns named {twice!r}; rename one (a replay reads columns by "
+                "name)"
+            )
         named = [
             (key, getattr(self, key))
             for key in ("time", "label", "id", "entity", "label_time")
@@ -428,7 +469,12 @@ class LogSpec:
                         )
                     label_time_text = _text(value)
             else:
-                label_time = time + (self.label_delay or 0)
+                label_time = check_time_range(
+                    time + (self.label_delay or 0),
+                    _is_iso(raw_time),
+                    "label time",
+                    f"(event time {_text(raw_time)!r} plus log.label_delay)",
+                )
                 label_time_text = _format_time(label_time, raw_time)
 
         columns = (
@@ -459,9 +505,16 @@ class LogSpec:
 _MISSING = object()
 
 
+def _is_iso(value) -> bool:
+    """Whether a time was given as a date (ISO 8601 text or a date object), not a number."""
+    return isinstance(value, (dt.datetime, dt.date)) or (
+        isinstance(value, str) and not _is_number(value)
+    )
+
+
 def _format_time(micros: int, like) -> str:
     """``micros`` written the way the event time ``like`` was (ISO 8601 or a number)."""
-    if isinstance(like, (dt.datetime, dt.date)) or (isinstance(like, str) and not _is_number(like)):
+    if _is_iso(like):
         moment = _EPOCH + dt.timedelta(microseconds=micros)
         return moment.isoformat()
     seconds = micros / MICRO
@@ -488,6 +541,17 @@ class ReplayScenario(NamedSpecs):
     @property
     def options(self) -> dict:
         return self.config.get("replay", {})
+
+    @property
+    def _model_seed(self) -> int:
+        """A replay seeds every model that takes a seed and whose spec leaves it unset, so that
+        two replays of a log, and a resumed one, are identical (``replay.seed``, else 42)."""
+        return self.options.get("seed", DEFAULT_SEED)
+
+    def with_seed(self, seed: int) -> ReplayScenario:
+        """The same scenario with ``replay.seed = seed``."""
+        config = {**self.config, "replay": {**self.options, "seed": seed}}
+        return dataclasses.replace(self, config=config)
 
     @property
     def positive(self):
@@ -721,6 +785,7 @@ def _validate(config, name, source, base) -> ReplayScenario:
     for key in ("step", "checkpoint_every"):
         _count(options, key, "replay")
     _count(options, "max_rejects", "replay", minimum=0)
+    _count(options, "seed", "replay", minimum=0)
     if "checkpoint_seconds" in options:
         value = options["checkpoint_seconds"]
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or value <= 0:

@@ -63,7 +63,7 @@ from imbalance_stream.base import (
 )
 
 from .config import NEVER, Reject, ReplayError, _text
-from .sources import records
+from .sources import DamagedLog, records
 from .tracking import MetricTrack
 
 __all__ = ["partition_of", "run_cell"]
@@ -160,6 +160,7 @@ def _fresh_state(cell, scenario, slots):
         },
         "read_rejects": 0,
         "first_reject": None,
+        "damaged": None,
         "sizes": dict.fromkeys(PARTS, 0),
         "done": False,
     }
@@ -228,7 +229,12 @@ def run_cell(cell: dict) -> dict:
 
 
 def _summary(state):
-    return {"counts": state["counts"], "read_rejects": state["read_rejects"], "cell": state["cell"]}
+    return {
+        "counts": state["counts"],
+        "read_rejects": state["read_rejects"],
+        "cell": state["cell"],
+        "damaged": state.get("damaged"),
+    }
 
 
 class _Text:
@@ -278,6 +284,7 @@ class _CellRun:
         self.log = scenario.log
         self.state = state
         state.setdefault("unasked", [set() for _ in state["skip"]])  # a checkpoint of 0.2.0
+        state.setdefault("damaged", None)
         self.files = files
         self.paths = paths
         self.resumed = resumed
@@ -314,6 +321,10 @@ class _CellRun:
                     self._question(ev)
                 else:  # an answer: the label arrives
                     self._answer(ev, y)
+        except BaseException:
+            # whatever stops the replay, the rows rejected so far reach rejected.csv
+            self.rej.flush()
+            raise
         finally:
             if self.bar is not None:
                 self.bar.close()
@@ -343,7 +354,15 @@ class _CellRun:
             yield ev, ev.label if ev.label_time is not None else NEVER
 
     def _valid_events(self):
-        """The log's valid rows in replay order, from the checkpoint's position on."""
+        """The log's valid rows in replay order, from the checkpoint's position on. A log file
+        damaged past some row ends the log there (the state says so, and the replay stops with
+        that error once its outputs are written)."""
+        try:
+            yield from self._read_events()
+        except DamagedLog as error:
+            self.state["damaged"] = error.after(error.row)
+
+    def _read_events(self):
         log, state = self.log, self.state
         if log.out_of_order == "sort":
             yield from _sorted_events(log, self.cell, state, self.bar, self.resumed, self._reject)
@@ -625,17 +644,20 @@ def _sorted_events(log, cell, state, bar, resumed, reject_row):
             runs.append(path)
             chunk.clear()
 
-        for row, record in records(log, 0):
-            if bar is not None and not resumed:
-                bar.update()
-            try:
-                chunk.append(log.event(row, record))
-            except Reject as error:
-                if not resumed:  # a resumed cell wrote and counted these before its checkpoint
-                    reject_row(row, str(error))
-                continue
-            if len(chunk) >= _SORT_CHUNK:
-                spill()
+        try:
+            for row, record in records(log, 0):
+                if bar is not None and not resumed:
+                    bar.update()
+                try:
+                    chunk.append(log.event(row, record))
+                except Reject as error:
+                    if not resumed:  # a resumed cell wrote and counted these before its checkpoint
+                        reject_row(row, str(error))
+                    continue
+                if len(chunk) >= _SORT_CHUNK:
+                    spill()
+        except DamagedLog as error:  # the rows read before the damage are sorted and replayed
+            state["damaged"] = error.after(error.row)
         if chunk:
             spill()
 

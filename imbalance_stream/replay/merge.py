@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as dt
+import hashlib
 import heapq
 import os
 import pickle
@@ -66,14 +67,18 @@ def _csv_rows(path):
 
 def _time_writer(iso: bool):
     epoch = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
-    if iso:
-        return lambda micros: (epoch + dt.timedelta(microseconds=micros)).isoformat()
 
     def number(micros):
         seconds = micros / MICRO
         return str(int(seconds)) if seconds.is_integer() else repr(seconds)
 
-    return number
+    def date(micros):
+        try:
+            return (epoch + dt.timedelta(microseconds=micros)).isoformat()
+        except OverflowError:  # a window that starts before the year 1: its start in seconds
+            return number(micros)
+
+    return date if iso else number
 
 
 def merge(scenario, work, cells, out, predictions_format="csv"):
@@ -82,12 +87,15 @@ def merge(scenario, work, cells, out, predictions_format="csv"):
     {entity: model}}``."""
     parts = [os.path.join(work, f"cell{cell['index']}") for cell in cells]
     states = [load_checkpoint(f"{part}.ckpt") for part in parts]
-    iso = _merge_predictions(parts, out, predictions_format)
+    iso, duplicates = _merge_predictions(parts, out, predictions_format)
     rejected = _merge_rejects(parts, out)
     tracks = _write_curves(scenario, cells, states, parts, out, _time_writer(bool(iso)))
     models = _final_models(scenario, cells, states)
     sizes = _merge_entities(scenario, parts, out)
     table = _table(scenario, tracks, _counts(states, len(tracks)), models, sizes)
+    if scenario.log.id is not None:
+        for row in table:
+            row["duplicate_ids"] = duplicates
     with _atomic(os.path.join(out, "table.csv")) as handle:
         writer = csv.DictWriter(handle, fieldnames=list(table[0]), lineterminator="\n")
         writer.writeheader()
@@ -97,9 +105,18 @@ def merge(scenario, work, cells, out, predictions_format="csv"):
 
 
 def _merge_predictions(parts, out, predictions_format):
-    """``predictions.csv`` (or ``.parquet``) in replay order; whether the times are ISO text
-    (None when nothing was predicted)."""
+    """``predictions.csv`` (or ``.parquet``) in replay order; returns whether the times are ISO
+    text (None when nothing was predicted) and the number of duplicate event ids.
+
+    A row whose event id repeats an earlier row's is kept and replayed (the id names a row in the
+    outputs; it does not decide whether the row happened) and counted. The count holds the
+    predicted rows' ids as 64-bit hashes, 8 bytes a row (two different ids among 10 million share
+    a hash with probability below 3e-6)."""
+    import numpy as np
+
     iso = None
+    hashes = bytearray()
+    last_seq = None
     target = os.path.join(out, "predictions.csv")
     with _atomic(target) as handle:
         writer = csv.writer(handle, lineterminator="\n")
@@ -108,11 +125,15 @@ def _merge_predictions(parts, out, predictions_format):
         for record in heapq.merge(*streams, key=lambda r: (int(r[0]), int(r[1]))):
             if iso is None:
                 iso = not _is_number(record[4])
+            if record[0] != last_seq:  # the first model's line of a row
+                last_seq = record[0]
+                hashes += hashlib.blake2b(record[3].encode(), digest_size=8).digest()
             writer.writerow(record[2:])
     if predictions_format == "parquet":
         _to_parquet(target, os.path.join(out, "predictions.parquet"))
         os.unlink(target)
-    return iso
+    ids = np.frombuffer(bytes(hashes), dtype=np.uint64)
+    return iso, int(ids.size - np.unique(ids).size)
 
 
 def _merge_rejects(parts, out):

@@ -16,10 +16,15 @@ row number in the log (over all its files), ``record`` a dict of column -> value
 from __future__ import annotations
 
 import bisect
+import codecs
+import collections
 import datetime as dt
 import itertools
 import json
 import math
+import os
+import pathlib
+import zlib
 
 from .config import Reject, ReplayError
 
@@ -28,24 +33,146 @@ __all__ = ["events_from_dataset", "records", "write_csv_log"]
 BATCH = 10_000
 
 
+class _Lines:
+    """The lines of a CSV or JSON-lines file, decoded one at a time, for :func:`csv.reader`.
+
+    Reading is line by line from the bytes so that one damaged line costs one row: a line that is
+    not UTF-8 is decoded with replacement characters and flagged (its row is rejected, naming the
+    byte), and the lines of a record that turns out malformed (an unterminated quote that ran
+    over the next lines, a field past the csv module's size limit) can be pushed back and read
+    again, resynchronising at the line after the record's first. A compressed file that ends
+    early or is corrupt raises :class:`DamagedLog`. A UTF-8 byte-order mark opening the file is
+    dropped.
+    """
+
+    def __init__(self, handle, path):
+        self.handle = handle
+        self.path = path
+        self.taken: list[tuple[str, str | None]] = []  # (line, why it is not UTF-8) of a record
+        self.pushed: collections.deque = collections.deque()
+        self.first = True
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        if self.pushed:
+            item = self.pushed.popleft()
+        else:
+            try:
+                raw = self.handle.readline()
+            except (EOFError, OSError, zlib.error) as error:  # gzip's truncation and corruption
+                raise DamagedLog(self.path, error) from None
+            if not raw:
+                raise StopIteration
+            if self.first:
+                self.first = False
+                if raw.startswith(codecs.BOM_UTF8):
+                    raw = raw[len(codecs.BOM_UTF8) :]
+            try:
+                item = (raw.decode("utf-8"), None)
+            except UnicodeDecodeError as error:
+                byte = raw[error.start]
+                item = (
+                    raw.decode("utf-8", "replace"),
+                    f"byte 0x{byte:02x} at column {error.start + 1} is not UTF-8",
+                )
+        self.taken.append(item)
+        return item[0]
+
+    def start_record(self) -> None:
+        self.taken.clear()
+
+    def not_utf8(self) -> str | None:
+        """Why the current record's lines are not text, or None."""
+        for _, why in self.taken:
+            if why is not None:
+                return why
+        return None
+
+    def resynchronise(self) -> None:
+        """Read the current record's lines again from its second one on."""
+        self.pushed.extendleft(reversed(self.taken[1:]))
+
+
+class DamagedLog(ReplayError):
+    """A log file that cannot be read past some point (a truncated or corrupt compressed file, a
+    damaged Parquet file, an I/O error): the replay ends at the last row read, writes its
+    outputs, and then stops with this one-line error (:meth:`after`)."""
+
+    def __init__(self, path, error):
+        self.reason = _first_line(error)
+        self.path = path
+        self.row = 0
+        super().__init__(f"the log file {path!r} is damaged: {self.reason}")
+
+    def after(self, row: int) -> str:
+        """The message once the replay has written the ``row`` rows read before the damage."""
+        return (
+            f"the log file {self.path!r} is damaged and cannot be read past row {row} "
+            f"({self.reason}); the outputs cover rows 1 to {row}"
+        )
+
+
+def _first_line(error) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _open_lines(path) -> tuple:
+    """``(binary handle, _Lines)`` of a plain or gzip-compressed file."""
+    import gzip
+
+    handle = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")  # noqa: SIM115
+    return handle, _Lines(handle, path)
+
+
 def _csv(path, delimiter, spec):
     """CSV rows as dicts of text. River's ``stream.iter_csv`` would fit but for bad rows: its
     reader silently drops the fields a short line lacks and those a long line adds, and here
-    both are rejected, so the rows are read with the csv module and counted against the header."""
-    import csv
-    import gzip
+    both are rejected, so the rows are read with the csv module and counted against the header.
 
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle, delimiter=delimiter)
+    A record that spans several lines (a quoted field with line breaks, which CSV allows) but has
+    the wrong number of fields, or that the csv module refuses (a field over its size limit, a
+    NUL byte), is taken for an unterminated quote or a damaged line: its first line is rejected
+    and reading resumes at the line after it, so that one bad quote never swallows the rows that
+    follow."""
+    import csv
+
+    handle, lines = _open_lines(path)
+    with handle:
+        reader = csv.reader(lines, delimiter=delimiter)
         header = next(reader, None)
         if header is None:
             return
+        why = lines.not_utf8()
+        if why is not None:
+            raise ReplayError(
+                f"the header of {path!r} is not UTF-8 text ({why}); re-encode the file"
+            )
         spec.check_columns(header, path)
         width = len(header)
-        for fields in reader:
+        while True:
+            lines.start_record()
+            try:
+                fields = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as error:
+                lines.resynchronise()
+                yield Reject(f"unreadable line: {error}")
+                continue
+            why = lines.not_utf8()
             if len(fields) == width:
-                yield dict(zip(header, fields))
+                yield Reject(why) if why is not None else dict(zip(header, fields))
+            elif len(lines.taken) > 1:
+                lines.resynchronise()
+                yield Reject(
+                    "unterminated quote: the row's quoted field runs past the end of its line "
+                    "(read again from the next line)"
+                )
+            elif why is not None:
+                yield Reject(why)
             elif not fields:
                 yield Reject("empty line")
             elif len(fields) < width:
@@ -58,17 +185,23 @@ def _csv(path, delimiter, spec):
 
 
 def _jsonl(path):
-    import gzip
-
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        for line in handle:
+    handle, lines = _open_lines(path)
+    with handle:
+        for line in lines:
+            why = lines.not_utf8()
+            lines.start_record()
             if not line.strip():
+                continue
+            if why is not None:
+                yield Reject(why)
                 continue
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as error:
                 yield Reject(f"invalid JSON: {error.msg} at column {error.colno}")
+                continue
+            except RecursionError:
+                yield Reject("invalid JSON: nested too deeply")
                 continue
             if not isinstance(record, dict):
                 yield Reject(f"a JSON line must be an object, got {type(record).__name__}")
@@ -78,15 +211,27 @@ def _jsonl(path):
 
 def _parquet(path, start, spec):
     try:
+        import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
         raise ReplayError(
             "reading Parquet needs pyarrow: pip install 'imbalance-stream[parquet]'"
         ) from None
+    try:
+        handle = pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as error:
+        raise ReplayError(f"cannot read {path!r} as Parquet: {_first_line(error)}") from None
     skipped = 0
-    with pq.ParquetFile(path) as handle:
+    with handle:
         spec.check_columns(handle.schema_arrow.names, path)
-        for batch in handle.iter_batches(batch_size=BATCH):
+        batches = handle.iter_batches(batch_size=BATCH)
+        while True:
+            try:
+                batch = next(batches, None)
+            except (pa.ArrowException, OSError) as error:
+                raise DamagedLog(path, error) from None
+            if batch is None:
+                return
             if skipped + batch.num_rows <= start:  # a resumed replay skips whole batches
                 skipped += batch.num_rows
                 continue
@@ -95,31 +240,105 @@ def _parquet(path, start, spec):
             skipped += batch.num_rows
 
 
-def _sql(spec, path):
-    if spec.format == "sqlite":
-        import sqlite3
+class _NotText(bytes):
+    """A SQLite text value that is not UTF-8 (its row is rejected, naming the column)."""
 
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        cursor = connection.cursor()
+
+def _sqlite_text(raw: bytes):
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return _NotText(raw)
+
+
+# What a log query may do on SQLite: read tables and call functions. The authorizer refuses
+# everything else: writes, PRAGMA, transactions, ATTACH (which VACUUM INTO asks for too).
+_SQLITE_READS = ("SQLITE_READ", "SQLITE_SELECT", "SQLITE_FUNCTION", "SQLITE_RECURSIVE")
+#: Functions a log query may not call: loading an extension runs a library's code.
+_SQLITE_REFUSED_FUNCTIONS = {"load_extension"}
+
+
+def _sqlite_connection(path):
+    """A SQLite connection that can only read ``path`` (a read-only URI, no attached database, an
+    authorizer that allows reading and functions only), and the list its authorizer fills with
+    what it refused."""
+    import sqlite3
+
+    uri = pathlib.Path(os.path.abspath(path)).as_uri() + "?mode=ro"
+    connection = sqlite3.connect(uri, uri=True)
+    connection.text_factory = _sqlite_text
+    if hasattr(connection, "setlimit"):  # Python 3.11+
+        connection.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+    allowed = {getattr(sqlite3, name) for name in _SQLITE_READS}
+    names = {
+        getattr(sqlite3, n): n for n in dir(sqlite3) if n.startswith("SQLITE_") and n != "SQLITE_OK"
+    }
+    refused: list[str] = []
+
+    def authorize(action, first, second, database, trigger):
+        function = action == sqlite3.SQLITE_FUNCTION and second in _SQLITE_REFUSED_FUNCTIONS
+        if action in allowed and not function:
+            return sqlite3.SQLITE_OK
+        what = names.get(action, str(action)).removeprefix("SQLITE_").lower().replace("_", " ")
+        detail = " ".join(str(v) for v in (first, second) if v)
+        refused.append(f"{what} {detail}".strip())
+        return sqlite3.SQLITE_DENY
+
+    connection.set_authorizer(authorize)
+    return connection, refused
+
+
+def _duckdb_connection(path):
+    try:
+        import duckdb
+    except ImportError:
+        raise ReplayError(
+            "reading DuckDB needs duckdb: pip install 'imbalance-stream[sql]'"
+        ) from None
+    # read-only, no file or network access beyond the database itself, and the settings locked
+    # so that the query cannot turn access back on
+    config = {
+        "enable_external_access": False,
+        "autoload_known_extensions": False,
+        "autoinstall_known_extensions": False,
+        "lock_configuration": True,
+    }
+    return duckdb.connect(path, read_only=True, config=config), []
+
+
+def _sql(spec, path):
+    """The rows of the log's query. The database is opened read-only and the query may only read:
+    one that would write, attach a database or load an extension is refused in one line."""
+    if spec.format == "sqlite":
+        connection, refused = _sqlite_connection(path)
     else:
-        try:
-            import duckdb
-        except ImportError:
-            raise ReplayError(
-                "reading DuckDB needs duckdb: pip install 'imbalance-stream[sql]'"
-            ) from None
-        connection = duckdb.connect(path, read_only=True)
-        cursor = connection
+        connection, refused = _duckdb_connection(path)
     try:
         try:
-            cursor.execute(spec.query)
+            cursor = connection.execute(spec.query)
         except Exception as error:  # sqlite3.Error, duckdb.Error: the user's query
-            raise ReplayError(f"log.query: {str(error).splitlines()[0]}") from None
+            if refused:
+                raise ReplayError(
+                    f"log.query: refused: a log query may only read (it asked for {refused[0]})"
+                ) from None
+            raise ReplayError(f"log.query: {_first_line(error)}") from None
+        if cursor.description is None:
+            raise ReplayError("log.query: the query returns no rows (a log query is a SELECT)")
         columns = [d[0] for d in cursor.description]
         spec.check_columns(columns, "the query's result")
-        while rows := cursor.fetchmany(BATCH):
+        while True:
+            try:
+                rows = cursor.fetchmany(BATCH)
+            except Exception as error:  # a damaged database page, a value that cannot be read
+                raise DamagedLog(path, error) from None
+            if not rows:
+                return
             for values in rows:
-                yield dict(zip(columns, values))
+                bad = next((c for c, v in zip(columns, values) if type(v) is _NotText), None)
+                if bad is None:
+                    yield dict(zip(columns, values))
+                else:
+                    yield Reject(f"column {bad!r}: text that is not UTF-8")
     finally:
         connection.close()
 
@@ -160,15 +379,20 @@ def records(spec, start: int = 0):
     row = 0
     for k, path in enumerate(spec.paths):
         skip = max(0, start - row)
-        if skip and k < len(spec.paths) - 1:
-            n = _count(spec, path)
-            if n <= skip:  # the whole file was read before the checkpoint
-                row += n
-                continue
         n = skip
-        for i, record in _file_records(spec, path, skip):
-            yield row + i + 1, record
-            n = i + 1
+        try:
+            if skip and k < len(spec.paths) - 1:
+                n = _count(spec, path)
+                if n <= skip:  # the whole file was read before the checkpoint
+                    row += n
+                    continue
+                n = skip
+            for i, record in _file_records(spec, path, skip):
+                yield row + i + 1, record
+                n = i + 1
+        except DamagedLog as error:
+            error.row = row + n  # the last row read before the damage
+            raise
         row += n
 
 
