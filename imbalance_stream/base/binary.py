@@ -8,46 +8,111 @@ treatment of empty samples.
 from __future__ import annotations
 
 import abc
+import math
+import numbers
 
 import numpy as np
 from river import base
 
+from .composition import last_step
 from .features import MAX_FEATURES, FeatureSpace
 from .rows import ArrayRows
 from .transaction import Transactional
 from .validation import InvalidParameter, check_bool
 
-__all__ = ["BinaryClassifier", "UnknownLabel", "check_label", "check_positive", "third_label"]
+__all__ = [
+    "BinaryClassifier",
+    "UnknownLabel",
+    "check_label",
+    "check_label_for",
+    "check_positive",
+    "third_label",
+]
 
 
 class UnknownLabel(ValueError):
     """A label that a model cannot take: a third label of a binary model, or a value that is no
-    class label at all (None, NaN, an array or another unhashable value)."""
+    class label at all (None, NaN, an infinite number, an array or another unhashable value)."""
+
+
+#: What :func:`check_label` accepts, said in each of its refusals.
+_CLASS_LABEL = "a class label is a hashable scalar that equals itself, such as 'fraud', 0 or True"
 
 
 def check_label(y):
     """``y`` if it can be a class label, else raise :class:`UnknownLabel` naming it.
 
     A class label is a hashable scalar that equals itself: ``None``, NaN (which equals nothing,
-    so every NaN would be a new class), arrays, lists and other unhashable values are refused.
+    so every NaN would be a new class), arrays, lists and other unhashable values are refused,
+    and so are infinite numbers (a label computed by a division gone wrong, never a class; a
+    model that scans its state for overflows would take one for an overflow).
 
     >>> check_label("spam"), check_label(0), check_label(True)
     ('spam', 0, True)
-    >>> check_label(float("nan"))
+    >>> check_label(float("nan"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    imbalance_stream.base.binary.UnknownLabel: label nan is not a class label (NaN equals no label)
+    imbalance_stream.base.binary.UnknownLabel: label nan is not a class label (NaN equals no ...
+    >>> check_label(float("-inf"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    imbalance_stream.base.binary.UnknownLabel: label -inf is not a class label (it is infinite; ...
     """
     if y is None:
-        raise UnknownLabel("label is None; give every sample a class label")
+        raise UnknownLabel(f"label is None; give every sample a class label ({_CLASS_LABEL})")
     try:
         hash(y)
     except TypeError:
         raise UnknownLabel(
-            f"label {y!r} is not a class label ({type(y).__name__} is unhashable; give a scalar)"
+            f"label {y!r} is not a class label ({type(y).__name__} is not hashable; {_CLASS_LABEL})"
         ) from None
     if y != y:
-        raise UnknownLabel(f"label {y!r} is not a class label (NaN equals no label)")
+        raise UnknownLabel(
+            f"label {y!r} is not a class label (NaN equals no label; {_CLASS_LABEL})"
+        )
+    if isinstance(y, numbers.Real) and math.isinf(y):
+        raise UnknownLabel(f"label {y!r} is not a class label (it is infinite; {_CLASS_LABEL})")
+    return y
+
+
+#: The labels a River binary classifier learns (``_multiclass`` False: its linear models, ...):
+#: True and False, which 1 / 0 and 1.0 / 0.0 equal.
+RIVER_BINARY_LABELS = (False, True)
+
+
+def check_label_for(model, y):
+    """``y`` if ``model`` can learn it, else raise :class:`UnknownLabel` naming it; changes
+    nothing. The one rule of the wrappers, which must refuse a label before they change anything
+    (the inner model would refuse it too late, or not at all):
+
+    * a model (a pipeline's last step) with ``check_label_one`` decides itself: this package's
+      binary classifiers (``positive`` and the first other label learned) and wrappers;
+    * a River binary classifier (``_multiclass`` False) learns True and False only, also written
+      1 / 0 or 1.0 / 0.0 (equal to them): a text label would reach its ``int(y)``, and 2 would
+      be learned as a meaningless target;
+    * any other model (multi-class) takes every class label (:func:`check_label`).
+
+    >>> from river import linear_model
+    >>> check_label_for(linear_model.LogisticRegression(), 1.0)
+    1.0
+    >>> check_label_for(linear_model.LogisticRegression(), 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    imbalance_stream.base.binary.UnknownLabel: label 2 is not a class of LogisticRegression: ...
+    """
+    final = last_step(model)
+    check_label_one = getattr(final, "check_label_one", None)
+    if check_label_one is not None:
+        check_label_one(y)
+        return y
+    check_label(y)
+    if isinstance(final, base.Classifier) and not final._multiclass:
+        if y not in RIVER_BINARY_LABELS:
+            raise UnknownLabel(
+                f"label {y!r} is not a class of {type(final).__name__}: River's binary "
+                "classifiers learn True/False (or 1/0); for more classes wrap it in "
+                "river.multiclass.OneVsRestClassifier"
+            )
     return y
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import collections
+import numbers
 
 import numpy as np
 
+from imbalance_stream.base.binary import UnknownLabel, check_label
 from imbalance_stream.base.validation import check_bool, check_int, check_real
 
 from .ddr import DDR
@@ -13,6 +15,16 @@ from .iwlspc import IWLSPC
 from .reweighter import Reweighter
 
 __all__ = ["DDRReweighter"]
+
+
+def _label_kind(y) -> str | None:
+    """``"number"`` for a real number or a boolean (numpy's too), ``"text"`` for a string, None
+    for anything else: the labels DDR can sort among others of their kind."""
+    if isinstance(y, str):
+        return "text"
+    if isinstance(y, (numbers.Real, np.bool_)):
+        return "number"
+    return None
 
 
 class DDRReweighter(Reweighter):
@@ -34,6 +46,11 @@ class DDRReweighter(Reweighter):
     ``sum_c p(c|x) gamma(c) beta(x, c)`` under DDR's classifier; a label DDR did not see at the
     last refresh gets the neutral raw weight 1 (D-DR-38). Weights are normalised to mean 1 over
     the source window (D-DR-13) and clipped at ``clip`` if given.
+
+    Labels. DDR sorts its classes at each refresh, so they are all numbers or all text: a label
+    of the other kind, a tuple or another object, ``None``, NaN or an infinite number raises
+    :class:`~imbalance_stream.base.UnknownLabel` before anything changes. Labels that are equal
+    are one class, as everywhere in the package: 1, 1.0 and True (and 0, 0.0 and False).
 
     Parameters
     ----------
@@ -121,14 +138,26 @@ class DDRReweighter(Reweighter):
         self.lambda_ = check_real("lambda_", lambda_, low=0.0, optional=True)
         self._per_class: dict = {}
 
+    def check_label_one(self, y) -> None:
+        """Raise :class:`~imbalance_stream.base.UnknownLabel` unless ``y`` can be a class: a
+        class label (not None) that is a number or text, of the kind of the classes held (see
+        "Labels" above); changes nothing."""
+        check_label(y)
+        kind = _label_kind(y)
+        held = next(iter(self._per_class), None)
+        if kind is None or (held is not None and kind != _label_kind(held)):
+            # without this the sample is kept and the next refresh fails to sort the classes
+            takes = "numbers (such as 0/1 or True/False) or text, all of one kind"
+            if held is not None:
+                takes = f"{_label_kind(held)} labels only, as it holds {held!r}"
+            raise UnknownLabel(
+                f"label {y!r} cannot be a class of DDRReweighter, which sorts its classes: it "
+                f"takes {takes}"
+            )
+
     def learn_source_one(self, x: dict, y=None) -> None:
         """Add a labelled sample to its class's window and to the source window."""
-        if y is None:
-            raise ValueError("DDRReweighter needs the label of a source sample, got None")
-        try:
-            hash(y)
-        except TypeError:
-            raise ValueError(f"the label {y!r} is not hashable") from None
+        self.check_label_one(y)  # before anything changes
         vector, _ = self._windows.encode(x)  # refuses a bad value before anything changes
         self._per_class.setdefault(y, collections.deque(maxlen=self.n_per_class)).append(vector)
         super().learn_source_one(x, y)
@@ -179,9 +208,13 @@ class DDRReweighter(Reweighter):
                     for c, p in zip(ddr.classes_, proba)
                 )
             )
-        if y not in set(ddr.classes_.tolist()):
+        classes = ddr.classes_.tolist()
+        if y not in classes:  # compared with ==: 1, 1.0 and True are one class
             return 1.0
-        return float(ddr.weight(row, np.array([y], dtype=object))[0])
+        # the class as DDR was fitted with it, which DDR.weight recognises (it compares labels
+        # by their text, where True is not 1)
+        fitted = classes[classes.index(y)]
+        return float(ddr.weight(row, np.array([fitted], dtype=object))[0])
 
     @classmethod
     def _unit_test_params(cls):

@@ -8,7 +8,7 @@ import math
 import numpy as np
 from river import base
 
-from imbalance_stream.base.binary import check_label
+from imbalance_stream.base.binary import check_label_for
 from imbalance_stream.base.composition import last_step
 from imbalance_stream.base.validation import check_seed
 
@@ -56,6 +56,13 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
     the re-weighter's last refresh before the sample joins its source window, so that the
     classifier learns before any window changes and a sample the classifier refuses changes
     nothing (D-DR-14). Bad features are refused by the re-weighter first, naming the feature.
+
+    Labels are checked before anything changes, and a label that the classifier or the
+    re-weighter cannot take raises :class:`~imbalance_stream.base.UnknownLabel`: one that is no
+    class label (None, NaN, an infinite number, an unhashable value), one that is no class of the
+    classifier (River's binary classifiers learn True/False, also written 1/0 or 1.0/0.0; this
+    package's learn their ``positive`` and one other label), or one the re-weighter refuses
+    (:class:`~imbalance_stream.density_ratio.DDRReweighter` takes numbers or text, of one kind).
 
     Parameters
     ----------
@@ -128,14 +135,19 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
 
     # ---- learning -----------------------------------------------------------------------------
 
+    def check_label_one(self, y) -> None:
+        """Raise :class:`~imbalance_stream.base.UnknownLabel` if :meth:`learn_one` would refuse
+        ``y`` (see "Labels" above); changes nothing."""
+        # both checked here, before the classifier learns: it may learn the sample zero times,
+        # River's binary ones refuse with errors of their own or learn 2 silently, and a label
+        # the re-weighter refuses must not have been learned by the classifier first
+        check_label_for(self.classifier, y)
+        self.reweighter.check_label_one(y)
+
     def learn_one(self, x: dict, y, w: float = 1.0, **kwargs) -> None:
         """Learn ``(x, y)`` with its importance weight (times ``w``); then add it to the
         re-weighter's source window. Other keyword arguments go to the classifier."""
-        check_label(y)  # refuses a label that is no class label before anything changes
-        # and one the classifier would refuse, even if it learns the sample zero times
-        check_label_one = getattr(last_step(self.classifier), "check_label_one", None)
-        if check_label_one is not None:
-            check_label_one(y)
+        self.check_label_one(y)  # before anything changes
         self.reweighter.check_one(x)  # and bad features
         weight = w * self.reweighter.weight_one(x, y)
         if self._weighted:  # checked at construction: this learn_one takes ``w``

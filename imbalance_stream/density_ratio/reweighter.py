@@ -15,6 +15,7 @@ import math
 import numpy as np
 from river import base
 
+from imbalance_stream.base.binary import check_label
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
 
@@ -97,8 +98,17 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
         that would refuse it (a bad value, or a feature space that would be full)."""
         self._windows.encode(x)
 
+    def check_label_one(self, y) -> None:
+        """Raise :class:`~imbalance_stream.base.UnknownLabel` if :meth:`learn_source_one` would
+        refuse the label ``y``; changes nothing. A re-weighter of the inputs alone takes ``None``
+        (an unlabelled source sample) and any class label; one that weighs classes (DDR) says
+        which it takes."""
+        if y is not None:
+            check_label(y)
+
     def learn_source_one(self, x: dict, y=None) -> None:
         """Add a labelled sample to the source window."""
+        self.check_label_one(y)  # before anything changes
         self._windows.push("source", self._windows.vector(x))
         self._labels.append(y)
         self._count_sample()

@@ -44,7 +44,9 @@ class MulticlassIncLPSVM(Transactional, HeldSamples, base.Classifier):
     Limits. The model keeps a dense matrix over the features, so its feature space holds at most
     4,096 features: a sample that would grow it further raises
     :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
-    whole or not at all, as by :class:`~imbalance_stream.base.BinaryClassifier`.
+    whole or not at all, as by :class:`~imbalance_stream.base.BinaryClassifier`. Any class label
+    starts a class (text, numbers, tuples; 1, 1.0 and True are one); None, NaN, an infinite number
+    or an unhashable value raises :class:`~imbalance_stream.base.UnknownLabel` and changes nothing.
 
     Parameters
     ----------
