@@ -31,7 +31,9 @@ The format is documented in ``scenarios/README.md``; in short::
     step = 500
 
 :func:`load` reads and validates a file (unknown keys and class names are refused with suggestions,
-and every object is built once so that a wrong parameter is reported before anything runs);
+sizes beyond :data:`~imbalance_stream.registry.SIZE_CAPS` too, which the environment variable
+``IMBALANCE_STREAM_CAPS`` changes, and every object is built once so that a wrong parameter is
+reported before anything runs);
 :func:`run` runs it. Every model gets a fresh stream built from the same spec and seed, so all
 models see exactly the same samples.
 
@@ -65,7 +67,7 @@ from river import metrics as river_metrics
 
 from .base.composition import is_anomaly_detector, last_step
 from .base.validation import did_you_mean
-from .registry import SpecError, build, is_spec_value, resolve
+from .registry import SpecError, build, check_size, is_spec_value, resolve
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -484,6 +486,7 @@ def _validate_stream(stream, where="stream"):
         raise ScenarioError(f"{where}: missing 'source' (the dataset or generator to read)")
     if "n_samples" in stream:
         _positive_int(stream["n_samples"], f"{where}.n_samples")
+        check_size("n_samples", stream["n_samples"], f"{where}.n_samples", ScenarioError)
     if "seed" in stream:
         _positive_int(stream["seed"], f"{where}.seed", minimum=0)
     if "delay" in stream:  # labels arrive this many samples late

@@ -58,7 +58,7 @@ import re
 from collections.abc import Mapping
 
 from imbalance_stream.base.validation import did_you_mean
-from imbalance_stream.registry import SpecError, build
+from imbalance_stream.registry import SpecError, build, check_size
 from imbalance_stream.scenario import DEFAULT_SEED, NamedSpecs, check_keys, check_name
 
 __all__ = ["Event", "LogSpec", "Reject", "ReplayError", "ReplayScenario", "load", "parse"]
@@ -721,6 +721,8 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
     positive = log.get("positive", True)
     if labels is not None and positive not in labels:
         raise ReplayError(f"log.positive: {positive!r} is not one of log.labels {labels!r}")
+    events = dict(log.get("events", {}))
+    check_size("n_samples", events.get("n_samples"), "log.events.n_samples", ReplayError)
     return LogSpec(
         paths=paths,
         format=fmt,
@@ -740,7 +742,7 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
         query=log.get("query"),
         delimiter=log.get("delimiter", "\t" if paths and paths[0].endswith(".tsv") else ","),
         dataset=dataset,
-        events=dict(log.get("events", {})),
+        events=events,
     )
 
 
