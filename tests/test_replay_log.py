@@ -514,6 +514,8 @@ def test_resume_after_sigkill_is_byte_identical(tmp_path):
         'name = "k"\nkind = "replay"\n[log]\npath = "log.csv"\ntime = "time"\nid = "event_id"\n'
         'entity = "entity"\nlabel = "label"\nlabels = [false, true]\nlabel_time = "label_time"\n'
         '[models]\nM = { class = "ACOG", params = { covariance = "diag" } }\n'
+        # a randomised model, seeded by the replay (replay.seed's default): resume reproduces it
+        'K = { class = "KOIL", params = { budget = 20 } }\n'
         '[metrics]\nBA = "river.metrics.BalancedAccuracy"\n'
         '[replay]\nglobal_model = true\nstep = 100\nwindow = "6h"\ncheckpoint_every = 25\n'
     )
@@ -545,6 +547,13 @@ def test_resume_after_sigkill_is_byte_identical(tmp_path):
     done = subprocess.run(command + ["--resume"], env=env, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert _outputs(out) == _outputs(expected.out_dir)
+
+
+@pytest.mark.requires_data("a9a")
+def test_the_example_replay_checkpoints_more_than_once():
+    """The README's kill-and-resume demonstration needs a checkpoint before the end."""
+    scenario = parse((ROOT / "scenarios" / "examples" / "replay.toml").read_text(), name="replay")
+    assert scenario.log.events["n_samples"] >= 2 * scenario.options["checkpoint_every"]
 
 
 @pytest.mark.requires_data("a9a")

@@ -26,6 +26,7 @@ import collections
 import copy
 import inspect
 import math
+import re
 import sys
 import types
 from typing import Any
@@ -123,6 +124,14 @@ def _parameters(cls: type) -> frozenset:
     return found
 
 
+_NAME_CHARS = re.compile(r"[A-Za-z0-9_]*")
+
+
+def _interned(text: str) -> str:
+    """``text``, interned when CPython would intern it as a constant (name characters only)."""
+    return sys.intern(text) if _NAME_CHARS.fullmatch(text) else text
+
+
 class Transactional:
     """Mixin of the estimators whose ``learn_one`` applies a sample through :meth:`_apply`.
 
@@ -149,8 +158,17 @@ class Transactional:
 
     def __setstate__(self, state):
         # as pickle's own default: interned names, so that pickles of models sharing attribute
-        # names stay as small after a round trip as before it
-        vars(self).update({sys.intern(k) if type(k) is str else k: v for k, v in state.items()})
+        # names stay as small after a round trip as before it. Values that Python interns when
+        # it compiles them (identifier-like constants, such as a parameter's default "kernel")
+        # are interned too: one that equals an attribute's name is then the same object again,
+        # and a model pickles to the same bytes after a round trip (a resumed replay's
+        # entities.csv holds those sizes)
+        vars(self).update(
+            {
+                sys.intern(k) if type(k) is str else k: _interned(v) if type(v) is str else v
+                for k, v in state.items()
+            }
+        )
         if self._DERIVED:
             self._reset_derived()
 

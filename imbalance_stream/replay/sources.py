@@ -171,6 +171,10 @@ def _csv(path, delimiter, spec):
                     "unterminated quote: the row's quoted field runs past the end of its line "
                     "(read again from the next line)"
                 )
+            elif '"' in lines.taken[0][0]:  # the last line: its quote ran to the end of the file
+                yield Reject(
+                    "unterminated quote: the row's quoted field runs to the end of the log"
+                )
             elif why is not None:
                 yield Reject(why)
             elif not fields:
