@@ -194,6 +194,15 @@ def check_bad_input_corpus(model):
 
 
 @pytest.mark.parametrize("cls, params", CONFIGURATIONS)
+def test_a_pickle_round_trip_gives_the_same_bytes(cls, params):
+    """A model read back from its pickle pickles to the same bytes: a resumed replay (models
+    read back from a checkpoint) writes the model sizes of a run never stopped."""
+    model = warmed(cls, params)
+    data = pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL)
+    assert pickle.dumps(pickle.loads(data), protocol=pickle.HIGHEST_PROTOCOL) == data
+
+
+@pytest.mark.parametrize("cls, params", CONFIGURATIONS)
 def test_labels_that_are_no_class_label_are_refused(cls, params):
     model = warmed(cls, params)
     if is_detector(model):

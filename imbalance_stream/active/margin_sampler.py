@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from river.active.base import ActiveLearningClassifier
 
+from imbalance_stream.base.transaction import intern_state
 from imbalance_stream.base.validation import check_choice, check_int, check_real
 
 from .small_pool import SaturationStop
@@ -213,6 +214,10 @@ class MarginSampler(ActiveLearningClassifier):
         return ask
 
     # ---- learning -----------------------------------------------------------------------------
+
+    def __setstate__(self, state):
+        # pickles to the same bytes after a round trip (a resumed replay's model sizes)
+        vars(self).update(intern_state(state))
 
     def learn_one(self, x, y, **kwargs):
         if self.stopped_:

@@ -132,6 +132,18 @@ def _interned(text: str) -> str:
     return sys.intern(text) if _NAME_CHARS.fullmatch(text) else text
 
 
+def intern_state(state: dict) -> dict:
+    """An unpickled ``__dict__`` with its names interned, as pickle's default ``__setstate__``
+    does, and its identifier-like string values too, as Python interns them when it compiles
+    them (a parameter's default ``"kernel"``): a value equal to an attribute's name is then the
+    same object again, and the model pickles to the same bytes after a round trip as before it
+    (a resumed replay's ``entities.csv`` holds those sizes)."""
+    return {
+        sys.intern(k) if type(k) is str else k: _interned(v) if type(v) is str else v
+        for k, v in state.items()
+    }
+
+
 class Transactional:
     """Mixin of the estimators whose ``learn_one`` applies a sample through :meth:`_apply`.
 
@@ -157,18 +169,7 @@ class Transactional:
         return {key: value for key, value in state.items() if key not in self._DERIVED}
 
     def __setstate__(self, state):
-        # as pickle's own default: interned names, so that pickles of models sharing attribute
-        # names stay as small after a round trip as before it. Values that Python interns when
-        # it compiles them (identifier-like constants, such as a parameter's default "kernel")
-        # are interned too: one that equals an attribute's name is then the same object again,
-        # and a model pickles to the same bytes after a round trip (a resumed replay's
-        # entities.csv holds those sizes)
-        vars(self).update(
-            {
-                sys.intern(k) if type(k) is str else k: _interned(v) if type(v) is str else v
-                for k, v in state.items()
-            }
-        )
+        vars(self).update(intern_state(state))
         if self._DERIVED:
             self._reset_derived()
 

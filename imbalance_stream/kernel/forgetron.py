@@ -112,7 +112,8 @@ class Forgetron(KernelExpansion):
                 else:
                     high = middle
             phi = low
-        self.damage += _damage(phi * sigma_r, phi * margin_r)
+        # a Python float: a numpy scalar would pickle its dtype anew after a round trip
+        self.damage += float(_damage(phi * sigma_r, phi * margin_r))
         self._alpha[: self._count] *= phi
         self._remove(0)
 
