@@ -145,9 +145,7 @@ def test_an_unterminated_quote_rejects_one_row_and_reads_on(root, capsys, where)
 
 
 def test_a_quoted_field_over_several_lines_is_still_one_row(root, capsys):
-    (root / "h.toml").write_text(
-        scenario_text(extra_log='[log.features]\nexclude = ["note"]\n')
-    )
+    (root / "h.toml").write_text(scenario_text(extra_log='[log.features]\nexclude = ["note"]\n'))
     lines = [f"{line},plain" for line in GOOD]
     lines[2] = 'e3,3,3.0,0,"two\nlines"'
     write_log(root, lines, header=HEADER + ",note")
@@ -400,6 +398,8 @@ SEEDED_MODELS = {
     "KDENovelty": f'{{ class = "KDENovelty", {STREAM_DETECTOR} }}',
     "ULSIFNovelty": f'{{ class = "ULSIFNovelty", {STREAM_DETECTOR} }}',
     "KMMNovelty": f'{{ class = "KMMNovelty", {STREAM_DETECTOR} }}',
+    "KLIEPNovelty": f'{{ class = "KLIEPNovelty", {STREAM_DETECTOR} }}',
+    "LocKMMNovelty": f'{{ class = "LocKMMNovelty", {STREAM_DETECTOR} }}',
     "ImportanceWeighted": '{ class = "ImportanceWeighted", params = { classifier = { class = '
     '"river.linear_model.LogisticRegression" }, reweighter = { class = "KMMReweighter", params = '
     "{ n_source = 30, n_target = 10, refresh_every = 10 } } } }",
@@ -416,6 +416,17 @@ def _seeded_log(folder: pathlib.Path):
         y = int(draw.random() < 0.3)
         lines.append(f"e{i},{i},{draw.gauss(y, 1):.4f},{draw.gauss(-y, 1):.4f},{y}")
     write_log(folder, lines, header="event_id,t,a,b,fraud")
+
+
+def test_every_public_estimator_that_takes_a_seed_is_replayed_twice():
+    import inspect
+
+    from test_river_checks import public_estimators
+
+    seeded = {
+        cls.__name__ for cls in public_estimators() if "seed" in inspect.signature(cls).parameters
+    }
+    assert seeded <= set(SEEDED_MODELS), sorted(seeded - set(SEEDED_MODELS))
 
 
 @pytest.mark.parametrize("name", sorted(SEEDED_MODELS))
