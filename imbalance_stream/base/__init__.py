@@ -2,7 +2,7 @@
 
 from .arrays import capacity_for, grow_matrix, grow_vector
 from .binary import BinaryClassifier, UnknownLabel, check_label
-from .composition import is_anomaly_detector, last_step
+from .composition import is_anomaly_detector, last_step, watches_arrivals
 from .features import FeatureSpace, FeatureSpaceFull, InvalidFeature, as_float
 from .rows import ArrayRows
 from .transaction import NumericalError
@@ -27,6 +27,7 @@ __all__ = [
     "check_label",
     "is_anomaly_detector",
     "last_step",
+    "watches_arrivals",
     "capacity_for",
     "grow_matrix",
     "grow_vector",

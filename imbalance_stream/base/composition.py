@@ -1,12 +1,13 @@
 """What a composed model is made of: the estimator at the end of a pipeline or inside River's
-anomaly filters, and whether a model is an anomaly detector. One rule for the scenario checks,
+anomaly filters, whether a model is an anomaly detector, whether it watches the unlabelled
+arrivals. One rule for the scenario checks,
 the prequential runner, the event-log replay and the importance-weighting wrapper."""
 
 from __future__ import annotations
 
 from river import base, compose
 
-__all__ = ["is_anomaly_detector", "last_step"]
+__all__ = ["is_anomaly_detector", "last_step", "watches_arrivals"]
 
 
 def last_step(model):
@@ -28,3 +29,10 @@ def is_anomaly_detector(model) -> bool:
     return isinstance(final, base.AnomalyDetector) or (
         hasattr(final, "score_one") and not hasattr(final, "predict_one")
     )
+
+
+def watches_arrivals(model) -> bool:
+    """Whether ``model`` is a classifier that is shown the unlabelled arrivals (``observe_one``:
+    a re-weighter's target window), as the prequential runner and the replay show them. Anomaly
+    detectors' ``observe_one`` is their two-sample mode's, not this."""
+    return isinstance(model, base.Classifier) and getattr(model, "observe_one", None) is not None

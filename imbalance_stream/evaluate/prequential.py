@@ -24,13 +24,14 @@ import pathlib
 import sys
 from collections.abc import Iterable, Mapping
 
+import numpy as np
 from river import base, evaluate, utils
-from river import stream as river_stream
 from river.active.base import ActiveLearningClassifier
 from river.metrics import base as metrics_base
 
-from ..base import REFUSALS, is_anomaly_detector
+from ..base import REFUSALS, is_anomaly_detector, watches_arrivals
 from ..datasets import ChecksumError, CorruptedFileError, MissingDataFile
+from .delayed import DelayedLabels
 from .parallel import map_cells
 
 __all__ = ["ModelFailed", "PrequentialResult", "StreamFailed", "plot_curves", "run_prequential"]
@@ -169,7 +170,7 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
             rows.append({"model": name, "step": at, "metric": label, "value": metric.get()})
 
     try:
-        if (delay is None and not _watches_arrivals(model)) or is_anomaly_detector(model):
+        if (delay is None and not watches_arrivals(model)) or is_anomaly_detector(model):
             # River's loop; it runs an anomaly detector with late labels too: each sample is
             # scored when it arrives, and learned and counted by the metrics when its label
             # comes (the detectors have no predict_one for the loop below)
@@ -183,8 +184,16 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         else:
             # a model that watches the unlabelled arrivals (observe_one) needs the loop that
             # shows them, even with every label at once: River's loop never calls observe_one
+            def arrived(i, y):  # read a batch ahead: the failure messages count what ran
+                counted[0], last_label[0] = i + 1, y
+
             checkpoints = _delayed(
-                counting(data), model, _MetricSet(list(metrics.values())), step, delay or 0
+                counting(data),
+                model,
+                _MetricSet(list(metrics.values())),
+                step,
+                delay or 0,
+                arrived,
             )
         for state in checkpoints:
             seen = state["Step"]
@@ -222,18 +231,15 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
     return rows, final, seen
 
 
-def _watches_arrivals(model) -> bool:
-    """A classifier that is shown the unlabelled arrivals (``observe_one``: a re-weighter's
-    target window). Anomaly detectors' ``observe_one`` is their two-sample mode's, not this."""
-    return isinstance(model, base.Classifier) and getattr(model, "observe_one", None) is not None
-
-
-def _delayed(data, model, metric_set, step: int, delay: int):
-    """Progressive validation with each label ``delay`` samples late (River's ``simulate_qa``):
-    a sample is predicted when it arrives, and shown to ``model.observe_one`` if the model has
-    one (the unlabelled arrivals a re-weighter adapts to); its label updates the metrics and is
-    learned ``delay`` samples later (by an active learner only if it asked for it, as River's
-    progressive validation does). Yields ``{"Step": answers so far}`` every ``step`` answers."""
+def _delayed(data, model, metric_set, step: int, delay: int, arrived=None):
+    """Progressive validation with each label ``delay`` samples late, in River's
+    ``simulate_qa`` order (:class:`~imbalance_stream.evaluate.delayed.DelayedLabels`, the replay's
+    executor too): a sample is predicted when it arrives, and shown to ``model.observe_one`` if
+    the model has one (the unlabelled arrivals a re-weighter adapts to); its label updates the
+    metrics and is learned ``delay`` samples later (by an active learner only if it asked for it,
+    as River's progressive validation does). ``arrived(i, y)`` is told of each sample as its turn
+    comes (the stream is read a batch ahead). Yields ``{"Step": answers so far}`` every ``step``
+    answers."""
     proba = isinstance(model, base.Classifier) and not metric_set.requires_labels
     predict = model.predict_proba_one if proba else model.predict_one
     observe = getattr(model, "observe_one", None)
@@ -241,20 +247,49 @@ def _delayed(data, model, metric_set, step: int, delay: int):
     active_learner = isinstance(model, ActiveLearningClassifier)
     asked: dict = {}
     answers = 0
-    for i, x, y in river_stream.simulate_qa(data, moment=None, delay=delay):
-        if y is None:  # the sample arrives
-            asked[i] = predict(x) if active_learner else (predict(x), True)
+    labels = DelayedLabels()
+    data = iter(data)
+    start = 0
+    while True:
+        chunk = list(itertools.islice(data, _BATCH))
+        if not chunk:
+            break
+        times = np.arange(start, start + len(chunk), dtype=np.int64)
+        items = [(start + k, x, y) for k, (x, y) in enumerate(chunk)]
+        start += len(chunk)
+        for due, (i, x, y) in labels.feed_grouped(items, times, times + delay):
+            if arrived is not None:
+                arrived(i, y)
+            for j, x_j, y_j in due:
+                answers += 1
+                _answer(model, metric_set, asked.pop(j), x_j, y_j)
+                if answers % step == 0:
+                    yield {"Step": answers}
+            # as simulate_qa does, the prediction sees a copy: a model that changes its input
+            # cannot change what it learns later
+            x_seen = copy.deepcopy(x)
+            asked[i] = predict(x_seen) if active_learner else (predict(x_seen), True)
             if observe is not None:
-                observe(x)
-            continue
-        y_pred, wanted = asked.pop(i)
-        if y_pred is not None and y_pred != {}:
-            metric_set.update(y, y_pred)
-        if wanted:
-            model.learn_one(x, y)
+                observe(x_seen)
+    for j, x_j, y_j in labels.drain():
         answers += 1
+        _answer(model, metric_set, asked.pop(j), x_j, y_j)
         if answers % step == 0:
             yield {"Step": answers}
+
+
+#: Samples read ahead by the delayed loop: the unit of the delayed-label order's computation.
+_BATCH = 1024
+
+
+def _answer(model, metric_set, asked, x, y) -> None:
+    """A label arrives: the metrics take the prediction made at the sample's arrival, and the
+    model learns the label if it asked for it."""
+    y_pred, wanted = asked
+    if y_pred is not None and y_pred != {}:
+        metric_set.update(y, y_pred)
+    if wanted:
+        model.learn_one(x, y)
 
 
 def run_prequential(

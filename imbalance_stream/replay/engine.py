@@ -1,13 +1,18 @@
 """One cell of a replay: the rows of some entities (or all rows, for the global models) replayed in
-time order with River's :func:`river.stream.simulate_qa`, checkpointed, resumable.
+time order as River's :func:`river.stream.simulate_qa` orders them, checkpointed, resumable.
 
 Every cell reads the whole log (so each decides the same rows are bad, and gives each valid row the
-same place ``seq`` in replay order) and keeps the rows of its entities. River's ``simulate_qa``
-then yields each row twice: as a question at its event time (predict with every model as it is
-then) and as an answer at its label time (learn). An answer comes out before the first question
-whose time is at or after its label time, answers in order of label time and, on ties, of their
-questions. Whether an answer comes before a question depends on those two times only, so a cell
+same place ``seq`` in replay order) and keeps the rows of its entities. Each row is then a question
+at its event time (predict with every model as it is then; a model that watches the arrivals,
+``observe_one``, is shown the row) and an answer at its label time (learn). An answer comes out
+before the first question whose time is at or after its label time, answers in order of label time
+and, on ties, of their questions: ``simulate_qa``'s order, which
+:class:`~imbalance_stream.evaluate.delayed.DelayedLabels` computes for a batch of rows at once
+(``BATCH`` rows are read ahead of the replay; the prequential runner's delayed loop uses the same
+executor). Whether an answer comes before a question depends on those two times only, so a cell
 holding a subset of the entities sees, for each of them, exactly what a run over all rows would.
+A row that cannot be read is rejected where ``simulate_qa`` would meet it: after the question
+before it, before the answers due ahead of the next question.
 
 Metrics. River's progressive validation updates a metric when the label of a prediction arrives.
 A cell that sees every row of its models (the global models, and every model of a run in one
@@ -28,9 +33,10 @@ files are flushed and the cell's state (the models, the rows whose labels are pe
 predictions, the metric tracks, the counters, the reader position and the sizes of the part
 files) is pickled to a temporary file, synced, and renamed over ``cell<k>.ckpt``
 (``os.replace``: a reader sees the old checkpoint or the new one, never half of one). A resumed
-cell truncates its part files to the recorded sizes, skips the rows already read, and rebuilds
-``simulate_qa``'s queue by feeding it the pending rows again (not predicted again): their answers
-were not due before the checkpoint's question, so none comes out early, and ties keep their order.
+cell truncates its part files to the recorded sizes, skips the rows already replayed, and queues
+the pending rows' answers again (by label time, then row: the order the queue held them in). The
+reader's position, the number of valid rows and the last time are recorded as the rows are
+replayed, not as they are read ahead, so a checkpoint never counts a row it has not replayed.
 The run then continues exactly as if it had never stopped. (For the records a cell leaves to the
 merge, its checkpoint holds the size of the answer file: the metric state they make is the fold of
 exactly those records, which the merge does once every cell has finished.)
@@ -51,7 +57,6 @@ import tempfile
 import time
 import zlib
 
-from river import stream as river_stream
 from river.active.base import ActiveLearningClassifier
 
 from imbalance_stream.base import (
@@ -60,9 +65,11 @@ from imbalance_stream.base import (
     UnknownLabel,
     is_anomaly_detector,
     last_step,
+    watches_arrivals,
 )
+from imbalance_stream.evaluate.delayed import DelayedLabels
 
-from .config import NEVER, Reject, ReplayError, _text
+from .config import NEVER, Event, Reject, ReplayError, _text
 from .sources import DamagedLog, records
 from .tracking import MetricTrack
 
@@ -71,6 +78,8 @@ __all__ = ["partition_of", "run_cell"]
 #: Errors a model raises before any state changes: the row is rejected for that model.
 MODEL_ERRORS = (InvalidFeature, UnknownLabel)
 _SORT_CHUNK = 100_000
+#: Rows read ahead of the replay: the unit of the delayed-label order's computation.
+BATCH = 2048
 #: A log whose first this many rows are all unreadable does not fit its scenario (a column
 #: misnamed, labels written otherwise): the replay stops instead of rejecting every row.
 NOTHING_READ_AFTER = 1000
@@ -105,6 +114,9 @@ class _Model:
     def __init__(self, model, positive):
         final = last_step(model)
         self.detector = is_anomaly_detector(model)
+        # a re-weighter's target window: shown every row as it is predicted, as in a
+        # prequential run
+        self.observes = watches_arrivals(model)
         self.supervised = getattr(model, "_supervised", True)
         # River's active protocol: predictions come with whether the model wants the label
         self.active = isinstance(final, ActiveLearningClassifier)
@@ -122,6 +134,8 @@ class _Model:
         else:
             proba, ask = model.predict_proba_one(x), True
             prediction = model.predict_one(x)
+        if self.observes:
+            model.observe_one(x)
         score = proba.get(self.positive, 0.0) if proba else ""
         return prediction, score, (prediction, proba), ask
 
@@ -308,19 +322,23 @@ class _CellRun:
         self.pred, self.rej, self.cur = (_Text(files[kind]) for kind in ("pred", "rej", "cur"))
         self.answers: list = []
         self.pending = {ev.seq: (ev, preds) for ev, preds in state["pending"]}
-        self.replaying = set(self.pending)  # rebuilt into the queue, already predicted
         self.since_save = 0
         self.last_save = time.monotonic()
         self.last_reject = 0
         self.bar = _progress_bar(cell, state)
 
     def run(self):
+        state = self.state
+        # simulate_qa's queue: a resumed run's pending labels, by label time then row
+        queued = sorted(
+            self.pending.values(), key=lambda item: (_answer_time(item[0]), item[0].seq)
+        )
+        labels = DelayedLabels((_answer_time(ev), ev) for ev, _ in queued)
         try:
-            for _, ev, y in river_stream.simulate_qa(self._dataset(), _moment, _delay, copy=False):
-                if y is None:  # a question: predict at the event time
-                    self._question(ev)
-                else:  # an answer: the label arrives
-                    self._answer(ev, y)
+            for batch in self._batches():
+                self._execute(batch, labels)
+            for ev in labels.drain():  # the end of the log: every answer comes out
+                self._answer(ev, _label_of(ev))
         except BaseException:
             # whatever stops the replay, the rows rejected so far reach rejected.csv
             self.rej.flush()
@@ -328,61 +346,106 @@ class _CellRun:
         finally:
             if self.bar is not None:
                 self.bar.close()
-        # the end of the log: every answer is out
-        if self.state["seq"] == 0 and self.state["read_rejects"]:
-            raise self._nothing_read(f"every row of the log ({self.state['read_rejects']})")
-        self.state["done"] = True
+        if state["seq"] == 0 and state["read_rejects"]:
+            raise self._nothing_read(f"every row of the log ({state['read_rejects']})")
+        state["done"] = True
         _write_entities(
-            self.paths["ent"], self.slots, self.owned, self.state["models"], self.state["entities"]
+            self.paths["ent"], self.slots, self.owned, state["models"], state["entities"]
         )
         self._save()
 
+    def _execute(self, batch: _Batch, labels: DelayedLabels) -> None:
+        """Replay one batch in simulate_qa's order. Before each of the cell's rows: the rows
+        rejected since the one before (as they were read), then the labels due, then the row's
+        question; at the batch's end, the rejects after its last row and, for a log that stops
+        there (rows out of order), the stop."""
+        events = batch.events
+        steps = labels.feed_grouped(
+            events, [ev.time for ev in events], [_answer_time(ev) for ev in events]
+        )
+        for k, (answers, ev) in enumerate(steps):
+            for reject in batch.rejects.get(k, ()):
+                self._reject(*reject)
+            for answer in answers:
+                self._answer(answer, _label_of(answer))
+            self._question(ev)
+        for reject in batch.rejects.get(len(events), ()):
+            self._reject(*reject)
+        if batch.end is not None:
+            self.state["seq"] = batch.valid
+            if isinstance(batch.end, ReplayError):
+                raise batch.end
+            if batch.end is not _END:
+                self.state["damaged"] = batch.end
+
     # ---- the rows ----------------------------------------------------------------------------
 
-    def _dataset(self):
-        """``(event, label)`` for simulate_qa: the checkpoint's pending rows first (to rebuild
-        its queue; they are not predicted again), then this cell's valid rows."""
-        for ev, _ in self.state["pending"]:
-            yield ev, ev.label if ev.label_time is not None else NEVER
+    def _batches(self):
+        """The cell's valid rows (numbered ``seq`` alike in every cell) in batches of at most
+        ``BATCH`` rows read, each with the rejects read between them. Reading runs a batch ahead
+        of the replay, so everything the state records of it (the position, the number of valid
+        rows, the last time) is set as the rows are replayed, not as they are read."""
         state, cell = self.state, self.cell
         entity_cell = cell["kind"] == "entity"
-        for ev in self._valid_events():
-            ev.seq = state["seq"]  # every cell numbers every valid row alike
-            state["seq"] += 1
-            if entity_cell and partition_of(ev.entity, cell["partitions"]) != cell["partition"]:
-                continue
-            yield ev, ev.label if ev.label_time is not None else NEVER
+        valid, last_time = state["seq"], state["last_time"]
+        batch = _Batch()
+        read = 0
+        for item in self._read_items():
+            read += 1
+            if isinstance(item, Event):
+                ev = item
+                if last_time is not None and ev.time < last_time:
+                    batch.end = ReplayError(
+                        f"row {ev.row}: event time {ev.time_text!r} is before the previous row's; "
+                        'sort the log, or set out_of_order = "sort" in [log]'
+                    )
+                    break
+                last_time = ev.time
+                ev.seq = valid  # every cell numbers every valid row alike
+                valid += 1
+                if entity_cell and partition_of(ev.entity, cell["partitions"]) != cell["partition"]:
+                    continue
+                batch.events.append(ev)
+            elif isinstance(item, DamagedLog):
+                batch.end = item.after(item.row)
+                break
+            else:  # a row that could not be read: (row, reason)
+                batch.rejects.setdefault(len(batch.events), []).append((*item, valid))
+            if read >= BATCH:
+                yield batch
+                batch, read = _Batch(), 0
+        batch.valid = valid
+        if batch.end is None:
+            batch.end = _END
+        yield batch
 
-    def _valid_events(self):
-        """The log's valid rows in replay order, from the checkpoint's position on. A log file
-        damaged past some row ends the log there (the state says so, and the replay stops with
-        that error once its outputs are written)."""
-        try:
-            yield from self._read_events()
-        except DamagedLog as error:
-            self.state["damaged"] = error.after(error.row)
-
-    def _read_events(self):
-        log, state = self.log, self.state
+    def _read_items(self):
+        """The log from the checkpoint's position on: an :class:`Event` per valid row, ``(row,
+        reason)`` per row that cannot be read, and a :class:`DamagedLog` where a damaged file
+        ends it."""
+        log = self.log
         if log.out_of_order == "sort":
-            yield from _sorted_events(log, self.cell, state, self.bar, self.resumed, self._reject)
-            return
-        for row, record in records(log, state["position"]):
-            if self.bar is not None:
-                self.bar.update()
+            # every row is read (and every reject written) before the first is replayed
             try:
-                ev = log.event(row, record)
-            except Reject as error:
-                self._reject(row, str(error))
-                continue
-            if state["last_time"] is not None and ev.time < state["last_time"]:
-                raise ReplayError(
-                    f"row {row}: event time {ev.time_text!r} is before the previous row's; "
-                    'sort the log, or set out_of_order = "sort" in [log]'
+                yield from _sorted_events(
+                    log, self.cell, self.state, self.bar, self.resumed, self._reject
                 )
-            state["last_time"] = ev.time
-            ev.pos = row
-            yield ev
+            except DamagedLog as error:
+                yield error
+            return
+        try:
+            for row, record in records(log, self.state["position"]):
+                if self.bar is not None:
+                    self.bar.update()
+                try:
+                    ev = log.event(row, record)
+                except Reject as error:
+                    yield (row, str(error))
+                    continue
+                ev.pos = row
+                yield ev
+        except DamagedLog as error:
+            yield error
 
     # ---- questions and answers ---------------------------------------------------------------
 
@@ -391,12 +454,10 @@ class _CellRun:
         return model[ev.entity] if self.per_entity[j] else model
 
     def _question(self, ev):
-        if ev.seq in self.replaying:
-            self.replaying.discard(ev.seq)
-            return
         preds = [self._predict(j, midx, ev) for j, midx in enumerate(self.owned)]
         self.pending[ev.seq] = (ev, preds)
-        self.state["position"] = ev.pos
+        state = self.state
+        state["position"], state["seq"], state["last_time"] = ev.pos, ev.seq + 1, ev.time
         self.since_save += 1
         every, seconds = self.cell.get("checkpoint_every"), self.cell.get("checkpoint_seconds")
         if (every is not None and self.since_save >= every) or (
@@ -498,8 +559,12 @@ class _CellRun:
 
     # ---- rejects and checkpoints -------------------------------------------------------------
 
-    def _reject(self, row, reason):
-        """A row that cannot be read: every cell counts it, the reporter cell writes it."""
+    def _reject(self, row, reason, valid=None):
+        """A row that cannot be read: every cell counts it, the reporter cell writes it.
+        ``valid``: the valid rows read before it (None: no row is replayed before the log is
+        read whole, as when sorting)."""
+        if valid is not None:
+            self.state["seq"] = valid
         if self.cell["reporter"]:
             self.rej.row([row, -1, "", reason])
         self.state["read_rejects"] += 1
@@ -588,12 +653,32 @@ class _CellRun:
         self.since_save = 0
 
 
-def _moment(ev):
-    return ev.time
+def _answer_time(ev) -> int:
+    """When the row's answer comes out: its label time, or its own time for a row never
+    labelled (whose answer only frees its place)."""
+    return ev.time if ev.label_time is None else ev.label_time
 
 
-def _delay(ev, _):
-    return 0 if ev.label_time is None else ev.label_time - ev.time
+def _label_of(ev):
+    return NEVER if ev.label_time is None else ev.label
+
+
+class _Batch:
+    """Rows read ahead of the replay: the cell's valid rows, the unreadable rows before each
+    (``{index of the next valid row: [(row, reason, valid rows read before it)]}``), and, in the
+    last batch, the number of valid rows read and how the log ended (``_END``, a damaged file's
+    message, or a :class:`ReplayError` that stops the replay there)."""
+
+    __slots__ = ("end", "events", "rejects", "valid")
+
+    def __init__(self):
+        self.events: list = []
+        self.rejects: dict = {}
+        self.end = None
+        self.valid = 0
+
+
+_END = "the end of the log"  # a batch's end that is neither damage nor a stop
 
 
 def _flush_answers(handle, answers):
