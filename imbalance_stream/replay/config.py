@@ -46,7 +46,6 @@ Times are held as integer microseconds so that ``time + delay`` is exact and tie
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import glob
 import hashlib
 import json
@@ -60,6 +59,9 @@ from collections.abc import Mapping
 from imbalance_stream.base.validation import did_you_mean
 from imbalance_stream.registry import SpecError, build, check_size
 from imbalance_stream.scenario import DEFAULT_SEED, NamedSpecs, check_keys, check_name
+
+# Event, Reject and NEVER are read from here by checkpoints written before they moved to .events
+from .events import MICRO, NEVER, Event, Reject, RowReader, _Never  # noqa: F401
 
 __all__ = ["Event", "LogSpec", "Reject", "ReplayError", "ReplayScenario", "load", "parse"]
 
@@ -111,77 +113,11 @@ _REPLAY_KEYS = {
     "seed",
 }
 _UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0}
-MICRO = 1_000_000
-_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 
 
 class ReplayError(SpecError):
     """A replay that cannot go on: a bad scenario, rows out of order, too many rejects, or a
     checkpoint that does not match. The message is one line saying what to do."""
-
-
-class Reject(Exception):
-    """A row that cannot be replayed; ``str(error)`` is the reason written to ``rejected.csv``."""
-
-
-class _Never:
-    """The label of a row whose label never arrives (predicted, never learned)."""
-
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __reduce__(self):
-        return (_Never, ())
-
-    def __repr__(self):
-        return "NEVER"
-
-
-NEVER = _Never()
-
-
-class Event:
-    """One valid row: ``seq`` its place in replay order, ``row`` its 1-based row in the source,
-    ``time`` and ``label_time`` integer microseconds (``label_time`` None: never labelled),
-    ``pos`` the reader position just after it."""
-
-    __slots__ = (
-        "seq",
-        "row",
-        "pos",
-        "id",
-        "time",
-        "time_text",
-        "entity",
-        "x",
-        "label",
-        "label_time",
-        "label_time_text",
-    )
-
-    def __init__(self, row, id, time, time_text, entity, x, label, label_time, label_time_text):
-        self.seq = -1
-        self.pos = -1
-        self.row = row
-        self.id = id
-        self.time = time
-        self.time_text = time_text
-        self.entity = entity
-        self.x = x
-        self.label = label
-        self.label_time = label_time
-        self.label_time_text = label_time_text
-
-    def __getstate__(self):
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __setstate__(self, state):
-        for name, value in zip(self.__slots__, state):
-            setattr(self, name, value)
 
 
 def parse_duration(value, where: str) -> int:
@@ -203,147 +139,10 @@ def parse_duration(value, where: str) -> int:
     return round(seconds * MICRO)
 
 
-#: Numeric times are held as integer microseconds that must fit 64 bits: |t| < 9.2e12 (seconds,
-#: or milliseconds since 1970: any unit up to milliseconds for today's dates).
-_NUMERIC_LIMIT = 2**63 - 1
-#: ISO 8601 times must be dates Python can write back: years 1 to 9999.
-_ISO_FIRST = -62_135_596_800 * MICRO  # 0001-01-01T00:00:00Z
-_ISO_LAST = 253_402_300_799 * MICRO + 999_999  # 9999-12-31T23:59:59.999999Z
-
-
-def _numeric_time(number: float, value) -> int:
-    if not math.isfinite(number):
-        raise Reject(f"time {value!r} is not finite")
-    micros = number * MICRO
-    if not -_NUMERIC_LIMIT <= micros <= _NUMERIC_LIMIT:
-        raise Reject(
-            f"time {value!r} is out of range: a numeric time is held in microseconds and must be "
-            "below 9.2e12 in absolute value"
-        )
-    return round(micros)
-
-
-def check_time_range(micros: int, iso: bool, what: str, value) -> int:
-    """``micros`` if a time of that kind can hold it (a label time made by adding a delay may
-    not); raises :class:`Reject` naming ``what``."""
-    if iso and not _ISO_FIRST <= micros <= _ISO_LAST:
-        raise Reject(f"{what} {value} is out of range: ISO 8601 times end in the year 9999")
-    if not iso and not -_NUMERIC_LIMIT <= micros <= _NUMERIC_LIMIT:
-        raise Reject(f"{what} {value} is out of range: |time| must be below 9.2e12")
-    return micros
-
-
-def parse_time(value) -> int:
-    """An event time (a number, or an ISO 8601 date/time; naive times are UTC) as integer
-    microseconds; raises :class:`Reject`, also for a time out of range (see
-    :func:`check_time_range`)."""
-    if isinstance(value, bool):
-        raise Reject(f"cannot read {value!r} as a time")
-    if isinstance(value, numbers.Real):
-        try:
-            number = float(value)
-        except OverflowError:  # an integer beyond the float range
-            raise Reject(f"time {value!r} is out of range") from None
-        return _numeric_time(number, value)
-    if isinstance(value, dt.datetime):
-        moment = value
-    elif isinstance(value, dt.date):
-        moment = dt.datetime(value.year, value.month, value.day)
-    elif isinstance(value, str):
-        text = value.strip()
-        try:
-            number = float(text)
-        except ValueError:
-            try:
-                moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
-            except ValueError:
-                raise Reject(f"cannot read {value!r} as a time (a number or ISO 8601)") from None
-        else:
-            return _numeric_time(number, value)
-    else:
-        raise Reject(f"cannot read {value!r} as a time")
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.timezone.utc)
-    delta = moment - _EPOCH
-    micros = (delta.days * 86400 + delta.seconds) * MICRO + delta.microseconds
-    return check_time_range(micros, True, "time", repr(_text(value)))
-
-
-def _text(value) -> str:
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, dt.datetime):
-        return value.isoformat()
-    return str(value)
-
-
-def _empty(value) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _to_float(name, value) -> float:
-    kind = type(value)
-    if kind is str:
-        try:
-            number = float(value)
-        except ValueError:
-            raise Reject(f"column {name!r}: cannot read {value!r} as a number") from None
-    elif kind is float or kind is int:
-        number = float(value)
-    elif isinstance(value, numbers.Real):  # bool, numpy numbers
-        number = float(value)
-    else:
-        raise Reject(f"column {name!r}: cannot read {value!r} as a number")
-    if number - number != 0.0:  # NaN or infinite
-        if math.isnan(number):
-            raise Reject(f"column {name!r}: NaN")
-        raise Reject(f"column {name!r}: infinite value {value!r}")
-    return number
-
-
-def _to_int(name, value) -> int:
-    number = _to_float(name, value)
-    if number != int(number):
-        raise Reject(f"column {name!r}: {value!r} is not an integer")
-    return int(number)
-
-
-def _to_bool(name, value) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "1", "yes", "t"):
-        return True
-    if text in ("false", "0", "no", "f"):
-        return False
-    raise Reject(f"column {name!r}: cannot read {value!r} as true or false")
-
-
-_CONVERT = {
-    "float": _to_float,
-    "int": _to_int,
-    "str": lambda name, value: str(value),
-    "bool": _to_bool,
-}
-
-
-def _guess_label(value):
-    """A label read without a declared list: booleans and integers from their text."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text.lower() in ("true", "false"):
-            return text.lower() == "true"
-        if re.fullmatch(r"[+-]?[0-9]+", text):
-            return int(text)
-        return text
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
 @dataclasses.dataclass
 class LogSpec:
-    """The validated ``[log]`` section; :meth:`event` turns a record into an :class:`Event`."""
+    """The validated ``[log]`` section; its ``reader`` (a :class:`RowReader`) turns records into
+    events."""
 
     paths: list[str]
     format: str
@@ -366,31 +165,11 @@ class LogSpec:
     events: dict = dataclasses.field(default_factory=dict)
 
     def __post_init__(self):
-        reserved = {self.time, self.label, self.id, self.entity, self.label_time} - {None}
-        self._reserved = reserved | set(self.exclude)
-        self._label_map = None
-        if self.labels is not None:
-            self._label_map = {}
-            for label in self.labels:
-                self._label_map[label] = label
-                self._label_map[_text(label)] = label
-                if isinstance(label, bool):
-                    self._label_map[str(label).lower()] = label
+        self.reader = RowReader(self)
 
-    def _label(self, value):
-        if self._label_map is None:
-            return _guess_label(value)
-        key = value.strip() if isinstance(value, str) else value
-        if isinstance(key, float) and key.is_integer():
-            key = int(key)
-        try:
-            return self._label_map[key]
-        except (KeyError, TypeError):
-            pass
-        if isinstance(key, str) and key.lower() in self._label_map:
-            return self._label_map[key.lower()]
-        allowed = ", ".join(repr(label) for label in self.labels)
-        raise Reject(f"unknown label {value!r} (labels: {allowed})")
+    def event(self, row: int, record) -> Event:
+        """The event of source row ``row`` (1-based); raises :class:`Reject` with the reason."""
+        return self.reader.event(row, record)
 
     def check_columns(self, columns, where: str) -> None:
         """Refuse, before any row is read, a log whose header (``columns``, of the file or
@@ -420,113 +199,6 @@ class LogSpec:
                     f"log.{key}: column {column!r} is not in {where} "
                     f"(its columns: {shown}{more}){hint}"
                 )
-
-    def event(self, row: int, record) -> Event:
-        """The event of source row ``row`` (1-based); raises :class:`Reject` with the reason."""
-        if isinstance(record, Reject):
-            raise record
-        if None in record:  # csv.DictReader's restkey: more fields than the header
-            raise Reject(f"{len(record[None])} more field(s) than the header")
-
-        def get(column):
-            value = record.get(column, _MISSING)
-            if value is _MISSING or (value is None and self.format == "csv"):
-                raise Reject(f"missing column {column!r}")
-            return value
-
-        raw_time = get(self.time)
-        if _empty(raw_time):
-            raise Reject(f"column {self.time!r}: empty event time")
-        time = parse_time(raw_time)
-        entity = None
-        if self.entity is not None:
-            value = get(self.entity)
-            if _empty(value):
-                raise Reject(f"column {self.entity!r}: empty entity")
-            entity = _text(value)
-        event_id = str(row)
-        if self.id is not None:
-            value = get(self.id)
-            if _empty(value):
-                raise Reject(f"column {self.id!r}: empty event id")
-            event_id = _text(value)
-
-        raw_label = get(self.label)
-        label, label_time, label_time_text = None, None, ""
-        if not _empty(raw_label):
-            label = self._label(raw_label)
-            if self.label_time is not None:
-                value = get(self.label_time)
-                if not _empty(value):
-                    try:
-                        label_time = parse_time(value)
-                    except Reject as error:
-                        raise Reject(f"column {self.label_time!r}: {error}") from None
-                    if label_time < time:
-                        raise Reject(
-                            f"label time {_text(value)!r} is before the event time "
-                            f"{_text(raw_time)!r}"
-                        )
-                    label_time_text = _text(value)
-            else:
-                label_time = check_time_range(
-                    time + (self.label_delay or 0),
-                    _is_iso(raw_time),
-                    "label time",
-                    f"(event time {_text(raw_time)!r} plus log.label_delay)",
-                )
-                label_time_text = _format_time(label_time, raw_time)
-
-        columns = (
-            self.include
-            if self.include is not None
-            else ([c for c in record if c not in self._reserved])
-        )
-        x = {}
-        types = self.types
-        drop = self.missing == "drop"
-        for column in columns:
-            value = record.get(column, _MISSING)
-            if value is _MISSING or value is None or (type(value) is str and not value.strip()):
-                if value is _MISSING or (value is None and self.format == "csv"):
-                    raise Reject(f"missing column {column!r}")
-                if drop:
-                    continue
-                raise Reject(f"column {column!r}: empty value")
-            kind = types.get(column)
-            x[column] = _to_float(column, value) if kind is None else _CONVERT[kind](column, value)
-        if label is None:
-            label_time = None
-        return Event(
-            row, event_id, time, _text(raw_time), entity, x, label, label_time, label_time_text
-        )
-
-
-_MISSING = object()
-
-
-def _is_iso(value) -> bool:
-    """Whether a time was given as a date (ISO 8601 text or a date object), not a number."""
-    return isinstance(value, (dt.datetime, dt.date)) or (
-        isinstance(value, str) and not _is_number(value)
-    )
-
-
-def _format_time(micros: int, like) -> str:
-    """``micros`` written the way the event time ``like`` was (ISO 8601 or a number)."""
-    if _is_iso(like):
-        moment = _EPOCH + dt.timedelta(microseconds=micros)
-        return moment.isoformat()
-    seconds = micros / MICRO
-    return str(int(seconds)) if seconds.is_integer() else repr(seconds)
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 @dataclasses.dataclass

@@ -69,7 +69,8 @@ from imbalance_stream.base import (
 )
 from imbalance_stream.evaluate.delayed import DelayedLabels
 
-from .config import NEVER, Event, Reject, ReplayError, _text
+from .config import ReplayError
+from .events import NEVER, Event, Reject, text
 from .sources import DamagedLog, records
 from .tracking import MetricTrack
 
@@ -80,6 +81,8 @@ MODEL_ERRORS = (InvalidFeature, UnknownLabel)
 _SORT_CHUNK = 100_000
 #: Rows read ahead of the replay: the unit of the delayed-label order's computation.
 BATCH = 2048
+#: Rows read into events together, column by column (RowReader.events).
+_READ_CHUNK = 512
 #: A log whose first this many rows are all unreadable does not fit its scenario (a column
 #: misnamed, labels written otherwise): the replay stops instead of rejecting every row.
 NOTHING_READ_AFTER = 1000
@@ -433,19 +436,30 @@ class _CellRun:
             except DamagedLog as error:
                 yield error
             return
+        chunk: list = []
+        damaged = None
         try:
-            for row, record in records(log, self.state["position"]):
-                if self.bar is not None:
-                    self.bar.update()
-                try:
-                    ev = log.event(row, record)
-                except Reject as error:
-                    yield (row, str(error))
-                    continue
-                ev.pos = row
-                yield ev
+            for pair in records(log, self.state["position"]):
+                chunk.append(pair)
+                if len(chunk) >= _READ_CHUNK:
+                    yield from self._read_chunk(chunk)
+                    chunk = []
         except DamagedLog as error:
-            yield error
+            damaged = error
+        yield from self._read_chunk(chunk)
+        if damaged is not None:
+            yield damaged
+
+    def _read_chunk(self, chunk):
+        """The items of a chunk of ``(row, record)``, read column by column."""
+        if self.bar is not None and chunk:
+            self.bar.update(len(chunk))
+        for (row, _), item in zip(chunk, self.log.reader.events(chunk)):
+            if isinstance(item, Reject):
+                yield (row, str(item))
+            else:
+                item.pos = row
+                yield item
 
     # ---- questions and answers ---------------------------------------------------------------
 
@@ -505,9 +519,9 @@ class _CellRun:
                 ev.time_text,
                 "" if ev.entity is None else ev.entity,
                 self.labels[j],
-                _text(self.as_logged.get(prediction, prediction)) if prediction is not None else "",
+                text(self.as_logged.get(prediction, prediction)) if prediction is not None else "",
                 repr(float(score)) if score != "" else "",
-                _text(ev.label) if labelled else "",
+                text(ev.label) if labelled else "",
                 ev.label_time_text,
             ]
         )

@@ -32,8 +32,8 @@ import heapq
 import os
 import pickle
 
-from .config import MICRO, _is_number
 from .engine import load_checkpoint, read_answers
+from .events import MICRO, is_number
 from .tracking import MetricTrack
 
 __all__ = ["merge"]
@@ -124,7 +124,7 @@ def _merge_predictions(parts, out, predictions_format):
         streams = [_csv_rows(f"{p}.pred") for p in parts]
         for record in heapq.merge(*streams, key=lambda r: (int(r[0]), int(r[1]))):
             if iso is None:
-                iso = not _is_number(record[4])
+                iso = not is_number(record[4])
             if record[0] != last_seq:  # the first model's line of a row
                 last_seq = record[0]
                 hashes += hashlib.blake2b(record[3].encode(), digest_size=8).digest()
@@ -332,7 +332,7 @@ def plot(out, title=""):
     rows = list(_csv_rows(os.path.join(out, "curves.csv")))[1:]
     for model, curve, when, _, metric, value in rows:
         if iso is None:
-            iso = not _is_number(when)
+            iso = not is_number(when)
         x = dt.datetime.fromisoformat(when) if iso else float(when)
         data.setdefault(metric, {}).setdefault((model, curve), []).append((x, float(value)))
     names = list(data) or ["(no labels)"]

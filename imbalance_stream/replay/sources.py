@@ -1,6 +1,6 @@
 """Event-log readers, each a stream in constant memory of ``(row, record)``: ``row`` the 1-based
 row number in the log (over all its files), ``record`` a dict of column -> value, or a
-:class:`~imbalance_stream.replay.config.Reject` for a row that cannot even be read (invalid JSON).
+:class:`~imbalance_stream.replay.events.Reject` for a row that cannot even be read (invalid JSON).
 
 * CSV (plain or gzip, any delimiter), values as text;
 * JSON lines: one object per line;
@@ -26,7 +26,8 @@ import os
 import pathlib
 import zlib
 
-from .config import Reject, ReplayError
+from .config import ReplayError
+from .events import Reject
 
 __all__ = ["events_from_dataset", "records", "write_csv_log"]
 

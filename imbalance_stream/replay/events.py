@@ -1,0 +1,636 @@
+"""A log's rows as events: the rules that read one row (its times, label, entity, id and
+features) into an :class:`Event`, or refuse it with a :class:`Reject` naming the reason.
+
+:class:`RowReader` applies them, one row at a time (:meth:`RowReader.event`) or a batch of rows
+column by column (:meth:`RowReader.events`: each column converted at once, the rows the quick
+rules cannot vouch for read one at a time, so both give the same events and the same reasons).
+Times are held as integer microseconds, so that ``time + delay`` is exact and ties are ties.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import numbers
+import re
+
+import numpy as np
+
+__all__ = [
+    "MICRO",
+    "NEVER",
+    "Event",
+    "Reject",
+    "RowReader",
+    "check_time_range",
+    "format_time",
+    "is_number",
+    "parse_time",
+    "text",
+]
+
+MICRO = 1_000_000
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+
+
+class Reject(Exception):
+    """A row that cannot be replayed; ``str(error)`` is the reason written to ``rejected.csv``."""
+
+
+class _Never:
+    """The label of a row whose label never arrives (predicted, never learned)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __reduce__(self):
+        return (_Never, ())
+
+    def __repr__(self):
+        return "NEVER"
+
+
+NEVER = _Never()
+
+
+class Event:
+    """One valid row: ``seq`` its place in replay order, ``row`` its 1-based row in the source,
+    ``time`` and ``label_time`` integer microseconds (``label_time`` None: never labelled),
+    ``pos`` the reader position just after it."""
+
+    __slots__ = (
+        "seq",
+        "row",
+        "pos",
+        "id",
+        "time",
+        "time_text",
+        "entity",
+        "x",
+        "label",
+        "label_time",
+        "label_time_text",
+    )
+
+    def __init__(self, row, id, time, time_text, entity, x, label, label_time, label_time_text):
+        self.seq = -1
+        self.pos = -1
+        self.row = row
+        self.id = id
+        self.time = time
+        self.time_text = time_text
+        self.entity = entity
+        self.x = x
+        self.label = label
+        self.label_time = label_time
+        self.label_time_text = label_time_text
+
+    def __getstate__(self):
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __setstate__(self, state):
+        for name, value in zip(self.__slots__, state):
+            setattr(self, name, value)
+
+
+#: Numeric times are held as integer microseconds that must fit 64 bits: |t| < 9.2e12 (seconds,
+#: or milliseconds since 1970: any unit up to milliseconds for today's dates).
+_NUMERIC_LIMIT = 2**63 - 1
+#: ISO 8601 times must be dates Python can write back: years 1 to 9999.
+_ISO_FIRST = -62_135_596_800 * MICRO  # 0001-01-01T00:00:00Z
+_ISO_LAST = 253_402_300_799 * MICRO + 999_999  # 9999-12-31T23:59:59.999999Z
+
+
+def _numeric_time(number: float, value) -> int:
+    if not math.isfinite(number):
+        raise Reject(f"time {value!r} is not finite")
+    micros = number * MICRO
+    if not -_NUMERIC_LIMIT <= micros <= _NUMERIC_LIMIT:
+        raise Reject(
+            f"time {value!r} is out of range: a numeric time is held in microseconds and must be "
+            "below 9.2e12 in absolute value"
+        )
+    return round(micros)
+
+
+def check_time_range(micros: int, iso: bool, what: str, value) -> int:
+    """``micros`` if a time of that kind can hold it (a label time made by adding a delay may
+    not); raises :class:`Reject` naming ``what``."""
+    if iso and not _ISO_FIRST <= micros <= _ISO_LAST:
+        raise Reject(f"{what} {value} is out of range: ISO 8601 times end in the year 9999")
+    if not iso and not -_NUMERIC_LIMIT <= micros <= _NUMERIC_LIMIT:
+        raise Reject(f"{what} {value} is out of range: |time| must be below 9.2e12")
+    return micros
+
+
+def parse_time(value) -> int:
+    """An event time (a number, or an ISO 8601 date/time; naive times are UTC) as integer
+    microseconds; raises :class:`Reject`, also for a time out of range (see
+    :func:`check_time_range`)."""
+    if isinstance(value, bool):
+        raise Reject(f"cannot read {value!r} as a time")
+    if isinstance(value, numbers.Real):
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond the float range
+            raise Reject(f"time {value!r} is out of range") from None
+        return _numeric_time(number, value)
+    if isinstance(value, dt.datetime):
+        moment = value
+    elif isinstance(value, dt.date):
+        moment = dt.datetime(value.year, value.month, value.day)
+    elif isinstance(value, str):
+        stripped = value.strip()
+        try:
+            number = float(stripped)
+        except ValueError:
+            try:
+                moment = dt.datetime.fromisoformat(stripped.replace("Z", "+00:00"))
+            except ValueError:
+                raise Reject(f"cannot read {value!r} as a time (a number or ISO 8601)") from None
+        else:
+            return _numeric_time(number, value)
+    else:
+        raise Reject(f"cannot read {value!r} as a time")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    delta = moment - _EPOCH
+    micros = (delta.days * 86400 + delta.seconds) * MICRO + delta.microseconds
+    return check_time_range(micros, True, "time", repr(text(value)))
+
+
+def text(value) -> str:
+    """A value as the outputs write it: a float by its ``repr``, a date and time in ISO 8601,
+    anything else by ``str``."""
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    return str(value)
+
+
+def is_empty(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def to_float(name, value) -> float:
+    kind = type(value)
+    if kind is str:
+        try:
+            number = float(value)
+        except ValueError:
+            raise Reject(f"column {name!r}: cannot read {value!r} as a number") from None
+    elif kind is float or kind is int:
+        number = float(value)
+    elif isinstance(value, numbers.Real):  # bool, numpy numbers
+        number = float(value)
+    else:
+        raise Reject(f"column {name!r}: cannot read {value!r} as a number")
+    if number - number != 0.0:  # NaN or infinite
+        if math.isnan(number):
+            raise Reject(f"column {name!r}: NaN")
+        raise Reject(f"column {name!r}: infinite value {value!r}")
+    return number
+
+
+def to_int(name, value) -> int:
+    number = to_float(name, value)
+    if number != int(number):
+        raise Reject(f"column {name!r}: {value!r} is not an integer")
+    return int(number)
+
+
+def to_bool(name, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "1", "yes", "t"):
+        return True
+    if text in ("false", "0", "no", "f"):
+        return False
+    raise Reject(f"column {name!r}: cannot read {value!r} as true or false")
+
+
+CONVERTERS = {
+    "float": to_float,
+    "int": to_int,
+    "str": lambda name, value: str(value),
+    "bool": to_bool,
+}
+
+
+def guess_label(value):
+    """A label read without a declared list: booleans and integers from their text."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        if re.fullmatch(r"[+-]?[0-9]+", text):
+            return int(text)
+        return text
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+MISSING = object()
+
+
+def is_iso(value) -> bool:
+    """Whether a time was given as a date (ISO 8601 text or a date object), not a number."""
+    return isinstance(value, (dt.datetime, dt.date)) or (
+        isinstance(value, str) and not is_number(value)
+    )
+
+
+def format_time(micros: int, like) -> str:
+    """``micros`` written the way the event time ``like`` was (ISO 8601 or a number)."""
+    if is_iso(like):
+        moment = _EPOCH + dt.timedelta(microseconds=micros)
+        return moment.isoformat()
+    seconds = micros / MICRO
+    return str(int(seconds)) if seconds.is_integer() else repr(seconds)
+
+
+def is_number(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+class RowReader:
+    """Reads rows of a log into events, following its ``[log]`` section (a
+    :class:`~imbalance_stream.replay.config.LogSpec`)."""
+
+    def __init__(self, spec):
+        self.format: str = spec.format
+        self.time: str = spec.time
+        self.label: str = spec.label
+        self.labels: list | None = spec.labels
+        self.id: str | None = spec.id
+        self.entity: str | None = spec.entity
+        self.label_time: str | None = spec.label_time
+        self.label_delay: int | None = spec.label_delay
+        self.missing: str = spec.missing
+        self.include: list[str] | None = spec.include
+        self.types: dict[str, str] = spec.types
+        reserved = {self.time, self.label, self.id, self.entity, self.label_time} - {None}
+        self._reserved = reserved | set(spec.exclude)
+        self._label_map = None
+        if self.labels is not None:
+            self._label_map = {}
+            for label in self.labels:
+                self._label_map[label] = label
+                self._label_map[text(label)] = label
+                if isinstance(label, bool):
+                    self._label_map[str(label).lower()] = label
+
+    def label_of(self, value):
+        if self._label_map is None:
+            return guess_label(value)
+        key = value.strip() if isinstance(value, str) else value
+        if isinstance(key, float) and key.is_integer():
+            key = int(key)
+        try:
+            return self._label_map[key]
+        except (KeyError, TypeError):
+            pass
+        if isinstance(key, str) and key.lower() in self._label_map:
+            return self._label_map[key.lower()]
+        allowed = ", ".join(repr(label) for label in self.labels)
+        raise Reject(f"unknown label {value!r} (labels: {allowed})")
+
+    def event(self, row: int, record) -> Event:
+        """The event of source row ``row`` (1-based); raises :class:`Reject` with the reason."""
+        if isinstance(record, Reject):
+            raise record
+        if None in record:  # csv.DictReader's restkey: more fields than the header
+            raise Reject(f"{len(record[None])} more field(s) than the header")
+
+        def get(column):
+            value = record.get(column, MISSING)
+            if value is MISSING or (value is None and self.format == "csv"):
+                raise Reject(f"missing column {column!r}")
+            return value
+
+        raw_time = get(self.time)
+        if is_empty(raw_time):
+            raise Reject(f"column {self.time!r}: empty event time")
+        time = parse_time(raw_time)
+        entity = None
+        if self.entity is not None:
+            value = get(self.entity)
+            if is_empty(value):
+                raise Reject(f"column {self.entity!r}: empty entity")
+            entity = text(value)
+        event_id = str(row)
+        if self.id is not None:
+            value = get(self.id)
+            if is_empty(value):
+                raise Reject(f"column {self.id!r}: empty event id")
+            event_id = text(value)
+
+        raw_label = get(self.label)
+        label, label_time, label_time_text = None, None, ""
+        if not is_empty(raw_label):
+            label = self.label_of(raw_label)
+            if self.label_time is not None:
+                value = get(self.label_time)
+                if not is_empty(value):
+                    try:
+                        label_time = parse_time(value)
+                    except Reject as error:
+                        raise Reject(f"column {self.label_time!r}: {error}") from None
+                    if label_time < time:
+                        raise Reject(
+                            f"label time {text(value)!r} is before the event time "
+                            f"{text(raw_time)!r}"
+                        )
+                    label_time_text = text(value)
+            else:
+                label_time = check_time_range(
+                    time + (self.label_delay or 0),
+                    is_iso(raw_time),
+                    "label time",
+                    f"(event time {text(raw_time)!r} plus log.label_delay)",
+                )
+                label_time_text = format_time(label_time, raw_time)
+
+        columns = (
+            self.include
+            if self.include is not None
+            else ([c for c in record if c not in self._reserved])
+        )
+        x = {}
+        types = self.types
+        drop = self.missing == "drop"
+        for column in columns:
+            value = record.get(column, MISSING)
+            if value is MISSING or value is None or (type(value) is str and not value.strip()):
+                if value is MISSING or (value is None and self.format == "csv"):
+                    raise Reject(f"missing column {column!r}")
+                if drop:
+                    continue
+                raise Reject(f"column {column!r}: empty value")
+            kind = types.get(column)
+            x[column] = to_float(column, value) if kind is None else CONVERTERS[kind](column, value)
+        if label is None:
+            label_time = None
+        return Event(
+            row, event_id, time, text(raw_time), entity, x, label, label_time, label_time_text
+        )
+
+    # ---- a batch of rows, column by column ---------------------------------------------------
+
+    def events(self, batch: list) -> list:
+        """The events of ``batch`` (``(row, record)`` pairs): for each row its :class:`Event`,
+        or the :class:`Reject` that :meth:`event` raises for it.
+
+        Each column is converted at once (``float`` mapped over it, the finiteness and range
+        checks on arrays) where its values are all text or all plain numbers; a row that any of
+        these quick rules cannot vouch for (an empty value, a value that does not convert, a
+        time out of range, a record with other columns) is read alone by :meth:`event`. So the
+        events and the reasons are those of :meth:`event`, row by row (``tests/test_replay_log.py``
+        compares them on damaged and hostile logs).
+        """
+        out: list = [None] * len(batch)
+        picked = self._uniform(batch)
+        if picked:
+            rows = [batch[i][0] for i in picked]
+            records = [batch[i][1] for i in picked]
+            bad = np.zeros(len(picked), dtype=bool)
+            built = self._columns(rows, records, bad)
+            for k, i in enumerate(picked):
+                if not bad[k]:
+                    out[i] = built[k]
+        for i, (row, record) in enumerate(batch):
+            if out[i] is None:
+                try:
+                    out[i] = self.event(row, record)
+                except Reject as error:
+                    out[i] = error
+        return out
+
+    def _uniform(self, batch) -> list[int]:
+        """The rows that are records with the columns of the first, in the same order (the
+        order of a row's features is the order of its columns)."""
+        picked = [i for i, (_, record) in enumerate(batch) if type(record) is dict]
+        if not picked:
+            return []
+        first = tuple(batch[picked[0]][1])
+        if None in first:
+            return []
+        if self.format == "csv":  # every record of a CSV file has the header's columns
+            return picked
+        return [i for i in picked if tuple(batch[i][1]) == first]
+
+    def _columns(self, rows, records, bad):
+        """The events of uniform records, column by column; ``bad`` marks the rows to read
+        alone (their entries in the result are then meaningless)."""
+        first = records[0]
+        for column in (self.time, self.label, self.id, self.entity, self.label_time):
+            if column is not None and column not in first:
+                bad[:] = True  # every row lacks it: each is rejected, naming it
+                return [None] * len(rows)
+        raw_times = [record[self.time] for record in records]
+        times, iso = _times(raw_times, bad)
+        time_texts = raw_times if _all_text(raw_times) else [text(v) for v in raw_times]
+        entities = self._texts(self.entity, records, bad)
+        ids = self._texts(self.id, records, bad) if self.id is not None else [str(r) for r in rows]
+        labels, label_times, label_texts = self._labels(records, raw_times, times, iso, bad)
+        xs = self._features(records, bad)
+        return [
+            Event(row, id_, time, time_text, entity, x, label, label_time, label_text)
+            for row, id_, time, time_text, entity, x, label, label_time, label_text in zip(
+                rows, ids, times, time_texts, entities, xs, labels, label_times, label_texts
+            )
+        ]
+
+    def _texts(self, column, records, bad):
+        if column is None:
+            return [None] * len(records)
+        values = [record[column] for record in records]
+        _mark_empty(values, bad)
+        return values if _all_text(values) else [text(v) for v in values]
+
+    def _labels(self, records, raw_times, times, iso, bad):
+        """``(labels, label times, label time texts)``: None, None, "" for a row without a
+        label."""
+        n = len(records)
+        labels: list = [None] * n
+        label_times: list = [None] * n
+        texts = [""] * n
+        known: dict = {}  # text -> label: a log has few distinct labels
+        labelled = []
+        for k, raw in enumerate([record[self.label] for record in records]):
+            if type(raw) is str:
+                label = known.get(raw, MISSING)
+                if label is not MISSING:
+                    labels[k] = label
+                    labelled.append(k)
+                    continue
+            if is_empty(raw):
+                continue
+            try:
+                label = self.label_of(raw)
+            except Reject:
+                bad[k] = True
+                continue
+            if type(raw) is str:
+                known[raw] = label
+            labels[k] = label
+            labelled.append(k)
+        if self.label_time is not None:
+            raw = [records[k][self.label_time] for k in labelled]
+            given = [j for j, value in enumerate(raw) if not is_empty(value)]
+            values = [raw[j] for j in given]
+            flags = np.zeros(len(values), dtype=bool)
+            parsed, _ = _times(values, flags)
+            for j, value, when, flag in zip(given, values, parsed, flags.tolist()):
+                k = labelled[j]
+                if flag or when < times[k]:
+                    bad[k] = True
+                    continue
+                label_times[k] = when
+                texts[k] = text(value)
+        else:
+            delay = self.label_delay or 0
+            for k in labelled:
+                when = times[k] + delay
+                if not _in_range(when, iso[k]):
+                    bad[k] = True
+                    continue
+                label_times[k] = when
+                texts[k] = format_time(when, raw_times[k])
+        return labels, label_times, texts
+
+    def _features(self, records, bad):
+        first = records[0]
+        names = (
+            self.include
+            if self.include is not None
+            else [c for c in first if c not in self._reserved]
+        )
+        if any(name not in first for name in names):
+            bad[:] = True
+            return [None] * len(records)
+        columns = []
+        for name in names:
+            values = [record[name] for record in records]
+            kind = self.types.get(name)
+            if kind is None:
+                columns.append(_floats(name, values, bad))
+            else:
+                columns.append(_converted(name, kind, values, bad))
+        if not names:
+            return [{} for _ in records]
+        return [dict(zip(names, row)) for row in zip(*columns)]
+
+
+def _mark_empty(values, bad) -> None:
+    """Marks the empty values (None, or text of white space only), as :func:`is_empty`."""
+    if _all_text(values):
+        for k, value in enumerate(values):
+            if not value or value.isspace():
+                bad[k] = True
+        return
+    for k, value in enumerate(values):
+        if is_empty(value):
+            bad[k] = True
+
+
+def _all_text(values) -> bool:
+    return all(type(v) is str for v in values)
+
+
+def _plain(values) -> bool:
+    """Whether ``float`` reads every value as :func:`to_float` does: all text, or all plain
+    numbers (not bools, numpy scalars or decimals, which take the row's own path)."""
+    kinds = set(map(type, values))
+    return kinds <= {str} or kinds <= {float, int}
+
+
+def _floats(name, values, bad) -> list:
+    """The column as floats; marks the values that do not convert or are not finite."""
+    if _plain(values):
+        try:
+            numbers_ = list(map(float, values))
+        except (ValueError, OverflowError):
+            pass
+        else:
+            finite = np.isfinite(np.array(numbers_, dtype=np.float64))
+            if not finite.all():
+                bad |= ~finite
+            return numbers_
+    out: list = []
+    for k, value in enumerate(values):
+        if is_empty(value):
+            bad[k] = True
+            out.append(0.0)
+            continue
+        try:
+            out.append(to_float(name, value))
+        except Reject:
+            bad[k] = True
+            out.append(0.0)
+    return out
+
+
+def _converted(name, kind, values, bad) -> list:
+    convert = CONVERTERS[kind]
+    out: list = []
+    for k, value in enumerate(values):
+        if is_empty(value):
+            bad[k] = True
+            out.append(None)
+            continue
+        try:
+            out.append(convert(name, value))
+        except Reject:
+            bad[k] = True
+            out.append(None)
+    return out
+
+
+def _times(values, bad) -> tuple[list[int], list[bool]]:
+    """Times as integer microseconds, and whether each was written as a date; marks the values
+    :func:`parse_time` refuses."""
+    n = len(values)
+    if n and _plain(values):
+        try:
+            seconds = np.array(list(map(float, values)), dtype=np.float64)
+        except (ValueError, OverflowError):
+            pass
+        else:
+            with np.errstate(invalid="ignore", over="ignore"):
+                micros = seconds * MICRO
+                ok = np.isfinite(micros) & (micros < 2.0**63) & (micros > -(2.0**63))
+            bad |= ~ok
+            whole = np.rint(np.where(ok, micros, 0.0)).astype(np.int64)
+            return whole.tolist(), [False] * n
+    times, iso = [0] * n, [False] * n
+    for k, value in enumerate(values):
+        if is_empty(value):
+            bad[k] = True
+            continue
+        try:
+            times[k] = parse_time(value)
+        except Reject:
+            bad[k] = True
+            continue
+        iso[k] = is_iso(value)
+    return times, iso
+
+
+def _in_range(micros: int, iso: bool) -> bool:
+    try:
+        check_time_range(micros, iso, "", "")
+    except Reject:
+        return False
+    return True
