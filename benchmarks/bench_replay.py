@@ -1,19 +1,23 @@
-"""Replay overhead and memory: rows per second of ``imbalance_stream.replay`` against a bare loop of
-the same model over the same rows, and peak memory against the number of rows.
+"""Replay speed and memory: ``imbalance-stream replay`` against a bare loop of the same model over
+the same rows, in the same run, and the scaling of ``--n-jobs 2`` on a per-entity log.
 
 The log is River's Phishing (1,250 rows, 9 features) repeated with advancing times, written as a
-CSV event log (5 accounts, label delays of about an hour, 10% never labelled). The bare loop reads
-the same CSV with the csv module and runs ``predict_proba_one``, ``predict_one`` and
-``learn_one`` (test then train, no delay) with one global model; the replay does the same calls
-per row plus parsing, River's ``simulate_qa`` queue, the prediction and answer files,
-checkpoints every 100,000 rows and the merge. Each size runs in a fresh process so that its peak
-RSS (``ru_maxrss``) is its own. Rows per second are given over wall-clock time and over CPU
-time (``time.process_time``), both around the loop only; on a shared machine read the CPU-time
-ratio, since the two loops run one after the other and the load may change in between.
+CSV event log: ISO 8601 times, 5 accounts, a label-time column (label delays of about an hour,
+10% never labelled). The bare loop is what a user would write without the replay: the csv module
+reads the log, River's ``stream.simulate_qa`` orders the predictions and the late labels, the
+model predicts (``predict_proba_one`` and ``predict_one``) and one prediction line is written per
+row, then learns each label when it arrives. The replay does the same calls plus what a replay
+adds: checking every value, rejects, the metric as each label arrives, checkpoints every 100,000
+rows and the output files.
 
-    python benchmarks/bench_replay.py                   # 50k, 200k, 800k rows
-    python benchmarks/bench_replay.py --rows 1000000 3000000
-    python benchmarks/bench_replay.py --rows 10000000   # 10 million (37 min, loaded 2 cores)
+Each command runs in a fresh process. Reported: rows per CPU-second of the loop alone
+(``time.process_time`` around it), the whole process's CPU time including start-up (what a user
+waits for; ``getrusage`` of the child), and the peak RSS (``ru_maxrss``, which includes the
+imports of numpy, numba and River). On a shared machine read the CPU figures: the commands run
+one after the other and the load may change in between.
+
+    python benchmarks/bench_replay.py --rows 100000 1000000 --model lr acog
+    python benchmarks/bench_replay.py --rows 200000 --model pa --jobs     # also --n-jobs 2
 """
 
 from __future__ import annotations
@@ -33,7 +37,26 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-MODEL = '{ class = "PA", params = { C = 1.0 } }'
+#: The models compared: a spec for the replay's [models] table, and the same model built in
+#: Python for the bare loop.
+MODELS = {
+    "pa": '{ class = "PA", params = { C = 1.0 } }',
+    "lr": '["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]',
+    "acog": '{ class = "ACOG", params = { covariance = "diag" } }',
+}
+LABELS = {"pa": "PA", "lr": "StandardScaler | LogisticRegression", "acog": "ACOG (diag)"}
+
+
+def build_model(kind):
+    from river import linear_model, preprocessing
+
+    from imbalance_stream.linear_model import ACOG, PA
+
+    if kind == "pa":
+        return PA(C=1.0)
+    if kind == "lr":
+        return preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    return ACOG(covariance="diag")
 
 
 def write_log(path, n):
@@ -59,7 +82,7 @@ def write_log(path, n):
             writer.writerow(record.values())
 
 
-def scenario_text(path):
+def scenario_text(path, kind, per_entity):
     return f'''
 kind = "replay"
 name = "bench"
@@ -67,97 +90,133 @@ name = "bench"
 path = "{path}"
 time = "time"
 id = "event_id"
+entity = "entity"
 label = "label"
 labels = [false, true]
 label_time = "label_time"
-[log.features]
-exclude = ["entity"]
 [models]
-M = {MODEL}
+M = {MODELS[kind]}
 [metrics]
 BA = "river.metrics.BalancedAccuracy"
 [replay]
+per_entity = {"true" if per_entity else "false"}
 step = 10000
 '''
 
 
-def bare(path):
-    from imbalance_stream.registry import build
+def bare(path, out, kind):
+    """The loop a user would write: csv, simulate_qa, the model, a prediction line per row."""
+    from river import stream
 
-    model = build(json.loads('{"class": "PA", "params": {"C": 1.0}}'), "estimator")
+    model = build_model(kind)
     skip = {"event_id", "time", "entity", "label", "label_time"}
-    n = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    with open(path, newline="") as handle:
+    no_delay = dt.timedelta(0)
+
+    def rows(handle):
         for row in csv.DictReader(handle):
             x = {k: float(v) for k, v in row.items() if k not in skip}
-            y = row["label"] == "True"
-            model.predict_proba_one(x)
-            model.predict_one(x)
-            model.learn_one(x, y)
-            n += 1
-    return n, time.perf_counter() - start, time.process_time() - cpu
+            row["x"] = x
+            row["at"] = dt.datetime.fromisoformat(row["time"])
+            yield row, row["label"] == "True"
+
+    def delay(row, _):
+        if not row["label_time"]:  # a label that never comes: its place freed at once
+            return no_delay
+        return dt.datetime.fromisoformat(row["label_time"]) - row["at"]
+
+    n = 0
+    start = time.process_time()
+    with open(path, newline="") as handle, open(out, "w", newline="") as sink:
+        writer = csv.writer(sink)
+        for _, row, y in stream.simulate_qa(rows(handle), lambda r: r["at"], delay, copy=False):
+            if y is None:
+                proba = model.predict_proba_one(row["x"])
+                prediction = model.predict_one(row["x"])
+                writer.writerow([row["event_id"], row["time"], prediction, proba.get(True, 0.0)])
+                n += 1
+            elif row["label_time"]:
+                model.learn_one(row["x"], y)
+    return n, time.process_time() - start
 
 
-def replayed(path, out):
+def replayed(path, out, kind, per_entity=False, n_jobs=None):
     from imbalance_stream.replay import parse, replay
 
-    scenario = parse(scenario_text(path), name="bench")
-    start, cpu = time.perf_counter(), time.process_time()
-    replay(scenario, out_dir=out)
-    return time.perf_counter() - start, time.process_time() - cpu
+    scenario = parse(scenario_text(path, kind, per_entity), name="bench")
+    start = time.process_time()
+    replay(scenario, out_dir=out, n_jobs=n_jobs)
+    return time.process_time() - start
 
 
-def child(kind, path, out):
-    if kind == "bare":
-        _, seconds, cpu = bare(path)
-    else:
-        seconds, cpu = replayed(path, out)
+def child(what, path, out, kind):
+    if what == "bare":
+        _, cpu = bare(path, out + ".csv", kind)
+    elif what == "replay":
+        cpu = replayed(path, out, kind)
+    else:  # per-entity models, serial or on two processes
+        cpu = replayed(path, out, kind, per_entity=True, n_jobs=2 if what == "entities2" else None)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MiB on Linux
-    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mib": peak}))
+    print(json.dumps({"cpu": cpu, "peak_mib": peak}))
+
+
+def run_child(what, path, out, kind):
+    """The child's report, with its whole process CPU (start-up included) and wall time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", what, path, out, kind],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    report["process_cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    report["wall"] = wall
+    return report
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, nargs="*", default=[50_000, 200_000, 800_000])
-    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--rows", type=int, nargs="*", default=[100_000])
+    parser.add_argument("--model", nargs="*", choices=sorted(MODELS), default=["lr", "acog"])
+    parser.add_argument("--jobs", action="store_true", help="also per-entity, serial and 2 jobs")
+    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(*args.child)
         return
     print(
-        f"{'rows':>10} {'bare rows/s':>12} {'replay rows/s':>14} {'ratio':>6} "
-        f"{'bare rows/cpu-s':>16} {'replay rows/cpu-s':>18} {'ratio':>6} "
-        f"{'bare MiB':>9} {'replay MiB':>11}"
+        f"{'rows':>10}  {'model':<36} {'bare rows/cpu-s':>15} {'replay rows/cpu-s':>17} "
+        f"{'bare process s':>14} {'replay process s':>16} {'replay/bare':>11} "
+        f"{'bare MiB':>8} {'replay MiB':>10}"
     )
     with tempfile.TemporaryDirectory() as folder:
         for n in args.rows:
             path = os.path.join(folder, f"log{n}.csv")
             write_log(path, n)
-            results = {}
-            for kind in ("bare", "replay"):
-                done = subprocess.run(
-                    [
-                        sys.executable,
-                        __file__,
-                        "--child",
-                        kind,
-                        path,
-                        os.path.join(folder, f"out{n}"),
-                    ],
-                    capture_output=True,
-                    text=True,
-                    check=True,
+            for kind in args.model:
+                out = os.path.join(folder, f"out{n}-{kind}")
+                b = run_child("bare", path, out, kind)
+                r = run_child("replay", path, out, kind)
+                print(
+                    f"{n:>10,}  {LABELS[kind]:<36} {n / b['cpu']:>15,.0f} {n / r['cpu']:>17,.0f} "
+                    f"{b['process_cpu']:>14.1f} {r['process_cpu']:>16.1f} "
+                    f"{r['process_cpu'] / b['process_cpu']:>11.2f} {b['peak_mib']:>8.0f} "
+                    f"{r['peak_mib']:>10.0f}",
+                    flush=True,
                 )
-                results[kind] = json.loads(done.stdout.strip().splitlines()[-1])
-            b, r = results["bare"], results["replay"]
-            print(
-                f"{n:>10,} {n / b['seconds']:>12,.0f} {n / r['seconds']:>14,.0f} "
-                f"{b['seconds'] / r['seconds']:>6.2f} {n / b['cpu']:>16,.0f} "
-                f"{n / r['cpu']:>18,.0f} {b['cpu'] / r['cpu']:>6.2f} {b['peak_mib']:>9.0f} "
-                f"{r['peak_mib']:>11.0f}",
-                flush=True,
-            )
+                if args.jobs:
+                    one = run_child("entities1", path, out + "-e1", kind)
+                    two = run_child("entities2", path, out + "-e2", kind)
+                    print(
+                        f"{'':>10}  per-entity models: 1 job {one['wall']:.1f} s wall, "
+                        f"2 jobs {two['wall']:.1f} s wall (speed-up "
+                        f"{one['wall'] / two['wall']:.2f}x); process CPU {one['process_cpu']:.1f} "
+                        f"s and {two['process_cpu']:.1f} s",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":

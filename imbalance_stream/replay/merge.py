@@ -106,16 +106,10 @@ def merge(scenario, work, cells, out, predictions_format="csv"):
 
 def _merge_predictions(parts, out, predictions_format):
     """``predictions.csv`` (or ``.parquet``) in replay order; returns whether the times are ISO
-    text (None when nothing was predicted) and the number of duplicate event ids.
-
-    A row whose event id repeats an earlier row's is kept and replayed (the id names a row in the
-    outputs; it does not decide whether the row happened) and counted. The count holds the
-    predicted rows' ids as 64-bit hashes, 8 bytes a row (two different ids among 10 million share
-    a hash with probability below 3e-6)."""
-    import numpy as np
-
+    text (None when nothing was predicted) and the number of duplicate event ids
+    (:class:`_DuplicateIds`)."""
     iso = None
-    hashes = bytearray()
+    duplicates = _DuplicateIds(os.path.dirname(parts[0]))
     last_seq = None
     target = os.path.join(out, "predictions.csv")
     with _atomic(target) as handle:
@@ -127,13 +121,61 @@ def _merge_predictions(parts, out, predictions_format):
                 iso = not is_number(record[4])
             if record[0] != last_seq:  # the first model's line of a row
                 last_seq = record[0]
-                hashes += hashlib.blake2b(record[3].encode(), digest_size=8).digest()
+                duplicates.add(record[3])
             writer.writerow(record[2:])
     if predictions_format == "parquet":
         _to_parquet(target, os.path.join(out, "predictions.parquet"))
         os.unlink(target)
-    ids = np.frombuffer(bytes(hashes), dtype=np.uint64)
-    return iso, int(ids.size - np.unique(ids).size)
+    return iso, duplicates.count()
+
+
+class _DuplicateIds:
+    """Counts the rows whose event id repeats an earlier row's (they are kept and replayed: an id
+    names a row in the outputs, it does not decide whether the row happened).
+
+    Each id is hashed to 64 bits (two different ids among 10 million share a hash with probability
+    below 3e-6) and the hash written to one of ``BUCKETS`` files of ``folder`` by its top bits;
+    equal ids land in the same file, which is counted alone: memory holds one bucket, an
+    1/256th of the log's rows, not the whole log."""
+
+    BUCKETS = 256
+    _FLUSH = 1 << 15  # bytes buffered per bucket
+
+    def __init__(self, folder):
+        self.paths = [os.path.join(folder, f"ids{k}.bin") for k in range(self.BUCKETS)]
+        self.buffers = [bytearray() for _ in range(self.BUCKETS)]
+        self.written = [False] * self.BUCKETS
+        for path in self.paths:  # left by a merge that was stopped, before a --resume
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+
+    def add(self, event_id: str) -> None:
+        digest = hashlib.blake2b(event_id.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        k = digest[0]
+        buffer = self.buffers[k]
+        buffer += digest
+        if len(buffer) >= self._FLUSH:
+            self._flush(k)
+
+    def _flush(self, k: int) -> None:
+        with open(self.paths[k], "ab") as handle:
+            handle.write(self.buffers[k])
+        self.buffers[k].clear()
+        self.written[k] = True
+
+    def count(self) -> int:
+        import numpy as np
+
+        total = 0
+        for k in range(self.BUCKETS):
+            data = bytes(self.buffers[k])
+            if self.written[k]:
+                with open(self.paths[k], "rb") as handle:
+                    data = handle.read() + data
+                os.unlink(self.paths[k])
+            hashes = np.frombuffer(data, dtype=np.uint64)
+            total += int(hashes.size - np.unique(hashes).size)
+        return total
 
 
 def _merge_rejects(parts, out):
