@@ -94,10 +94,8 @@ class DelayedLabels:
         pool = self._items + list(items)
         # the answers before question q are order[bounds[q]:bounds[q + 1]]
         bounds = np.searchsorted(emit[order[:cut]], np.arange(n + 1), side="left").tolist()
-        out = order[:cut].tolist()
-        groups = [
-            ([pool[i] for i in out[bounds[q] : bounds[q + 1]]], pool[m + q]) for q in range(n)
-        ]
+        emitted = [pool[i] for i in order[:cut].tolist()]
+        groups = [(emitted[bounds[q] : bounds[q + 1]], pool[m + q]) for q in range(n)]
         later = order[cut:]
         self._items = [pool[i] for i in later.tolist()]
         self._answer_times = answers[later]

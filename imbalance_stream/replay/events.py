@@ -148,19 +148,31 @@ def parse_time(value) -> int:
         try:
             number = float(stripped)
         except ValueError:
-            try:
-                moment = dt.datetime.fromisoformat(stripped.replace("Z", "+00:00"))
-            except ValueError:
-                raise Reject(f"cannot read {value!r} as a time (a number or ISO 8601)") from None
-        else:
-            return _numeric_time(number, value)
+            return _iso_time(stripped, value)
+        return _numeric_time(number, value)
     else:
         raise Reject(f"cannot read {value!r} as a time")
+    return _micros_of(moment, value)
+
+
+def _iso_time(stripped: str, value) -> int:
+    """The ISO 8601 time ``stripped`` (``value`` without surrounding white space)."""
+    try:
+        moment = dt.datetime.fromisoformat(stripped.replace("Z", "+00:00"))
+    except ValueError:
+        raise Reject(f"cannot read {value!r} as a time (a number or ISO 8601)") from None
+    return _micros_of(moment, value)
+
+
+def _micros_of(moment: dt.datetime, value) -> int:
+    """A date and time (naive: UTC) as microseconds since 1970, within the ISO range."""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt.timezone.utc)
     delta = moment - _EPOCH
     micros = (delta.days * 86400 + delta.seconds) * MICRO + delta.microseconds
-    return check_time_range(micros, True, "time", repr(text(value)))
+    if not _ISO_FIRST <= micros <= _ISO_LAST:
+        check_time_range(micros, True, "time", repr(text(value)))  # raises, naming the value
+    return micros
 
 
 def text(value) -> str:
@@ -620,11 +632,16 @@ def _times(values, bad) -> tuple[list[int], list[bool]]:
             bad[k] = True
             continue
         try:
-            times[k] = parse_time(value)
+            if type(value) is str and ":" in value:
+                # a time of day, never a number (float takes no colon): straight to ISO 8601,
+                # as parse_time would go after float failed
+                times[k] = _iso_time(value.strip(), value)
+                iso[k] = True
+            else:
+                times[k] = parse_time(value)
+                iso[k] = is_iso(value)
         except Reject:
             bad[k] = True
-            continue
-        iso[k] = is_iso(value)
     return times, iso
 
 
