@@ -245,6 +245,28 @@ def test_a_truncated_gzip_log_writes_what_was_read_then_stops_in_one_line(root, 
     assert (run.out_dir / "table.csv").exists() and (run.out_dir / "run.json").exists()
 
 
+@pytest.mark.parametrize("layout", ["sorted csv", "json lines"])
+def test_a_truncated_log_read_otherwise_also_writes_what_was_read(root, capsys, layout):
+    lines = [f"e{i},{3000 - i},{i % 7}.0,{i % 3 == 0:d}" for i in range(1, 3001)]
+    if layout == "json lines":
+        name, extra = "log.jsonl.gz", 'format = "jsonl"\n'
+        text = "".join(
+            f'{{"event_id": "e{i}", "t": {i}, "amount": {i % 7}.0, "fraud": {int(i % 3 == 0)}}}\n'
+            for i in range(1, 3001)
+        )
+    else:
+        name, extra = "log.csv.gz", 'out_of_order = "sort"\n'
+        text = "\n".join([HEADER, *lines]) + "\n"
+    data = gzip.compress(text.encode())
+    (root / name).write_bytes(data[: len(data) // 2])
+    (root / "h.toml").write_text(scenario_text(path=name, extra_log=extra))
+    run = Run(root, capsys)
+    line = run.one_line_error()
+    read = int(line.split("past row ")[1].split()[0])
+    predicted, rejected = run.accounted()
+    assert 0 < read < 3000 and len(predicted) + len(rejected) == read
+
+
 def test_a_file_that_is_not_gzip_stops_in_one_line(root, capsys):
     (root / "log.csv.gz").write_bytes(b"not gzip at all\n")
     (root / "h.toml").write_text(scenario_text(path="log.csv.gz"))
