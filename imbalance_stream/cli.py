@@ -13,8 +13,9 @@ model; for a protocol, the rows the protocol returns), and writes into the outpu
   the package versions, the BLAS threads (:mod:`imbalance_stream.provenance`).
 
 ``imbalance-stream replay SCENARIO [--out DIR] [--resume] [--n-jobs N] [--scheduler ADDR]
-[--max-rejects N]`` replays a labelled event log (:mod:`imbalance_stream.replay`); it too writes
-``run.json``.
+[--max-rejects N] [--seed S]`` replays a labelled event log (:mod:`imbalance_stream.replay`); it
+too writes ``run.json``. A damaged log file is replayed up to the damage, its outputs written,
+then reported in one line with exit code 2.
 
 ``imbalance-stream list`` lists the short names of this package's estimators, metrics, datasets and
 schedules, the registered protocols and the scenarios shipped with the package.
