@@ -254,8 +254,8 @@ def main(argv=None) -> int:
         f"{name}/{file}"
         for name, files in pinned["outputs"].items()
         if name in now
-        for file, digest in files.items()
-        if now[name].get(file) != digest
+        for file, pinned_hash in files.items()
+        if now[name].get(file) != pinned_hash
     ]
     missing = sorted(set(pinned["outputs"]) - set(now))
     if missing:

@@ -150,10 +150,11 @@ class _DuplicateIds:
                 os.unlink(path)
 
     def add(self, event_id: str) -> None:
-        digest = hashlib.blake2b(event_id.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-        k = digest[0]
+        text = event_id.encode("utf-8", "surrogatepass")
+        code = hashlib.blake2b(text, digest_size=8).digest()
+        k = code[0]
         buffer = self.buffers[k]
-        buffer += digest
+        buffer += code
         if len(buffer) >= self._FLUSH:
             self._flush(k)
 
