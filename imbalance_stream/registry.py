@@ -506,6 +506,8 @@ SIZE_CAPS: dict[str, int] = {
     "n_categories_per_feature": 10_000,  # RandomTree: children of a categorical split
     "max_tree_depth": 100,  # RandomTree: built by recursion, one call per level
     "candidates": 10_000,  # SelectionShift: draws per sample
+    # a replay log built from a dataset (log.events): a weight per account, drawn by a search
+    "entities": 10_000_000,
     # numbers a generator builds before its first sample: RandomRBF's centroid coordinates
     # (n_centroids * n_features) and an estimate of RandomTree's nodes (see _generator_state)
     "state": 10_000_000,

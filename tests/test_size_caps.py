@@ -107,12 +107,13 @@ def test_a_bad_override_is_refused_in_one_line(setting, message, tmp_path, capsy
     assert "IMBALANCE_STREAM_CAPS" in err and message in err
 
 
-def test_the_replay_event_count_is_capped():
+@pytest.mark.parametrize("key, cap", [("n_samples", "100,000,000"), ("entities", "10,000,000")])
+def test_the_replay_event_sizes_are_capped(key, cap):
     from imbalance_stream.replay.config import ReplayError, parse_log
 
     log = {"format": "dataset", "dataset": "river.datasets.Phishing", "time": "time",
-           "label": "label", "events": {"n_samples": 10**18}}  # fmt: skip
-    with pytest.raises(ReplayError, match="log.events.n_samples: .* cap of 100,000,000"):
+           "label": "label", "events": {key: 10**18}}  # fmt: skip
+    with pytest.raises(ReplayError, match=f"log.events.{key}: .* cap of {cap}"):
         parse_log(log, ROOT)
 
 

@@ -394,7 +394,8 @@ def parse_log(log, base: pathlib.Path) -> LogSpec:
     if labels is not None and positive not in labels:
         raise ReplayError(f"log.positive: {positive!r} is not one of log.labels {labels!r}")
     events = dict(log.get("events", {}))
-    check_size("n_samples", events.get("n_samples"), "log.events.n_samples", ReplayError)
+    for key in ("n_samples", "entities"):
+        check_size(key, events.get(key), f"log.events.{key}", ReplayError)
     return LogSpec(
         paths=paths,
         format=fmt,
