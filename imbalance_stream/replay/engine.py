@@ -71,6 +71,7 @@ from imbalance_stream.evaluate.delayed import DelayedLabels
 
 from .config import ReplayError
 from .events import NEVER, Event, Reject, text
+from .parts import PredictionLine, RejectLine
 from .sources import DamagedLog, records
 from .tracking import MetricTrack
 
@@ -511,19 +512,21 @@ class _CellRun:
         if not labelled:
             counts["never"][midx] += 1
         self.pred.row(
-            [
-                ev.seq,
-                midx,
-                ev.row,
-                ev.id,
-                ev.time_text,
-                "" if ev.entity is None else ev.entity,
-                self.labels[j],
-                text(self.as_logged.get(prediction, prediction)) if prediction is not None else "",
-                repr(float(score)) if score != "" else "",
-                text(ev.label) if labelled else "",
-                ev.label_time_text,
-            ]
+            PredictionLine(
+                seq=ev.seq,
+                model_index=midx,
+                row=ev.row,
+                event_id=ev.id,
+                time=ev.time_text,
+                entity="" if ev.entity is None else ev.entity,
+                model=self.labels[j],
+                prediction=text(self.as_logged.get(prediction, prediction))
+                if prediction is not None
+                else "",
+                score=repr(float(score)) if score != "" else "",
+                label=text(ev.label) if labelled else "",
+                label_time=ev.label_time_text,
+            )
         )
         return taken
 
@@ -580,7 +583,7 @@ class _CellRun:
         if valid is not None:
             self.state["seq"] = valid
         if self.cell["reporter"]:
-            self.rej.row([row, -1, "", reason])
+            self.rej.row(RejectLine(row, -1, "", reason))
         self.state["read_rejects"] += 1
         if self.state.get("first_reject") is None:
             self.state["first_reject"] = (row, reason)
@@ -603,7 +606,7 @@ class _CellRun:
 
     def _reject_for_model(self, ev, j, midx, reason):
         self.state["counts"]["rejected"][midx] += 1
-        self.rej.row([ev.row, midx, self.labels[j], reason])
+        self.rej.row(RejectLine(ev.row, midx, self.labels[j], reason))
         self.last_reject = ev.row
         self._check_rejects()
 

@@ -34,21 +34,10 @@ import pickle
 
 from .engine import load_checkpoint, read_answers
 from .events import MICRO, is_number
+from .parts import PREDICTION_COLUMNS, REJECT_COLUMNS, PredictionLine, RejectLine, order_key
 from .tracking import MetricTrack
 
 __all__ = ["merge"]
-
-PREDICTION_COLUMNS = [
-    "row",
-    "event_id",
-    "time",
-    "entity",
-    "model",
-    "prediction",
-    "score",
-    "label",
-    "label_time",
-]
 
 
 @contextlib.contextmanager
@@ -116,13 +105,14 @@ def _merge_predictions(parts, out, predictions_format):
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(PREDICTION_COLUMNS)
         streams = [_csv_rows(f"{p}.pred") for p in parts]
-        for record in heapq.merge(*streams, key=lambda r: (int(r[0]), int(r[1]))):
+        for record in heapq.merge(*streams, key=order_key):
+            line = PredictionLine._make(record)
             if iso is None:
-                iso = not is_number(record[4])
-            if record[0] != last_seq:  # the first model's line of a row
-                last_seq = record[0]
-                duplicates.add(record[3])
-            writer.writerow(record[2:])
+                iso = not is_number(line.time)
+            if line.seq != last_seq:  # the first model's line of a row
+                last_seq = line.seq
+                duplicates.add(line.event_id)
+            writer.writerow(line.output())
     if predictions_format == "parquet":
         _to_parquet(target, os.path.join(out, "predictions.parquet"))
         os.unlink(target)
@@ -183,10 +173,10 @@ def _merge_rejects(parts, out):
     rejected = 0
     with _atomic(os.path.join(out, "rejected.csv")) as handle:
         writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["row", "model", "reason"])
+        writer.writerow(REJECT_COLUMNS)
         streams = [_csv_rows(f"{p}.rej") for p in parts]
-        for record in heapq.merge(*streams, key=lambda r: (int(r[0]), int(r[1]))):
-            writer.writerow([record[0], record[2], record[3]])
+        for record in heapq.merge(*streams, key=order_key):
+            writer.writerow(RejectLine._make(record).output())
             rejected += 1
     return rejected
 
@@ -204,13 +194,13 @@ def write_rejects_so_far(work, cells, out) -> int:
         if not os.path.exists(path):
             continue
         for record in _csv_rows(path):
-            if len(record) == 4 and record[0].isdigit() and record[1].lstrip("-").isdigit():
-                records.append(record)
-    records.sort(key=lambda r: (int(r[0]), int(r[1])))
+            if len(record) == len(RejectLine._fields) and RejectLine._make(record).is_whole():
+                records.append(RejectLine._make(record))
+    records.sort(key=order_key)
     with _atomic(os.path.join(out, "rejected.csv")) as handle:
         writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["row", "model", "reason"])
-        writer.writerows([record[0], record[2], record[3]] for record in records)
+        writer.writerow(REJECT_COLUMNS)
+        writer.writerows(record.output() for record in records)
     return len(records)
 
 
