@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from river import metrics
 
-from imbalance_stream.replay.engine import _flush_answers
 from imbalance_stream.replay.merge import _fold_answers
+from imbalance_stream.replay.parts import write_answers
 from imbalance_stream.replay.tracking import MetricTrack
 
 STEP = 3
@@ -110,7 +110,7 @@ def test_folding_partitions_in_the_merge_equals_one_fold(tmp_path_factory, drawn
         with open(paths[-1], "wb") as handle:
             for start in range(0, len(mine), 7):  # several batches, as a cell writes them
                 batch = mine[start : start + 7]
-                _flush_answers(handle, batch)
+                write_answers(handle, batch)
     merged = _tracks()
     assert list(_fold_answers(paths, merged, make_metrics)) == one_rows
     assert [_state(t) for t in merged] == [_state(t) for t in one]

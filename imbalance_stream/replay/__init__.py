@@ -40,6 +40,14 @@ row,model,reason
 Row 1 has no label (it is predicted, never learned); row 2's label arrives at time 4, before row
 4 (time 5) is predicted, so PA has learned it by then (River's PA predicts True and False; the
 label 1 equals True).
+
+The modules, in the order the data goes through them: :mod:`~.config` (the scenario's ``[log]``
+and ``[replay]`` sections), :mod:`~.sources` (the log's files or query, record by record, each
+unreadable row a reject), :mod:`~.events` and :mod:`~.columns` (records into events, one row or a
+batch column by column), :mod:`~.sorting` (a log out of time order), :mod:`~.engine` (a cell: the
+rows in :class:`~imbalance_stream.evaluate.delayed.DelayedLabels`' order, checkpoints),
+:mod:`~.runners` (one model, whatever its kind), :mod:`~.tracking` (the metrics as labels
+arrive), :mod:`~.parts` (the cells' part files) and :mod:`~.merge` (the outputs).
 """
 
 from __future__ import annotations

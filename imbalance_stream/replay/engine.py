@@ -46,108 +46,52 @@ Checkpoints are pickles: load only those your own runs wrote (unpickling runs co
 
 from __future__ import annotations
 
-import contextlib
-import csv
-import heapq
-import itertools
 import os
 import pickle
 import sys
-import tempfile
 import time
 import zlib
 
-from river.active.base import ActiveLearningClassifier
-
 from imbalance_stream.base import (
     REFUSALS,
-    InvalidFeature,
-    UnknownLabel,
-    is_anomaly_detector,
-    last_step,
-    watches_arrivals,
 )
 from imbalance_stream.evaluate.delayed import DelayedLabels
 
+from .columns import read_batch
 from .config import ReplayError
 from .events import NEVER, Event, Reject, text
-from .parts import PredictionLine, RejectLine
+from .parts import (
+    PARTS,
+    PartWriter,
+    PredictionLine,
+    RejectLine,
+    load_checkpoint,
+    open_parts,
+    part_paths,
+    write_answers,
+    write_atomic,
+    write_entities,
+)
+from .runners import MODEL_ERRORS, ModelRunner
+from .sorting import sorted_events
 from .sources import DamagedLog, records
 from .tracking import MetricTrack
 
 __all__ = ["partition_of", "run_cell"]
 
-#: Errors a model raises before any state changes: the row is rejected for that model.
-MODEL_ERRORS = (InvalidFeature, UnknownLabel)
-_SORT_CHUNK = 100_000
 #: Rows read ahead of the replay: the unit of the delayed-label order's computation.
 BATCH = 2048
-#: Rows read into events together, column by column (RowReader.events).
+#: Rows read into events together, column by column (columns.read_batch).
 _READ_CHUNK = 512
 #: A log whose first this many rows are all unreadable does not fit its scenario (a column
 #: misnamed, labels written otherwise): the replay stops instead of rejecting every row.
 NOTHING_READ_AFTER = 1000
 _ANSWER_BATCH = 4096
-#: The part files of a cell: predictions, answers (for the merge), rejects, curve rows.
-PARTS = ("pred", "ans", "rej", "cur")
 
 
 def partition_of(entity: str, n_partitions: int) -> int:
     """The partition of an entity: a hash that is the same in every process and on every run."""
     return zlib.crc32(entity.encode("utf-8")) % n_partitions
-
-
-def _write_atomic(path: str, data: bytes) -> None:
-    folder = os.path.dirname(path)
-    handle, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".ckpt")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-class _Model:
-    """Predict and learn with one model, whatever its kind."""
-
-    def __init__(self, model, positive):
-        final = last_step(model)
-        self.detector = is_anomaly_detector(model)
-        # a re-weighter's target window: shown every row as it is predicted, as in a
-        # prequential run
-        self.observes = watches_arrivals(model)
-        self.supervised = getattr(model, "_supervised", True)
-        # River's active protocol: predictions come with whether the model wants the label
-        self.active = isinstance(final, ActiveLearningClassifier)
-        self.positive = positive
-
-    def predict(self, model, x):
-        """``(prediction, score, what the metrics take, whether the label is wanted)``."""
-        if self.detector:
-            score = model.score_one(x)
-            return "", score, score, True
-        if self.active:
-            # one call: asking may change the learner's state (a count, a pool of recent scores)
-            proba, ask = model.predict_proba_one(x)
-            prediction = max(proba, key=proba.get) if proba else None
-        else:
-            proba, ask = model.predict_proba_one(x), True
-            prediction = model.predict_one(x)
-        if self.observes:
-            model.observe_one(x)
-        score = proba.get(self.positive, 0.0) if proba else ""
-        return prediction, score, (prediction, proba), ask
-
-    def learn(self, model, x, y):
-        if self.supervised:
-            model.learn_one(x, y)
-        else:
-            model.learn_one(x)
 
 
 def _fresh_state(cell, scenario, slots):
@@ -184,17 +128,6 @@ def _fresh_state(cell, scenario, slots):
     }
 
 
-def _paths(cell):
-    base = os.path.join(cell["work"], f"cell{cell['index']}")
-    return {kind: f"{base}.{kind}" for kind in (*PARTS, "ent", "ckpt")}
-
-
-def load_checkpoint(path):
-    """A cell's checkpoint (a pickle: only load your own)."""
-    with open(path, "rb") as handle:
-        return pickle.load(handle)
-
-
 def _checkpoint_of(cell, paths):
     """The state of the cell's last checkpoint, when resuming from one that matches."""
     if not (cell["resume"] and os.path.exists(paths["ckpt"])):
@@ -208,18 +141,6 @@ def _checkpoint_of(cell, paths):
     return state
 
 
-def _open_parts(paths, state, resumed):
-    """The cell's part files, cut back to the sizes of the checkpoint when resuming."""
-    files = {}
-    for kind in PARTS:
-        mode = "r+b" if resumed and os.path.exists(paths[kind]) else "wb"
-        handle = open(paths[kind], mode)  # noqa: SIM115 - closed by run_cell
-        handle.truncate(state["sizes"][kind] if resumed else 0)
-        handle.seek(0, os.SEEK_END)
-        files[kind] = handle
-    return files
-
-
 def run_cell(cell: dict) -> dict:
     """Replay one cell (a module-level function, so processes and Dask workers can run it).
 
@@ -229,7 +150,7 @@ def run_cell(cell: dict) -> dict:
     cell's final counts.
     """
     scenario = cell["scenario"]
-    paths = _paths(cell)
+    paths = part_paths(cell)
     state = _checkpoint_of(cell, paths)
     if state is not None and state["done"]:
         return _summary(state)
@@ -237,7 +158,7 @@ def run_cell(cell: dict) -> dict:
     if state is None:
         all_slots = scenario.slots()
         state = _fresh_state(cell, scenario, [all_slots[i] for i in cell["slots"]])
-    files = _open_parts(paths, state, resumed)
+    files = open_parts(paths, state, resumed)
     try:
         _CellRun(cell, state, files, paths, resumed).run()
     finally:
@@ -253,30 +174,6 @@ def _summary(state):
         "cell": state["cell"],
         "damaged": state.get("damaged"),
     }
-
-
-class _Text:
-    """A csv writer onto a binary file (the sizes recorded in checkpoints are byte offsets)."""
-
-    def __init__(self, handle):
-        import io
-
-        self.handle = handle
-        self.buffer = io.StringIO()
-        self.writer = csv.writer(self.buffer, lineterminator="\n")
-
-    def row(self, values):
-        self.writer.writerow(values)
-        if self.buffer.tell() > 1 << 16:
-            self.flush()
-
-    def flush(self):
-        data = self.buffer.getvalue()
-        if data:
-            self.handle.write(data.encode("utf-8"))
-            self.buffer.seek(0)
-            self.buffer.truncate()
-        self.handle.flush()
 
 
 def _progress_bar(cell, state):
@@ -313,7 +210,7 @@ class _CellRun:
         self.per_entity = [mode == "entity" for _, _, mode in self.slots]
         built = scenario.make_models()
         self.templates = [built[name] for _, name, _ in self.slots]
-        self.kinds = [_Model(model, self.log.positive) for model in self.templates]
+        self.kinds = [ModelRunner(model, self.log.positive) for model in self.templates]
         # a prediction written as the log writes its label: River's True is the log's 1
         self.as_logged = {label: label for label in self.log.labels or ()}
         self.text_labels = bool(self.log.labels) and all(
@@ -323,7 +220,7 @@ class _CellRun:
             if model is None:  # a global model, before its first checkpoint
                 state["models"][j] = self.templates[j].clone()
         self.make_metrics = scenario.make_metrics
-        self.pred, self.rej, self.cur = (_Text(files[kind]) for kind in ("pred", "rej", "cur"))
+        self.pred, self.rej, self.cur = (PartWriter(files[kind]) for kind in ("pred", "rej", "cur"))
         self.answers: list = []
         self.pending = {ev.seq: (ev, preds) for ev, preds in state["pending"]}
         self.since_save = 0
@@ -353,7 +250,7 @@ class _CellRun:
         if state["seq"] == 0 and state["read_rejects"]:
             raise self._nothing_read(f"every row of the log ({state['read_rejects']})")
         state["done"] = True
-        _write_entities(
+        write_entities(
             self.paths["ent"], self.slots, self.owned, state["models"], state["entities"]
         )
         self._save()
@@ -431,7 +328,7 @@ class _CellRun:
         if log.out_of_order == "sort":
             # every row is read (and every reject written) before the first is replayed
             try:
-                yield from _sorted_events(
+                yield from sorted_events(
                     log, self.cell, self.state, self.bar, self.resumed, self._reject
                 )
             except DamagedLog as error:
@@ -455,7 +352,7 @@ class _CellRun:
         """The items of a chunk of ``(row, record)``, read column by column."""
         if self.bar is not None and chunk:
             self.bar.update(len(chunk))
-        for (row, _), item in zip(chunk, self.log.reader.events(chunk)):
+        for (row, _), item in zip(chunk, read_batch(self.log.reader, chunk)):
             if isinstance(item, Reject):
                 yield (row, str(item))
             else:
@@ -572,7 +469,7 @@ class _CellRun:
             return
         self.answers.append((ev.label_time, ev.seq, midx, ev.time, y, taken))
         if len(self.answers) >= _ANSWER_BATCH:
-            _flush_answers(self.files["ans"], self.answers)
+            write_answers(self.files["ans"], self.answers)
 
     # ---- rejects and checkpoints -------------------------------------------------------------
 
@@ -660,11 +557,11 @@ class _CellRun:
         self.pred.flush()
         self.rej.flush()
         self.cur.flush()
-        _flush_answers(self.files["ans"], self.answers)
+        write_answers(self.files["ans"], self.answers)
         for kind in PARTS:
             state["sizes"][kind] = self.files[kind].tell()
         state["pending"] = list(self.pending.values())
-        _write_atomic(self.paths["ckpt"], pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomic(self.paths["ckpt"], pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
         state["pending"] = []
         self.last_save = time.monotonic()
         self.since_save = 0
@@ -696,90 +593,3 @@ class _Batch:
 
 
 _END = "the end of the log"  # a batch's end that is neither damage nor a stop
-
-
-def _flush_answers(handle, answers):
-    if answers:
-        pickle.dump(answers, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        answers.clear()
-    handle.flush()
-
-
-def read_answers(path):
-    """The answer records of a cell's part file, in its order."""
-    with open(path, "rb") as handle:
-        while True:
-            try:
-                batch = pickle.load(handle)
-            except EOFError:
-                return
-            yield from batch
-
-
-def _write_entities(path, slots, owned, models, entity_stats):
-    rows = []
-    for j, midx in enumerate(owned):
-        if slots[j][2] != "entity":
-            continue
-        for entity, (events, labelled) in entity_stats[j].items():
-            size = len(pickle.dumps(models[j][entity], protocol=pickle.HIGHEST_PROTOCOL))
-            rows.append((midx, entity, events, labelled, size))
-    rows.sort(key=lambda r: (r[0], r[1]))
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle, lineterminator="\n").writerows(rows)
-
-
-def _sorted_events(log, cell, state, bar, resumed, reject_row):
-    """The valid rows sorted by (event time, row), through sorted runs spilled to disk (constant
-    memory); ``ev.pos`` counts sorted rows."""
-    folder = tempfile.mkdtemp(dir=cell["work"], prefix=f"sort{cell['index']}-")
-    runs = []
-    try:
-        chunk: list = []
-
-        def spill():
-            chunk.sort(key=lambda ev: (ev.time, ev.row))
-            path = os.path.join(folder, f"run{len(runs)}.pkl")
-            with open(path, "wb") as handle:
-                for start in range(0, len(chunk), 4096):
-                    pickle.dump(chunk[start : start + 4096], handle, pickle.HIGHEST_PROTOCOL)
-            runs.append(path)
-            chunk.clear()
-
-        try:
-            for row, record in records(log, 0):
-                if bar is not None and not resumed:
-                    bar.update()
-                try:
-                    chunk.append(log.event(row, record))
-                except Reject as error:
-                    if not resumed:  # a resumed cell wrote and counted these before its checkpoint
-                        reject_row(row, str(error))
-                    continue
-                if len(chunk) >= _SORT_CHUNK:
-                    spill()
-        except DamagedLog as error:  # the rows read before the damage are sorted and replayed
-            state["damaged"] = error.after(error.row)
-        if chunk:
-            spill()
-
-        def read(path):
-            with open(path, "rb") as handle:
-                while True:
-                    try:
-                        yield from pickle.load(handle)
-                    except EOFError:
-                        return
-
-        merged = heapq.merge(*(read(p) for p in runs), key=lambda ev: (ev.time, ev.row))
-        for k, ev in enumerate(
-            itertools.islice(merged, state["position"], None), state["position"]
-        ):
-            if bar is not None and resumed:
-                bar.update()
-            ev.pos = k + 1
-            yield ev
-    finally:
-        import shutil
-
-        shutil.rmtree(folder, ignore_errors=True)

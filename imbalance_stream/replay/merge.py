@@ -32,9 +32,16 @@ import heapq
 import os
 import pickle
 
-from .engine import load_checkpoint, read_answers
 from .events import MICRO, is_number
-from .parts import PREDICTION_COLUMNS, REJECT_COLUMNS, PredictionLine, RejectLine, order_key
+from .parts import (
+    PREDICTION_COLUMNS,
+    REJECT_COLUMNS,
+    PredictionLine,
+    RejectLine,
+    load_checkpoint,
+    order_key,
+    read_answers,
+)
 from .tracking import MetricTrack
 
 __all__ = ["merge"]

@@ -1,4 +1,5 @@
-"""The layouts of the part files that a replay's cells write and its merge reads, in one place.
+"""The part files that a replay's cells write and its merge reads: their layouts, in one place,
+and how they are written, cut back on resuming, and read.
 
 A cell writes one line per model and predicted row into its prediction part, and one line per
 rejected row (or row a model refused) into its reject part; the merge orders the lines of all
@@ -8,9 +9,29 @@ the cell builds one, the merge reads one back from the line's text by name.
 
 from __future__ import annotations
 
+import contextlib
+import csv
+import io
+import os
+import pickle
+import tempfile
 from typing import NamedTuple
 
-__all__ = ["PREDICTION_COLUMNS", "REJECT_COLUMNS", "PredictionLine", "RejectLine"]
+__all__ = [
+    "PARTS",
+    "PREDICTION_COLUMNS",
+    "REJECT_COLUMNS",
+    "PartWriter",
+    "PredictionLine",
+    "RejectLine",
+    "load_checkpoint",
+    "open_parts",
+    "part_paths",
+    "read_answers",
+    "write_answers",
+    "write_atomic",
+    "write_entities",
+]
 
 #: The columns of ``predictions.csv`` (and ``.parquet``).
 PREDICTION_COLUMNS = (
@@ -71,3 +92,103 @@ class RejectLine(NamedTuple):
 def order_key(line) -> tuple[int, int]:
     """The merge's order of part lines read back as text: the row (or its place), then the model."""
     return int(line[0]), int(line[1])
+
+
+#: The part files of a cell: predictions, answers (for the merge), rejects, curve rows.
+PARTS = ("pred", "ans", "rej", "cur")
+
+
+def part_paths(cell) -> dict[str, str]:
+    """The paths of a cell's part files, per-entity sizes and checkpoint, by kind."""
+    base = os.path.join(cell["work"], f"cell{cell['index']}")
+    return {kind: f"{base}.{kind}" for kind in (*PARTS, "ent", "ckpt")}
+
+
+def load_checkpoint(path):
+    """A cell's checkpoint (a pickle: only load your own)."""
+    with open(path, "rb") as handle:
+        return pickle.load(handle)
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, sync it and rename it over ``path``:
+    a reader sees the old file or the new one, never half of one."""
+    folder = os.path.dirname(path)
+    handle, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".ckpt")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def open_parts(paths, state, resumed):
+    """The cell's part files, cut back to the sizes of the checkpoint when resuming."""
+    files = {}
+    for kind in PARTS:
+        mode = "r+b" if resumed and os.path.exists(paths[kind]) else "wb"
+        handle = open(paths[kind], mode)  # noqa: SIM115 - closed by run_cell
+        handle.truncate(state["sizes"][kind] if resumed else 0)
+        handle.seek(0, os.SEEK_END)
+        files[kind] = handle
+    return files
+
+
+class PartWriter:
+    """A csv writer onto a binary file (the sizes recorded in checkpoints are byte offsets)."""
+
+    def __init__(self, handle):
+        self.handle = handle
+        self.buffer = io.StringIO()
+        self.writer = csv.writer(self.buffer, lineterminator="\n")
+
+    def row(self, values):
+        self.writer.writerow(values)
+        if self.buffer.tell() > 1 << 16:
+            self.flush()
+
+    def flush(self):
+        data = self.buffer.getvalue()
+        if data:
+            self.handle.write(data.encode("utf-8"))
+            self.buffer.seek(0)
+            self.buffer.truncate()
+        self.handle.flush()
+
+
+def write_answers(handle, answers) -> None:
+    """Append the answer records ``answers`` (then emptied) to a cell's answer part."""
+    if answers:
+        pickle.dump(answers, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        answers.clear()
+    handle.flush()
+
+
+def read_answers(path):
+    """The answer records of a cell's part file, in its order."""
+    with open(path, "rb") as handle:
+        while True:
+            try:
+                batch = pickle.load(handle)
+            except EOFError:
+                return
+            yield from batch
+
+
+def write_entities(path, slots, owned, models, entity_stats) -> None:
+    """A cell's per-entity sizes: model index, entity, events, labels learned, pickled bytes."""
+    rows = []
+    for j, midx in enumerate(owned):
+        if slots[j][2] != "entity":
+            continue
+        for entity, (events, labelled) in entity_stats[j].items():
+            size = len(pickle.dumps(models[j][entity], protocol=pickle.HIGHEST_PROTOCOL))
+            rows.append((midx, entity, events, labelled, size))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(rows)
