@@ -372,9 +372,9 @@ def test_checkpoints_hold_the_metric_states(phishing, tmp_path):
         replay(scenario, out_dir=tmp_path / "stopped", max_rejects=25)
     with open(tmp_path / "stopped" / ".replay" / "cell0.ckpt", "rb") as handle:
         state = pickle.load(handle)  # our own checkpoint
-    assert not state["done"] and state["position"] > 0
-    (track,) = state["tracks"]  # cell 0 holds the per-entity model "M", model index 0
-    assert track.seen == state["counts"]["labelled"][0] > 0
+    assert not state.done and state.position > 0
+    (track,) = state.tracks  # cell 0 holds the per-entity model "M", model index 0
+    assert track.seen == state.counts["labelled"][0] > 0
     curve = {
         r["metric"]: r["value"]
         for r in csv.DictReader(open(whole.out_dir / "curves.csv"))
@@ -681,3 +681,30 @@ def test_predictions_are_written_as_the_log_writes_its_labels(tmp_path):
     rows = list(csv.DictReader(open(result.out_dir / "predictions.csv")))
     assert {row["prediction"] for row in rows} <= {"0", "1"}
     assert {row["label"] for row in rows} == {"0", "1"}
+
+
+def test_a_checkpoint_written_as_a_dict_still_resumes():
+    """Checkpoints written before the cell state was a dataclass (a dict of its fields, some
+    missing) are read as a CellState."""
+    from imbalance_stream.replay.cells import CellState
+
+    old = {
+        "fingerprint": "f",
+        "cell": 0,
+        "position": 7,
+        "seq": 5,
+        "last_time": 10,
+        "models": [None],
+        "pending": [],
+        "skip": [set()],
+        "entities": [{}],
+        "tracks": None,
+        "counts": {"events": [5], "labelled": [3], "never": [0], "rejected": [0]},
+        "read_rejects": 2,
+        "first_reject": (1, "x"),
+        "sizes": {"pred": 10, "ans": 0, "rej": 4, "cur": 0},
+        "done": False,
+    }
+    state = CellState.restored(old)
+    assert state.position == 7 and state.unasked == [set()] and state.damaged is None
+    assert CellState.restored(state) is state

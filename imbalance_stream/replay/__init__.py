@@ -62,6 +62,7 @@ import shutil
 from imbalance_stream.base.validation import check_int, check_real
 from imbalance_stream.provenance import make_output_dir
 
+from .cells import Cell
 from .config import ReplayError, ReplayScenario, load, parse
 from .engine import partition_of, run_cell
 
@@ -286,7 +287,7 @@ def _prepare_work(work: pathlib.Path, fingerprint: str, partitions: int, resume:
     return partitions
 
 
-def _cells(scenario, common: dict, progress: bool) -> list[dict]:
+def _cells(scenario, common: dict, progress: bool) -> list[Cell]:
     """One cell per entity partition (the per-entity models) and one for the global models.
 
     A cell folds its models' metrics itself (``fold_metrics``) when it sees all their rows: the
@@ -296,20 +297,23 @@ def _cells(scenario, common: dict, progress: bool) -> list[dict]:
     entity_slots = [i for i, (_, _, mode) in enumerate(slots) if mode == "entity"]
     global_slots = [i for i, (_, _, mode) in enumerate(slots) if mode == "global"]
     partitions = common["partitions"]
-    cells: list[dict] = []
+    layout: list[tuple[str, int | None, list[int], str]] = []
     if entity_slots:
         for p in range(partitions):
-            what = f"entities {p + 1}/{partitions}"
-            cells.append({"kind": "entity", "partition": p, "slots": entity_slots, "what": what})
+            layout.append(("entity", p, entity_slots, f"entities {p + 1}/{partitions}"))
     if global_slots:
-        cells.append(
-            {"kind": "global", "partition": None, "slots": global_slots, "what": "global models"}
+        layout.append(("global", None, global_slots, "global models"))
+    return [
+        Cell(
+            index=index,
+            kind=kind,
+            partition=partition,
+            slots=owned,
+            reporter=index == 0,  # the one cell that writes the unreadable rows
+            fold_metrics=kind == "global" or partitions == 1,
+            progress=progress,
+            description=f"{scenario.name}: {what}",
+            **common,
         )
-    for index, cell in enumerate(cells):
-        cell.update(common)
-        cell["index"] = index
-        cell["reporter"] = index == 0  # the one cell that writes the unreadable rows
-        cell["fold_metrics"] = cell["kind"] == "global" or partitions == 1
-        cell["progress"] = progress
-        cell["description"] = f"{scenario.name}: {cell.pop('what')}"
-    return cells
+        for index, (kind, partition, owned, what) in enumerate(layout)
+    ]

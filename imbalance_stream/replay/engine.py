@@ -57,6 +57,7 @@ from imbalance_stream.base import (
 )
 from imbalance_stream.evaluate.delayed import DelayedLabels
 
+from .cells import Cell, CellState
 from .columns import read_batch
 from .config import ReplayError
 from .events import NEVER, Event, Reject, text
@@ -75,7 +76,6 @@ from .parts import (
 from .runners import MODEL_ERRORS, ModelRunner
 from .sorting import sorted_events
 from .sources import DamagedLog, records
-from .tracking import MetricTrack
 
 __all__ = ["partition_of", "run_cell"]
 
@@ -94,97 +94,47 @@ def partition_of(entity: str, n_partitions: int) -> int:
     return zlib.crc32(entity.encode("utf-8")) % n_partitions
 
 
-def _fresh_state(cell, scenario, slots):
-    n_models = len(scenario.slots())
-    tracks = None
-    if cell["fold_metrics"]:
-        tracks = [
-            MetricTrack(midx, scenario.make_metrics, scenario.step, scenario.window)
-            for midx in cell["slots"]
-        ]
-    return {
-        "fingerprint": cell["fingerprint"],
-        "cell": cell["index"],
-        "position": 0,
-        "seq": 0,
-        "last_time": None,
-        "models": [{} if mode == "entity" else None for _, _, mode in slots],
-        "pending": [],
-        "skip": [set() for _ in slots],
-        "unasked": [set() for _ in slots],
-        "entities": [{} for _ in slots],
-        "tracks": tracks,
-        "counts": {
-            "events": [0] * n_models,
-            "labelled": [0] * n_models,
-            "never": [0] * n_models,
-            "rejected": [0] * n_models,
-        },
-        "read_rejects": 0,
-        "first_reject": None,
-        "damaged": None,
-        "sizes": dict.fromkeys(PARTS, 0),
-        "done": False,
-    }
-
-
 def _checkpoint_of(cell, paths):
     """The state of the cell's last checkpoint, when resuming from one that matches."""
-    if not (cell["resume"] and os.path.exists(paths["ckpt"])):
+    if not (cell.resume and os.path.exists(paths["ckpt"])):
         return None
     state = load_checkpoint(paths["ckpt"])
-    if state["fingerprint"] != cell["fingerprint"]:
+    if state.fingerprint != cell.fingerprint:
         raise ReplayError(
-            f"the checkpoint in {cell['work']} is from another scenario or log; "
+            f"the checkpoint in {cell.work} is from another scenario or log; "
             "run without --resume to start over"
         )
     return state
 
 
-def run_cell(cell: dict) -> dict:
-    """Replay one cell (a module-level function, so processes and Dask workers can run it).
-
-    ``cell`` holds the scenario, the cell's index, the number of entity partitions, which model
-    slots it owns, whether it folds their metrics (``fold_metrics``), the work folder, whether to
-    resume, the checkpoint policy, ``max_rejects`` and whether to show progress. Returns the
-    cell's final counts.
-    """
-    scenario = cell["scenario"]
+def run_cell(cell: Cell) -> dict:
+    """Replay one cell (a module-level function, so processes and Dask workers can run it), from
+    its checkpoint when resuming; returns its :meth:`CellState.summary`."""
     paths = part_paths(cell)
     state = _checkpoint_of(cell, paths)
-    if state is not None and state["done"]:
-        return _summary(state)
+    if state is not None and state.done:
+        return state.summary()
     resumed = state is not None
     if state is None:
-        all_slots = scenario.slots()
-        state = _fresh_state(cell, scenario, [all_slots[i] for i in cell["slots"]])
+        state = CellState.fresh(cell)
     files = open_parts(paths, state, resumed)
     try:
         _CellRun(cell, state, files, paths, resumed).run()
     finally:
         for handle in files.values():
             handle.close()
-    return _summary(state)
-
-
-def _summary(state):
-    return {
-        "counts": state["counts"],
-        "read_rejects": state["read_rejects"],
-        "cell": state["cell"],
-        "damaged": state.get("damaged"),
-    }
+    return state.summary()
 
 
 def _progress_bar(cell, state):
-    if not cell.get("progress"):
+    if not cell.progress:
         return None
     from tqdm.auto import tqdm
 
     return tqdm(
-        desc=cell["description"],
+        desc=cell.description,
         unit=" rows",
-        initial=state["position"],
+        initial=state.position,
         mininterval=0.1 if sys.stderr.isatty() else 5.0,
         leave=False,
     )
@@ -194,17 +144,15 @@ class _CellRun:
     """The replay loop of one cell over ``state`` (a fresh one or a checkpoint's)."""
 
     def __init__(self, cell, state, files, paths, resumed):
-        scenario = cell["scenario"]
+        scenario = cell.scenario
         self.cell = cell
         self.log = scenario.log
         self.state = state
-        state.setdefault("unasked", [set() for _ in state["skip"]])  # a checkpoint of 0.2.0
-        state.setdefault("damaged", None)
         self.files = files
         self.paths = paths
         self.resumed = resumed
         all_slots = scenario.slots()
-        self.owned = cell["slots"]  # indices into all_slots
+        self.owned = cell.slots  # indices into all_slots
         self.slots = [all_slots[i] for i in self.owned]
         self.labels = [label for label, _, _ in self.slots]
         self.per_entity = [mode == "entity" for _, _, mode in self.slots]
@@ -216,13 +164,13 @@ class _CellRun:
         self.text_labels = bool(self.log.labels) and all(
             isinstance(label, str) for label in self.log.labels
         )
-        for j, model in enumerate(state["models"]):
+        for j, model in enumerate(state.models):
             if model is None:  # a global model, before its first checkpoint
-                state["models"][j] = self.templates[j].clone()
+                state.models[j] = self.templates[j].clone()
         self.make_metrics = scenario.make_metrics
         self.pred, self.rej, self.cur = (PartWriter(files[kind]) for kind in ("pred", "rej", "cur"))
         self.answers: list = []
-        self.pending = {ev.seq: (ev, preds) for ev, preds in state["pending"]}
+        self.pending = {ev.seq: (ev, preds) for ev, preds in state.pending}
         self.since_save = 0
         self.last_save = time.monotonic()
         self.last_reject = 0
@@ -247,12 +195,10 @@ class _CellRun:
         finally:
             if self.bar is not None:
                 self.bar.close()
-        if state["seq"] == 0 and state["read_rejects"]:
-            raise self._nothing_read(f"every row of the log ({state['read_rejects']})")
-        state["done"] = True
-        write_entities(
-            self.paths["ent"], self.slots, self.owned, state["models"], state["entities"]
-        )
+        if state.seq == 0 and state.read_rejects:
+            raise self._nothing_read(f"every row of the log ({state.read_rejects})")
+        state.done = True
+        write_entities(self.paths["ent"], self.slots, self.owned, state.models, state.entities)
         self._save()
 
     def _execute(self, batch: _Batch, labels: DelayedLabels) -> None:
@@ -273,11 +219,11 @@ class _CellRun:
         for reject in batch.rejects.get(len(events), ()):
             self._reject(*reject)
         if batch.end is not None:
-            self.state["seq"] = batch.valid
+            self.state.seq = batch.valid
             if isinstance(batch.end, ReplayError):
                 raise batch.end
             if batch.end is not _END:
-                self.state["damaged"] = batch.end
+                self.state.damaged = batch.end
 
     # ---- the rows ----------------------------------------------------------------------------
 
@@ -287,8 +233,8 @@ class _CellRun:
         of the replay, so everything the state records of it (the position, the number of valid
         rows, the last time) is set as the rows are replayed, not as they are read."""
         state, cell = self.state, self.cell
-        entity_cell = cell["kind"] == "entity"
-        valid, last_time = state["seq"], state["last_time"]
+        entity_cell = cell.kind == "entity"
+        valid, last_time = state.seq, state.last_time
         batch = _Batch()
         read = 0
         for item in self._read_items():
@@ -304,7 +250,7 @@ class _CellRun:
                 last_time = ev.time
                 ev.seq = valid  # every cell numbers every valid row alike
                 valid += 1
-                if entity_cell and partition_of(ev.entity, cell["partitions"]) != cell["partition"]:
+                if entity_cell and partition_of(ev.entity, cell.partitions) != cell.partition:
                     continue
                 batch.events.append(ev)
             elif isinstance(item, DamagedLog):
@@ -337,7 +283,7 @@ class _CellRun:
         chunk: list = []
         damaged = None
         try:
-            for pair in records(log, self.state["position"]):
+            for pair in records(log, self.state.position):
                 chunk.append(pair)
                 if len(chunk) >= _READ_CHUNK:
                     yield from self._read_chunk(chunk)
@@ -362,16 +308,16 @@ class _CellRun:
     # ---- questions and answers ---------------------------------------------------------------
 
     def _model(self, j, ev):
-        model = self.state["models"][j]
+        model = self.state.models[j]
         return model[ev.entity] if self.per_entity[j] else model
 
     def _question(self, ev):
         preds = [self._predict(j, midx, ev) for j, midx in enumerate(self.owned)]
         self.pending[ev.seq] = (ev, preds)
         state = self.state
-        state["position"], state["seq"], state["last_time"] = ev.pos, ev.seq + 1, ev.time
+        state.position, state.seq, state.last_time = ev.pos, ev.seq + 1, ev.time
         self.since_save += 1
-        every, seconds = self.cell.get("checkpoint_every"), self.cell.get("checkpoint_seconds")
+        every, seconds = self.cell.checkpoint_every, self.cell.checkpoint_seconds
         if (every is not None and self.since_save >= every) or (
             seconds is not None
             and self.since_save % 256 == 0
@@ -384,16 +330,16 @@ class _CellRun:
         the model rejects the row."""
         state = self.state
         if self.per_entity[j]:
-            stats = state["entities"][j].get(ev.entity)
+            stats = state.entities[j].get(ev.entity)
             if stats is None:
-                stats = state["entities"][j][ev.entity] = [0, 0]
-                state["models"][j][ev.entity] = self.templates[j].clone()
+                stats = state.entities[j][ev.entity] = [0, 0]
+                state.models[j][ev.entity] = self.templates[j].clone()
             stats[0] += 1
-        counts = state["counts"]
+        counts = state.counts
         try:
             prediction, score, taken, ask = self.kinds[j].predict(self._model(j, ev), ev.x)
         except MODEL_ERRORS as error:
-            state["skip"][j].add(ev.seq)
+            state.skip[j].add(ev.seq)
             self._reject_for_model(ev, j, midx, f"predict: {error}")
             return None
         except REFUSALS:
@@ -403,7 +349,7 @@ class _CellRun:
         if self.text_labels and not self.kinds[j].detector:
             self._check_predicted_labels(j, taken[1])
         if not ask:
-            state["unasked"][j].add(ev.seq)
+            state.unasked[j].add(ev.seq)
         counts["events"][midx] += 1
         labelled = ev.label_time is not None
         if not labelled:
@@ -429,7 +375,7 @@ class _CellRun:
 
     def _answer(self, ev, y):
         _, preds = self.pending.pop(ev.seq)
-        skip, unasked = self.state["skip"], self.state["unasked"]
+        skip, unasked = self.state.skip, self.state.unasked
         if y is NEVER:
             for ids in (*skip, *unasked):
                 ids.discard(ev.seq)
@@ -453,14 +399,14 @@ class _CellRun:
                 raise
             except (TypeError, ValueError) as error:
                 raise self._model_failed(j, "learn", ev, error) from error
-            self.state["counts"]["labelled"][midx] += 1
+            self.state.counts["labelled"][midx] += 1
             if self.per_entity[j]:
-                self.state["entities"][j][ev.entity][1] += 1
+                self.state.entities[j][ev.entity][1] += 1
             self._score(j, midx, ev, y, preds[j])
 
     def _score(self, j, midx, ev, y, taken):
         """The label reaches the metrics: folded here, or recorded for the merge."""
-        tracks = self.state["tracks"]
+        tracks = self.state.tracks
         if tracks is not None:
             for row in tracks[j].update(
                 self.make_metrics, ev.label_time, ev.seq, ev.time, y, taken
@@ -478,31 +424,31 @@ class _CellRun:
         ``valid``: the valid rows read before it (None: no row is replayed before the log is
         read whole, as when sorting)."""
         if valid is not None:
-            self.state["seq"] = valid
-        if self.cell["reporter"]:
+            self.state.seq = valid
+        if self.cell.reporter:
             self.rej.row(RejectLine(row, -1, "", reason))
-        self.state["read_rejects"] += 1
-        if self.state.get("first_reject") is None:
-            self.state["first_reject"] = (row, reason)
+        self.state.read_rejects += 1
+        if self.state.first_reject is None:
+            self.state.first_reject = (row, reason)
         self.last_reject = row
         if (
             self.log.out_of_order != "sort"  # sorting reads every row before the first is used
-            and self.state["seq"] == 0
-            and self.state["read_rejects"] >= NOTHING_READ_AFTER
+            and self.state.seq == 0
+            and self.state.read_rejects >= NOTHING_READ_AFTER
         ):
             raise self._nothing_read(f"the first {NOTHING_READ_AFTER} rows of the log")
         self._check_rejects()
 
     def _nothing_read(self, which) -> ReplayError:
         self.rej.flush()
-        row, reason = self.state["first_reject"]
+        row, reason = self.state.first_reject
         return ReplayError(
             f"{which} could not be read (row {row}: {reason}); "
             "check the column names and the labels in [log] against the log"
         )
 
     def _reject_for_model(self, ev, j, midx, reason):
-        self.state["counts"]["rejected"][midx] += 1
+        self.state.counts["rejected"][midx] += 1
         self.rej.row(RejectLine(ev.row, midx, self.labels[j], reason))
         self.last_reject = ev.row
         self._check_rejects()
@@ -541,8 +487,8 @@ class _CellRun:
         )
 
     def _check_rejects(self):
-        limit = self.cell.get("max_rejects")
-        total = self.state["read_rejects"] + sum(self.state["counts"]["rejected"])
+        limit = self.cell.max_rejects
+        total = self.state.read_rejects + sum(self.state.counts["rejected"])
         if limit is not None and total > limit:
             self.rej.flush()
             raise ReplayError(
@@ -559,10 +505,10 @@ class _CellRun:
         self.cur.flush()
         write_answers(self.files["ans"], self.answers)
         for kind in PARTS:
-            state["sizes"][kind] = self.files[kind].tell()
-        state["pending"] = list(self.pending.values())
+            state.sizes[kind] = self.files[kind].tell()
+        state.pending = list(self.pending.values())
         write_atomic(self.paths["ckpt"], pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
-        state["pending"] = []
+        state.pending = []
         self.last_save = time.monotonic()
         self.since_save = 0
 

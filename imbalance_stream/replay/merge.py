@@ -81,7 +81,7 @@ def merge(scenario, work, cells, out, predictions_format="csv"):
     """Write the outputs of a finished replay from the part files and checkpoints in ``work`` to
     ``out``; returns ``(table rows, models, rejected rows)`` with ``models`` ``{label: model or
     {entity: model}}``."""
-    parts = [os.path.join(work, f"cell{cell['index']}") for cell in cells]
+    parts = [os.path.join(work, f"cell{cell.index}") for cell in cells]
     states = [load_checkpoint(f"{part}.ckpt") for part in parts]
     iso, duplicates = _merge_predictions(parts, out, predictions_format)
     rejected = _merge_rejects(parts, out)
@@ -197,7 +197,7 @@ def write_rejects_so_far(work, cells, out) -> int:
     """
     records = []
     for cell in cells:
-        path = os.path.join(work, f"cell{cell['index']}.rej")
+        path = os.path.join(work, f"cell{cell.index}.rej")
         if not os.path.exists(path):
             continue
         for record in _csv_rows(path):
@@ -233,9 +233,9 @@ def _write_curves(scenario, cells, states, parts, out, when):
     tracks: list = [None] * len(labels)
     folded_here = []
     for cell, state, part in zip(cells, states, parts):
-        if cell["fold_metrics"]:
-            for j, midx in enumerate(cell["slots"]):
-                tracks[midx] = state["tracks"][j]
+        if cell.fold_metrics:
+            for j, midx in enumerate(cell.slots):
+                tracks[midx] = state.tracks[j]
         else:
             folded_here.append(f"{part}.ans")
     for midx, track in enumerate(tracks):
@@ -266,12 +266,12 @@ def _final_models(scenario, cells, states) -> dict:
     slots = scenario.slots()
     models: dict = {label: {} if mode == "entity" else None for label, _, mode in slots}
     for cell, state in zip(cells, states):
-        for j, midx in enumerate(cell["slots"]):
+        for j, midx in enumerate(cell.slots):
             label, _, mode = slots[midx]
             if mode == "entity":
-                models[label].update(state["models"][j])
+                models[label].update(state.models[j])
             else:
-                models[label] = state["models"][j]
+                models[label] = state.models[j]
     return models
 
 
@@ -319,12 +319,12 @@ def _counts(states, n):
         "labelled": [0] * n,
         "never": [0] * n,
         "rejected": [0] * n,
-        "read_rejects": states[0]["read_rejects"],  # every cell counts the unreadable rows
+        "read_rejects": states[0].read_rejects,  # every cell counts the unreadable rows
     }
     for state in states:
         for key in ("events", "labelled", "never", "rejected"):
             for i in range(n):
-                total[key][i] += state["counts"][key][i]
+                total[key][i] += state.counts[key][i]
     return total
 
 

@@ -100,14 +100,16 @@ PARTS = ("pred", "ans", "rej", "cur")
 
 def part_paths(cell) -> dict[str, str]:
     """The paths of a cell's part files, per-entity sizes and checkpoint, by kind."""
-    base = os.path.join(cell["work"], f"cell{cell['index']}")
+    base = os.path.join(cell.work, f"cell{cell.index}")
     return {kind: f"{base}.{kind}" for kind in (*PARTS, "ent", "ckpt")}
 
 
 def load_checkpoint(path):
     """A cell's checkpoint (a pickle: only load your own)."""
+    from .cells import CellState
+
     with open(path, "rb") as handle:
-        return pickle.load(handle)
+        return CellState.restored(pickle.load(handle))
 
 
 def write_atomic(path: str, data: bytes) -> None:
@@ -133,7 +135,7 @@ def open_parts(paths, state, resumed):
     for kind in PARTS:
         mode = "r+b" if resumed and os.path.exists(paths[kind]) else "wb"
         handle = open(paths[kind], mode)  # noqa: SIM115 - closed by run_cell
-        handle.truncate(state["sizes"][kind] if resumed else 0)
+        handle.truncate(state.sizes[kind] if resumed else 0)
         handle.seek(0, os.SEEK_END)
         files[kind] = handle
     return files

@@ -22,7 +22,7 @@ SORT_CHUNK = 100_000
 def sorted_events(log, cell, state, bar, resumed, reject_row):
     """The valid rows sorted by (event time, row), through sorted runs spilled to disk (constant
     memory); ``ev.pos`` counts sorted rows."""
-    folder = tempfile.mkdtemp(dir=cell["work"], prefix=f"sort{cell['index']}-")
+    folder = tempfile.mkdtemp(dir=cell.work, prefix=f"sort{cell.index}-")
     runs = []
     try:
         chunk: list = []
@@ -49,7 +49,7 @@ def sorted_events(log, cell, state, bar, resumed, reject_row):
                 if len(chunk) >= SORT_CHUNK:
                     spill()
         except DamagedLog as error:  # the rows read before the damage are sorted and replayed
-            state["damaged"] = error.after(error.row)
+            state.damaged = error.after(error.row)
         if chunk:
             spill()
 
@@ -62,9 +62,7 @@ def sorted_events(log, cell, state, bar, resumed, reject_row):
                         return
 
         merged = heapq.merge(*(read(p) for p in runs), key=lambda ev: (ev.time, ev.row))
-        for k, ev in enumerate(
-            itertools.islice(merged, state["position"], None), state["position"]
-        ):
+        for k, ev in enumerate(itertools.islice(merged, state.position, None), state.position):
             if bar is not None and resumed:
                 bar.update()
             ev.pos = k + 1
