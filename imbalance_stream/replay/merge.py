@@ -136,7 +136,7 @@ class _DuplicateIds:
     1/256th of the log's rows, not the whole log."""
 
     BUCKETS = 256
-    _FLUSH = 1 << 15  # bytes buffered per bucket
+    _FLUSH = 1 << 12  # bytes buffered per bucket: 1 MiB over the 256 at most
 
     def __init__(self, folder):
         self.paths = [os.path.join(folder, f"ids{k}.bin") for k in range(self.BUCKETS)]
