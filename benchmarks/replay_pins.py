@@ -37,15 +37,20 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SKIPPED = {"run.json", "curves.png"}
 
-DELAY = """name = "delay"
-kind = "replay"
+#: The log of the "delay" and "detector" replays, with its label delay left to each.
+DELAY_LOG = """kind = "replay"
 [log]
 path = "delay.csv"
 time = "t"
 label = "y"
 labels = [0, 1]
 positive = 1
-label_delay = "1d"
+"""
+
+DELAY = (
+    'name = "delay"\n'
+    + DELAY_LOG
+    + """label_delay = "1d"
 [models]
 PA = "river.linear_model.PAClassifier"
 LR = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]
@@ -57,6 +62,7 @@ AUC = { class = "ExactROCAUC", params = { pos_val = 1 } }
 step = 500
 window = "7d"
 """
+)
 
 ENTITIES = """name = "entities"
 kind = "replay"
@@ -82,15 +88,10 @@ window = "1d"
 checkpoint_every = 700
 """
 
-DETECTOR = """name = "detector"
-kind = "replay"
-[log]
-path = "delay.csv"
-time = "t"
-label = "y"
-labels = [0, 1]
-positive = 1
-label_delay = "2h"
+DETECTOR = (
+    'name = "detector"\n'
+    + DELAY_LOG
+    + """label_delay = "2h"
 [models.KDE]
 class = "KDENovelty"
 params = { mode = "stream", n_reference = 100, n_test = 20, refresh_every = 50 }
@@ -100,6 +101,7 @@ params = { classifier = { class = "river.linear_model.LogisticRegression" } }
 [metrics]
 AUC = { class = "ExactROCAUC", params = { pos_val = 1 } }
 """
+)
 
 PREQUENTIAL = """name = "prequential"
 [stream]

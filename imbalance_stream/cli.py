@@ -323,7 +323,6 @@ def _add_replay_parser(commands) -> None:
 
 
 def _replay(args) -> int:
-    from imbalance_stream.provenance import make_output_dir
     from imbalance_stream.replay import IncompleteReplay, load, replay
     from imbalance_stream.replay.merge import plot
 
@@ -333,9 +332,8 @@ def _replay(args) -> int:
         raise _UsageError("--seed must be >= 0")
     scenario = load(args.file)
     out = pathlib.Path(args.out) if args.out else pathlib.Path("out") / scenario.name
-    make_output_dir(out, _UsageError)
     started, source = time.time(), _source(scenario.source)
-    stopped = None
+    stopped = None  # replay() makes the output folder, or says in one line why it cannot
     try:
         result = replay(
             scenario,

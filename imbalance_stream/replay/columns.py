@@ -18,13 +18,13 @@ from .events import (
     MISSING,
     Event,
     Reject,
-    check_time_range,
     format_time,
     is_empty,
     is_iso,
     iso_time,
     parse_time,
     text,
+    time_in_range,
     to_float,
 )
 
@@ -146,7 +146,7 @@ def _labels(reader, records, raw_times, times, iso, bad):
         delay = reader.label_delay or 0
         for k in labelled:
             when = times[k] + delay
-            if not _in_range(when, iso[k]):
+            if not time_in_range(when, iso[k]):
                 bad[k] = True
                 continue
             label_times[k] = when
@@ -275,11 +275,3 @@ def _times(values, bad) -> tuple[list[int], list[bool]]:
         except Reject:
             bad[k] = True
     return times, iso
-
-
-def _in_range(micros: int, iso: bool) -> bool:
-    try:
-        check_time_range(micros, iso, "", "")
-    except Reject:
-        return False
-    return True

@@ -272,13 +272,11 @@ class _CellRun:
         ends it."""
         log = self.log
         if log.out_of_order == "sort":
-            # every row is read (and every reject written) before the first is replayed
-            try:
-                yield from sorted_events(
-                    log, self.cell, self.state, self.bar, self.resumed, self._reject
-                )
-            except DamagedLog as error:
-                yield error
+            # every row is read (and every reject written) before the first is replayed; a
+            # damaged file ends the reading there (sorted_events notes it in the state)
+            yield from sorted_events(
+                log, self.cell, self.state, self.bar, self.resumed, self._reject
+            )
             return
         chunk: list = []
         damaged = None

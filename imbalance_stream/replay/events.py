@@ -26,6 +26,7 @@ __all__ = [
     "iso_time",
     "parse_time",
     "text",
+    "time_in_range",
 ]
 
 MICRO = 1_000_000
@@ -104,11 +105,19 @@ _ISO_FIRST = -62_135_596_800 * MICRO  # 0001-01-01T00:00:00Z
 _ISO_LAST = 253_402_300_799 * MICRO + 999_999  # 9999-12-31T23:59:59.999999Z
 
 
+def time_in_range(micros: float, iso: bool) -> bool:
+    """Whether a time of that kind (ISO 8601 or a number) can hold ``micros``: the one range
+    rule of the rows read alone, of a batch and of a label time made by adding a delay."""
+    if iso:
+        return _ISO_FIRST <= micros <= _ISO_LAST
+    return -_NUMERIC_LIMIT <= micros <= _NUMERIC_LIMIT
+
+
 def _numeric_time(number: float, value) -> int:
     if not math.isfinite(number):
         raise Reject(f"time {value!r} is not finite")
     micros = number * MICRO
-    if not -_NUMERIC_LIMIT <= micros <= _NUMERIC_LIMIT:
+    if not time_in_range(micros, False):
         raise Reject(
             f"time {value!r} is out of range: a numeric time is held in microseconds and must be "
             "below 9.2e12 in absolute value"
@@ -119,11 +128,11 @@ def _numeric_time(number: float, value) -> int:
 def check_time_range(micros: int, iso: bool, what: str, value) -> int:
     """``micros`` if a time of that kind can hold it (a label time made by adding a delay may
     not); raises :class:`Reject` naming ``what``."""
-    if iso and not _ISO_FIRST <= micros <= _ISO_LAST:
+    if time_in_range(micros, iso):
+        return micros
+    if iso:
         raise Reject(f"{what} {value} is out of range: ISO 8601 times end in the year 9999")
-    if not iso and not -_NUMERIC_LIMIT <= micros <= _NUMERIC_LIMIT:
-        raise Reject(f"{what} {value} is out of range: |time| must be below 9.2e12")
-    return micros
+    raise Reject(f"{what} {value} is out of range: |time| must be below 9.2e12")
 
 
 def parse_time(value) -> int:
@@ -169,9 +178,9 @@ def _micros_of(moment: dt.datetime, value) -> int:
         moment = moment.replace(tzinfo=dt.timezone.utc)
     delta = moment - _EPOCH
     micros = (delta.days * 86400 + delta.seconds) * MICRO + delta.microseconds
-    if not _ISO_FIRST <= micros <= _ISO_LAST:
-        check_time_range(micros, True, "time", repr(text(value)))  # raises, naming the value
-    return micros
+    if time_in_range(micros, True):
+        return micros
+    return check_time_range(micros, True, "time", repr(text(value)))  # raises, naming it
 
 
 def text(value) -> str:
