@@ -24,19 +24,20 @@ Each file is written under a temporary name and renamed into place.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import csv
 import datetime as dt
-import hashlib
 import heapq
 import os
 import pickle
 
 from .events import MICRO, is_number
 from .parts import (
+    FIELD,
+    OUTPUT,
     PREDICTION_COLUMNS,
     REJECT_COLUMNS,
-    PredictionLine,
     RejectLine,
     load_checkpoint,
     order_key,
@@ -112,14 +113,14 @@ def _merge_predictions(parts, out, predictions_format):
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(PREDICTION_COLUMNS)
         streams = [_csv_rows(f"{p}.pred") for p in parts]
+        seq_at, id_at, time_at = FIELD["seq"], FIELD["event_id"], FIELD["time"]
         for record in heapq.merge(*streams, key=order_key):
-            line = PredictionLine._make(record)
             if iso is None:
-                iso = not is_number(line.time)
-            if line.seq != last_seq:  # the first model's line of a row
-                last_seq = line.seq
-                duplicates.add(line.event_id)
-            writer.writerow(line.output())
+                iso = not is_number(record[time_at])
+            if record[seq_at] != last_seq:  # the first model's line of a row
+                last_seq = record[seq_at]
+                duplicates.add(record[id_at])
+            writer.writerow(record[OUTPUT])
     if predictions_format == "parquet":
         _to_parquet(target, os.path.join(out, "predictions.parquet"))
         os.unlink(target)
@@ -130,48 +131,46 @@ class _DuplicateIds:
     """Counts the rows whose event id repeats an earlier row's (they are kept and replayed: an id
     names a row in the outputs, it does not decide whether the row happened).
 
-    Each id is hashed to 64 bits (two different ids among 10 million share a hash with probability
-    below 3e-6) and the hash written to one of ``BUCKETS`` files of ``folder`` by its top bits;
-    equal ids land in the same file, which is counted alone: memory holds one bucket, an
-    1/256th of the log's rows, not the whole log."""
+    Each id is hashed to 64 bits by Python's own ``hash`` (salted per process, which does not
+    matter: one merge writes and reads the hashes; two different ids among 10 million share a
+    hash with probability below 3e-6) and the hash kept in one of ``BUCKETS`` buckets by its low
+    bits, each spilled to a file of ``folder`` past ``_FLUSH`` hashes. Equal ids land in the same
+    bucket, which is counted alone: memory holds one bucket, a 1/256th of the log's rows, not the
+    whole log."""
 
     BUCKETS = 256
-    _FLUSH = 1 << 12  # bytes buffered per bucket: 1 MiB over the 256 at most
+    _FLUSH = 512  # hashes held per bucket: 1 MiB over the 256 at most
 
     def __init__(self, folder):
         self.paths = [os.path.join(folder, f"ids{k}.bin") for k in range(self.BUCKETS)]
-        self.buffers = [bytearray() for _ in range(self.BUCKETS)]
+        self.buckets = [array.array("q") for _ in range(self.BUCKETS)]
         self.written = [False] * self.BUCKETS
         for path in self.paths:  # left by a merge that was stopped, before a --resume
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
 
     def add(self, event_id: str) -> None:
-        text = event_id.encode("utf-8", "surrogatepass")
-        code = hashlib.blake2b(text, digest_size=8).digest()
-        k = code[0]
-        buffer = self.buffers[k]
-        buffer += code
-        if len(buffer) >= self._FLUSH:
-            self._flush(k)
-
-    def _flush(self, k: int) -> None:
-        with open(self.paths[k], "ab") as handle:
-            handle.write(self.buffers[k])
-        self.buffers[k].clear()
-        self.written[k] = True
+        code = hash(event_id)
+        k = code & (self.BUCKETS - 1)
+        bucket = self.buckets[k]
+        bucket.append(code)
+        if len(bucket) >= self._FLUSH:
+            with open(self.paths[k], "ab") as handle:
+                bucket.tofile(handle)
+            del bucket[:]
+            self.written[k] = True
 
     def count(self) -> int:
         import numpy as np
 
         total = 0
         for k in range(self.BUCKETS):
-            data = bytes(self.buffers[k])
+            data = self.buckets[k].tobytes()
             if self.written[k]:
                 with open(self.paths[k], "rb") as handle:
                     data = handle.read() + data
                 os.unlink(self.paths[k])
-            hashes = np.frombuffer(data, dtype=np.uint64)
+            hashes = np.frombuffer(data, dtype=np.int64)
             total += int(hashes.size - np.unique(hashes).size)
         return total
 

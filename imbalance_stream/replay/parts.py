@@ -18,6 +18,8 @@ import tempfile
 from typing import NamedTuple
 
 __all__ = [
+    "FIELD",
+    "OUTPUT",
     "PARTS",
     "PREDICTION_COLUMNS",
     "REJECT_COLUMNS",
@@ -66,9 +68,11 @@ class PredictionLine(NamedTuple):
     label: str
     label_time: str
 
-    def output(self) -> tuple:
-        """The line's ``predictions.csv`` columns."""
-        return self[2:]
+
+#: Where a prediction line's fields stand, for a reader of many lines that would rather not
+#: build a PredictionLine of each (the merge); and the slice of its ``predictions.csv`` columns.
+FIELD = {name: i for i, name in enumerate(PredictionLine._fields)}
+OUTPUT = slice(FIELD["row"], None)
 
 
 class RejectLine(NamedTuple):
