@@ -23,10 +23,25 @@ from .first_order import (
     passive_aggressive_step,
     romma_step,
 )
-from .linear import UPDATED, acog_diag_step, acog_full_step, arow_full_step, sparse_dot
+from .linear import (
+    REFUSED,
+    UPDATED,
+    acog_diag_step,
+    acog_full_step,
+    arow_full_step,
+    proba_diag,
+    proba_full,
+    sparse_dot,
+)
 from .sketch import sacog_step, sketch_scratch, sparse_sacog_score_into, sparse_sacog_step
 
-__all__ = ["first_positions", "replay_acog", "replay_baseline", "replay_sacog"]
+__all__ = [
+    "first_positions",
+    "replay_acog",
+    "replay_baseline",
+    "replay_sacog",
+    "steps_acog",
+]
 
 #: What :func:`first_positions` gives a column that never occurs.
 NEVER = np.iinfo(np.int64).max
@@ -113,6 +128,140 @@ def replay_acog(
         if updated == UPDATED:  # a REFUSED step (an overflow) wrote nothing
             n_updates += 1
     return n_updates
+
+
+#: Where :func:`steps_acog` (and its callers) keep their counters in ``sizes``: the feature
+#: names committed, the columns the state covers, the entries of ``new_names``, the update
+#: rounds, and the size the state must grow to before the step the run stopped at (0: none).
+N_NAMES, N_STATE, N_NEW, N_UPDATES, GROW_TO = range(5)
+
+
+@njit(cache=True)
+def _known_row(row, colmap, intercept, idx, val):
+    """The encoding ``predict_one`` gives a dense row: its nonzero values of committed names in
+    column order, then the constant feature; returns how many entries it wrote."""
+    m = 0
+    for j in range(row.shape[0]):
+        value = row[j]
+        if value != 0.0 and colmap[j] >= 0:
+            idx[m] = colmap[j]
+            val[m] = value
+            m += 1
+    if intercept:
+        idx[m] = 0
+        val[m] = 1.0
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _learned_row(row, colmap, new_names, sizes, intercept, idx, val):
+    """The encoding ``learn_one`` gives a dense row: its nonzero values in column order, a name
+    not yet committed taking the next column (committed here, tentatively: the caller takes it
+    back with :func:`_uncommit`), then the constant feature; returns the number of entries."""
+    m = 0
+    for j in range(row.shape[0]):
+        value = row[j]
+        if value != 0.0:
+            if colmap[j] < 0:
+                colmap[j] = sizes[N_NAMES]
+                sizes[N_NAMES] += 1
+                new_names[sizes[N_NEW]] = j
+                sizes[N_NEW] += 1
+            idx[m] = colmap[j]
+            val[m] = value
+            m += 1
+    if intercept:  # never empty then: learn_one learns the constant feature alone
+        idx[m] = 0
+        val[m] = 1.0
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _uncommit(colmap, new_names, sizes, n_new):
+    """Take back the names committed since ``sizes[N_NEW]`` was ``n_new``."""
+    while sizes[N_NEW] > n_new:
+        sizes[N_NEW] -= 1
+        colmap[new_names[sizes[N_NEW]]] = -1
+        sizes[N_NAMES] -= 1
+
+
+@njit(cache=True)
+def steps_acog(
+    rows,
+    learn,
+    signs,
+    colmap,
+    new_names,
+    sizes,
+    intercept,
+    mean,
+    full,
+    cov,
+    variance,
+    loss_one,
+    rho,
+    laplace,
+    counts,
+    eta,
+    gamma,
+    decisions,
+    probas,
+):
+    """Run ACOG through a schedule of steps, as ``predict_proba_one`` / ``predict_one`` and
+    ``learn_one`` would run them one after the other, in one call.
+
+    Step ``t`` uses the dense row ``rows[t]`` (column ``j`` is the feature whose model column is
+    ``colmap[j]``, -1 for a name not committed yet): when ``learn[t]``, ACOG learns it with label
+    ``signs[t]``, committing the names it brings (their columns in ``colmap``, their ``j`` in
+    ``new_names``); otherwise ``decisions[t]`` and ``probas[t]`` get the decision and the
+    probability the dict path gives. ``sizes`` holds the counters (``N_NAMES`` ...). Returns
+    the number of steps run: fewer than ``len(rows)`` when a step needs a larger state (then
+    ``sizes[GROW_TO]`` says how large; the caller grows it as ``learn_one`` would and runs the
+    rest) or when the step refuses (an overflow: nothing of it is kept, as ``learn_one`` keeps
+    nothing before raising).
+    """
+    idx = np.empty(rows.shape[1] + 1, dtype=np.int64)
+    val = np.empty(rows.shape[1] + 1, dtype=np.float64)
+    capacity = mean.shape[0]
+    for t in range(rows.shape[0]):
+        if not learn[t]:
+            m = _known_row(rows[t], colmap, intercept, idx, val) if sizes[N_STATE] else 0
+            if m == 0:  # nothing the model knows: score 0, probability 1/2
+                decisions[t] = 0.0
+                probas[t] = 0.5
+                continue
+            decisions[t] = sparse_dot(mean, idx[:m], val[:m])
+            if full:
+                probas[t] = proba_full(mean, cov, idx[:m], val[:m])
+            else:
+                probas[t] = proba_diag(mean, variance, idx[:m], val[:m])
+            continue
+        n_new = sizes[N_NEW]
+        m = _learned_row(rows[t], colmap, new_names, sizes, intercept, idx, val)
+        if m == 0:  # an empty sample: learn_one learns nothing
+            continue
+        if sizes[N_NAMES] > capacity:  # the state must grow first: the caller grows it
+            sizes[GROW_TO] = sizes[N_NAMES]
+            _uncommit(colmap, new_names, sizes, n_new)
+            return t
+        n_state = max(sizes[N_STATE], sizes[N_NAMES])
+        y = signs[t]
+        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
+        if full:
+            updated = acog_full_step(
+                mean, cov, n_state, idx[:m], val[:m], y, margin, slope, eta, gamma
+            )
+        else:
+            updated = acog_diag_step(mean, variance, idx[:m], val[:m], y, margin, slope, eta, gamma)
+        if updated == REFUSED:  # nothing written: take back the count and the names too
+            counts[0 if y > 0 else 1] -= 1
+            _uncommit(colmap, new_names, sizes, n_new)
+            return t
+        sizes[N_STATE] = n_state
+        sizes[N_UPDATES] += updated
+    return rows.shape[0]
 
 
 #: The empty matrix or vector passed for the state a runner does not use.

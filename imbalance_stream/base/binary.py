@@ -8,20 +8,27 @@ treatment of empty samples.
 from __future__ import annotations
 
 import abc
+import dataclasses
 import math
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
 from river import base
 
+from imbalance_stream._numba.stream import GROW_TO as _GROW_TO
+from imbalance_stream._numba.stream import N_NEW as _N_NEW
+from imbalance_stream._numba.stream import N_STATE as _N_STATE
+
 from .composition import last_step
-from .features import MAX_FEATURES, FeatureSpace
+from .features import MAX_ABS_VALUE, MAX_FEATURES, FeatureSpace
 from .rows import ArrayRows
 from .transaction import Transactional
 from .validation import InvalidParameter, check_bool
 
 __all__ = [
     "BinaryClassifier",
+    "StepsRun",
     "UnknownLabel",
     "check_label",
     "check_label_for",
@@ -161,6 +168,25 @@ def third_label(model: str, label, positive, negative) -> UnknownLabel:
 #: Label types that :func:`check_label` always accepts (hashable, and equal to themselves), so
 #: the per-sample path skips the call for them.
 _PLAIN_LABELS = frozenset((bool, int, str))
+
+
+@dataclasses.dataclass
+class StepsRun:
+    """What :meth:`BinaryClassifier.run_steps` ran: the first ``done`` steps, with the decision
+    and the probability of the positive label at each prediction step (meaningless at learning
+    steps), and the negative label in force at each step: ``negative_after`` from step
+    ``adopted_at`` on (the first negative label learned), ``negative_before`` until then."""
+
+    done: int
+    decisions: np.ndarray
+    probas: np.ndarray
+    negative_before: object
+    negative_after: object
+    adopted_at: int
+
+    def negative_at(self, step: int):
+        """The negative label ``predict_one`` answers with at ``step``."""
+        return self.negative_after if step > self.adopted_at else self.negative_before
 
 
 class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
@@ -396,6 +422,109 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
         new_indices[keep] = indices
         new_values[keep] = values
         return new_indptr, new_indices, new_values
+
+    # ---- the steps path ------------------------------------------------------------------------
+
+    @property
+    def has_steps_path(self) -> bool:
+        """Whether :meth:`run_steps` runs a jitted loop (the estimator implements
+        ``_steps_kernel``)."""
+        return type(self)._steps_kernel is not BinaryClassifier._steps_kernel
+
+    def run_steps(
+        self, rows: np.ndarray, names: Sequence, learn: np.ndarray, labels: Sequence
+    ) -> StepsRun:
+        """Predict and learn dense rows in any order, as the dict path would, in jitted runs.
+
+        Step ``t`` is ``rows[t]`` as the sample ``dict(zip(names, rows[t]))``: learned with
+        ``labels[t]`` (``learn_one``) when ``learn[t]``, else predicted (``predict_proba_one`` and
+        ``predict_one``). The model ends exactly as those calls would leave it, bit for bit, and
+        the result holds each prediction step's decision and probability. The run stops at the
+        first step the dict path would refuse (a value it rejects, a third label, a step that
+        would overflow, a feature space that could overflow): ``done`` is then that step, and
+        the model is as it was before it, so the caller runs that step through the dict path,
+        which raises the error naming the cause, and goes on from the next.
+        """
+        if not self.has_steps_path:
+            raise TypeError(f"{type(self).__name__} has no steps path")
+        rows = np.ascontiguousarray(rows, dtype=np.float64)
+        learn = np.ascontiguousarray(learn, dtype=np.bool_)
+        features = self._features
+        colmap = np.array([features.index.get(name, -1) for name in names], dtype=np.int64)
+        with np.errstate(invalid="ignore"):
+            refused = ~(np.abs(rows) <= MAX_ABS_VALUE).all(axis=1)  # NaN compares False
+        limit = int(np.argmax(refused)) if refused.any() else len(learn)
+        if len(features) + int((colmap < 0).sum()) > features.max_features:
+            limit = 0  # a row may fill the feature space: the dict path decides
+        signs, limit, adopted_at, adopted = self._step_signs(rows, learn, labels, limit)
+        decisions = np.zeros(limit)
+        probas = np.full(limit, 0.5)
+        sizes = np.array([len(features), self._state_size, 0, 0, 0], dtype=np.int64)
+        new_names = np.empty(len(colmap), dtype=np.int64)
+        done, grown_at, before = 0, -1, {}
+        while done < limit:
+            step = slice(done, limit)
+            done += self._steps_kernel(
+                rows[step], learn[step], signs[step], colmap, new_names, sizes,
+                decisions[step], probas[step],
+            )  # fmt: skip
+            if done == limit:
+                break
+            if sizes[_GROW_TO]:  # the state grows as learn_one grows it; the step runs again
+                before, grown_at = vars(self).copy(), done
+                self._grow(int(sizes[_GROW_TO]))
+                sizes[_GROW_TO] = 0
+                continue
+            # a step refused, nothing of it kept; had the state grown for it, learn_one's
+            # rollback would have dropped the grown arrays too
+            if grown_at == done:
+                vars(self).clear()
+                vars(self).update(before)
+            break
+        if sizes[_N_NEW]:
+            features.commit([names[j] for j in new_names[: sizes[_N_NEW]].tolist()])
+        features._last = None
+        self._state_size = int(sizes[_N_STATE])
+        negative_before = self.negative
+        if adopted_at < done:
+            self._negative = adopted
+        return StepsRun(
+            done, decisions[:done], probas[:done], negative_before, self.negative, adopted_at
+        )
+
+    def _step_signs(self, rows, learn, labels, limit):
+        """The learning steps' labels as +1 / -1 up to ``limit``, as ``learn_one`` would take
+        them one after the other: ``(signs, limit, step, label)``, the limit cut at a label the
+        dict path refuses, and where (and which) the first negative label is adopted."""
+        signs = np.zeros(len(learn))
+        positive, negative = self.positive, self._negative
+        adopted_at, adopted = len(learn), None
+        non_empty = self.intercept or None
+        for t in np.flatnonzero(learn[:limit]).tolist():
+            y = labels[t]
+            if type(y) not in _PLAIN_LABELS:
+                try:
+                    check_label(y)
+                except UnknownLabel:
+                    return signs, t, adopted_at, adopted
+            if y == positive:
+                signs[t] = 1.0
+            elif negative is None or y == negative:
+                signs[t] = -1.0
+                if negative is None:
+                    if non_empty is None:
+                        non_empty = (rows != 0.0).any(axis=1)
+                    if non_empty is True or non_empty[t]:  # an empty sample is not learned
+                        negative, adopted_at, adopted = y, t, y
+            else:
+                return signs, t, adopted_at, adopted
+        return signs, limit, adopted_at, adopted
+
+    def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas) -> int:
+        """The estimator's steps path (optional): its jitted schedule runner (for ACOG,
+        :func:`imbalance_stream._numba.stream.steps_acog`) over its own state; returns the
+        number of steps run."""
+        raise NotImplementedError
 
     # ---- subclass hooks -----------------------------------------------------------------------
 

@@ -180,6 +180,35 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         self._store_cost_state(counts)
         return predictions
 
+    def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas):
+        rho, laplace, counts = self._cost_state()
+        full = self.covariance == "full"
+        sizes[stream.N_UPDATES] = 0
+        ran = stream.steps_acog(
+            rows,
+            learn,
+            signs,
+            colmap,
+            new_names,
+            sizes,
+            self.intercept,
+            self._mean,
+            full,
+            self._cov if full else stream.NO_MATRIX,
+            stream.NO_VECTOR if full else self._cov,
+            self.loss == "I",
+            rho,
+            laplace,
+            counts,
+            float(self.eta),
+            float(self.gamma),
+            decisions,
+            probas,
+        )
+        self._store_cost_state(counts)
+        self.n_updates += int(sizes[stream.N_UPDATES])
+        return ran
+
     # ---- inference ----------------------------------------------------------------------------
 
     def _decision(self, indices, values):

@@ -39,6 +39,7 @@ A replay scenario is a TOML file with ``kind = "replay"``::
     predictions = "csv"            # or "parquet"
     max_rejects = 1000             # optional
     seed = 42                      # of the models that take one and leave it unset (default 42)
+    compiled = true                # jitted runs for the models that have them (default true)
 
 Times are held as integer microseconds so that ``time + delay`` is exact and ties are ties.
 """
@@ -111,6 +112,7 @@ _REPLAY_KEYS = {
     "predictions",
     "max_rejects",
     "seed",
+    "compiled",
 }
 _UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0}
 
@@ -238,6 +240,13 @@ class ReplayScenario(NamedSpecs):
     def window(self) -> int | None:
         window = self.options.get("window")
         return None if window is None else parse_duration(window, "replay.window")
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the models with a steps path (``has_steps_path``: ACOG) run each batch's
+        steps in jitted runs instead of one call per step (``replay.compiled``, default true);
+        the outputs are the same, bit for bit."""
+        return self.options.get("compiled", True)
 
     @property
     def per_entity(self) -> bool:
@@ -454,7 +463,7 @@ def _validate(config, name, source, base) -> ReplayScenario:
         raise ReplayError("[metrics] must be a table of name = spec")
     options = config.get("replay", {})
     _check_keys(options, _REPLAY_KEYS, "[replay]")
-    for key in ("per_entity", "global_model"):
+    for key in ("per_entity", "global_model", "compiled"):
         if key in options and not isinstance(options[key], bool):
             raise ReplayError(f"replay.{key}: expected true or false")
     for key in ("step", "checkpoint_every"):

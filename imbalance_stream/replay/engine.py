@@ -14,6 +14,11 @@ holding a subset of the entities sees, for each of them, exactly what a run over
 A row that cannot be read is rejected where ``simulate_qa`` would meet it: after the question
 before it, before the answers due ahead of the next question.
 
+Models. Each model runs through a runner (:mod:`imbalance_stream.replay.runners`): one call per
+question and answer, or, for a global model with a steps path (ACOG) under ``replay.compiled``,
+jitted runs over the batch's steps (:class:`~imbalance_stream.replay.runners.StepsRunner`, planned
+with each batch) whose results the same calls then take: the loop below is the same either way.
+
 Metrics. River's progressive validation updates a metric when the label of a prediction arrives.
 A cell that sees every row of its models (the global models, and every model of a run in one
 partition) does that itself: each label is folded into its model's
@@ -73,7 +78,7 @@ from .parts import (
     write_atomic,
     write_entities,
 )
-from .runners import MODEL_ERRORS, ModelRunner
+from .runners import MODEL_ERRORS, ModelRunner, StepsRunner
 from .sorting import sorted_events
 from .sources import DamagedLog, records
 
@@ -158,7 +163,8 @@ class _CellRun:
         self.per_entity = [mode == "entity" for _, _, mode in self.slots]
         built = scenario.make_models()
         self.templates = [built[name] for _, name, _ in self.slots]
-        self.kinds = [ModelRunner(model, self.log.positive) for model in self.templates]
+        self.kinds = [self._runner(j, model) for j, model in enumerate(self.templates)]
+        self.planned = [kind for kind in self.kinds if isinstance(kind, StepsRunner)]
         # a prediction written as the log writes its label: River's True is the log's 1
         self.as_logged = {label: label for label in self.log.labels or ()}
         self.text_labels = bool(self.log.labels) and all(
@@ -175,6 +181,28 @@ class _CellRun:
         self.last_save = time.monotonic()
         self.last_reject = 0
         self.bar = _progress_bar(cell, state)
+
+    def _runner(self, j, model):
+        """The model's runner: jitted runs of steps for a global model with a steps path over a
+        log of plain numbers (``replay.compiled``), else one call per step."""
+        if (
+            self.cell.scenario.compiled
+            and not self.per_entity[j]
+            and getattr(model, "has_steps_path", False)
+            and not self.log.reader.types
+        ):
+            return StepsRunner(model, self.log.positive, self.state.skip[j], self._room)
+        return ModelRunner(model, self.log.positive)
+
+    def _room(self) -> int:
+        """The questions the cell can ask before it may write a checkpoint (see _question)."""
+        every, seconds = self.cell.checkpoint_every, self.cell.checkpoint_seconds
+        room = StepsRunner.LONGEST
+        if every is not None:
+            room = min(room, every - self.since_save)
+        if seconds is not None:
+            room = min(room, 256 - self.since_save % 256)
+        return max(room, 1)
 
     def run(self):
         state = self.state
@@ -210,6 +238,8 @@ class _CellRun:
         steps = labels.feed_grouped(
             events, [ev.time for ev in events], [_answer_time(ev) for ev in events]
         )
+        for runner in self.planned:
+            runner.plan(steps)
         for k, (answers, ev) in enumerate(steps):
             for reject in batch.rejects.get(k, ()):
                 self._reject(*reject)
@@ -335,7 +365,7 @@ class _CellRun:
             stats[0] += 1
         counts = state.counts
         try:
-            prediction, score, taken, ask = self.kinds[j].predict(self._model(j, ev), ev.x)
+            prediction, score, taken, ask = self.kinds[j].predict(self._model(j, ev), ev)
         except MODEL_ERRORS as error:
             state.skip[j].add(ev.seq)
             self._reject_for_model(ev, j, midx, f"predict: {error}")
@@ -389,7 +419,7 @@ class _CellRun:
                 self._score(j, midx, ev, y, preds[j])
                 continue
             try:
-                self.kinds[j].learn(self._model(j, ev), ev.x, y)
+                self.kinds[j].learn(self._model(j, ev), ev, y)
             except MODEL_ERRORS as error:
                 self._reject_for_model(ev, j, midx, f"learn: {error}")
                 continue

@@ -5,6 +5,7 @@ that watches the unlabelled arrivals (``observe_one``)."""
 
 from __future__ import annotations
 
+import numpy as np
 from river.active.base import ActiveLearningClassifier
 
 from imbalance_stream.base import (
@@ -15,7 +16,7 @@ from imbalance_stream.base import (
     watches_arrivals,
 )
 
-__all__ = ["MODEL_ERRORS", "ModelRunner"]
+__all__ = ["MODEL_ERRORS", "ModelRunner", "StepsRunner"]
 
 #: Errors a model raises before any state changes: the row is rejected for that model.
 MODEL_ERRORS = (InvalidFeature, UnknownLabel)
@@ -35,8 +36,9 @@ class ModelRunner:
         self.active = isinstance(final, ActiveLearningClassifier)
         self.positive = positive
 
-    def predict(self, model, x):
+    def predict(self, model, ev):
         """``(prediction, score, what the metrics take, whether the label is wanted)``."""
+        x = ev.x
         if self.detector:
             score = model.score_one(x)
             return "", score, score, True
@@ -52,8 +54,131 @@ class ModelRunner:
         score = proba.get(self.positive, 0.0) if proba else ""
         return prediction, score, (prediction, proba), ask
 
-    def learn(self, model, x, y):
+    def learn(self, model, ev, y):
         if self.supervised:
-            model.learn_one(x, y)
+            model.learn_one(ev.x, y)
         else:
-            model.learn_one(x)
+            model.learn_one(ev.x)
+
+
+class StepsRunner(ModelRunner):
+    """A classifier with a steps path (``has_steps_path``: ACOG), run in jitted runs of steps.
+
+    The cell hands it each batch's steps in order (:meth:`plan`: the answers and questions as
+    :class:`~imbalance_stream.evaluate.delayed.DelayedLabels` orders them) and then calls
+    :meth:`predict` and :meth:`learn` step by step, as for any model. The first call of a run
+    computes the run at once: from that step on, every step the cell will make with this model
+    (a label not lost, a row it did not refuse), up to a question after which the cell may write
+    a checkpoint (so a checkpoint holds the model exactly as the dict path would have it) or a
+    row whose features are not the log's columns; :meth:`BinaryClassifier.run_steps` runs them
+    and the calls that follow take their results. A step the run cannot vouch for (the model
+    would refuse it, or it would overflow) goes through ``learn_one`` / ``predict_one``, which
+    raise what they raise. The outputs are the dict path's, bit for bit
+    (``tests/test_replay_steps.py``).
+    """
+
+    #: Longest run, in steps; a run that stops early starts the next one shorter, so a log whose
+    #: rows a model keeps refusing costs little more than the dict path.
+    LONGEST = 4096
+
+    def __init__(self, model, positive, skip, room):
+        super().__init__(model, positive)
+        self.names: tuple | None = None  # the log's columns, from its first row
+        self.skip = skip  # the rows the model refused when predicting: their labels are not learned
+        self.room = room  # questions the cell can ask before it may write a checkpoint
+        self.flat: list = []
+        self.at = 0  # the next step of ``flat`` not yet run
+        self.run: list = []  # the steps of the current run, results in ``results``
+        self.next = 0
+        self.results: tuple = ((), (), None)
+        self.span = 256
+
+    def plan(self, steps) -> None:
+        """The batch's steps: ``(answers, event)`` pairs, the event's question after the
+        answers."""
+        flat: list = []
+        for answers, ev in steps:
+            flat.extend((True, answer) for answer in answers)
+            flat.append((False, ev))
+        self.flat, self.at, self.run, self.next = flat, 0, [], 0
+
+    def predict(self, model, ev):
+        k = self._step(model, False, ev)
+        if k is None:
+            return super().predict(model, ev)
+        decisions, probas, run = self.results
+        p = probas[k]
+        positive = model.positive
+        negative = run.negative_at(k)
+        proba = {positive: p, negative: 1.0 - p}
+        prediction = positive if decisions[k] >= 0.0 else negative
+        return prediction, proba.get(self.positive, 0.0), (prediction, proba), True
+
+    def learn(self, model, ev, y):
+        if self._step(model, True, ev) is None:
+            super().learn(model, ev, y)
+
+    def _step(self, model, learn, ev):
+        """The step's place in the current run (its result), or None: through the dict path."""
+        if self.next < len(self.run):
+            k = self.next
+            if self.run[k] != (learn, ev.seq):
+                raise RuntimeError(f"replay step out of order at row {ev.row}")  # a bug
+            self.next += 1
+            return k
+        flat = self.flat
+        # the steps the cell does not make with this model (lost labels, refused rows)
+        while self.at < len(flat) and (flat[self.at][1] is not ev or flat[self.at][0] != learn):
+            self.at += 1
+        if self.at == len(flat):  # a step after the batch's (the last labels): the dict path
+            return None
+        if self.names is None:
+            self.names = tuple(ev.x)
+        places = self._gather()
+        if not places:
+            self.at += 1
+            return None
+        steps = [flat[k] for k in places]
+        rows = np.array([tuple(e.x.values()) for _, e in steps], dtype=np.float64)
+        learns = np.array([flag for flag, _ in steps], dtype=bool)
+        labels = [e.label if flag else None for flag, e in steps]
+        run = model.run_steps(rows, self.names, learns, labels)
+        done = run.done
+        if done == len(steps):
+            self.span = min(self.LONGEST, 2 * self.span)
+        else:  # the next run starts at the step this one stopped at
+            self.span = max(16, 2 * done)
+            self.at = places[done]
+        if done == 0:  # the model refuses the step: the dict path raises what it raises
+            self.at += 1
+            return None
+        self.run = [(flag, e.seq) for flag, e in steps[:done]]
+        self.results = (run.decisions.tolist(), run.probas.tolist(), run)
+        self.next = 1
+        return 0
+
+    def _gather(self) -> list[int]:
+        """The places in ``flat`` of the next run's steps, from ``at`` on (``at`` then moves past
+        them): the cell's steps with this model, up to the question after which the cell may
+        write a checkpoint, and before a row whose features are not the log's columns."""
+        flat, names, skip = self.flat, self.names, self.skip
+        places: list[int] = []
+        room = self.room()
+        end = min(len(flat), self.at + self.span)
+        k = self.at
+        while k < end:
+            learn, ev = flat[k]
+            if learn:
+                if ev.label_time is not None and ev.seq not in skip:
+                    places.append(k)
+            else:
+                if tuple(ev.x) != names:
+                    break
+                places.append(k)
+                room -= 1
+                if room == 0:  # a checkpoint may follow this question
+                    k += 1
+                    break
+            k += 1
+        self.at = k
+        return places

@@ -1,0 +1,262 @@
+"""The steps path (BinaryClassifier.run_steps, _numba/stream.steps_acog) against the dict path it
+stands for, and the replay's jitted runs (replay.runners.StepsRunner) against its calls one step
+at a time (``replay.compiled = false``): the same outputs, byte for byte."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from river import datasets
+
+from imbalance_stream.base import InvalidFeature, NumericalError, UnknownLabel
+from imbalance_stream.linear_model import ACOG, PA
+from imbalance_stream.replay import parse, replay
+from imbalance_stream.replay.sources import events_from_dataset, write_csv_log
+
+CONFIGS = [
+    {"covariance": "diag"},
+    {"covariance": "diag", "loss": "I", "rho": 3.0, "eta": 0.3},
+    {"covariance": "diag", "intercept": True, "eta": 2.0},
+    {"covariance": "full"},
+    {"covariance": "full", "loss": "I", "intercept": True},
+]
+REFUSALS = (InvalidFeature, UnknownLabel, NumericalError)
+
+
+def _dict_steps(model, rows, names, learn, labels):
+    """The dict path, step by step: each prediction step's (label, probabilities), or the error
+    a step raised (the model unchanged by it)."""
+    out = []
+    for row, flag, label in zip(rows.tolist(), learn.tolist(), labels):
+        x = dict(zip(names, row))
+        try:
+            if flag:
+                model.learn_one(x, label)
+                out.append(None)
+            else:
+                proba = model.predict_proba_one(x)
+                out.append((model.predict_one(x), proba))
+        except REFUSALS as error:
+            out.append(type(error))
+    return out
+
+
+def _steps(model, rows, names, learn, labels):
+    """What a replay does with the steps path: jitted runs, each step a run stops at through the
+    dict path."""
+    out: list = []
+    at = 0
+    while at < len(learn):
+        run = model.run_steps(rows[at:], names, learn[at:], labels[at:])
+        for k in range(run.done):
+            if learn[at + k]:
+                out.append(None)
+                continue
+            p = float(run.probas[k])
+            negative = run.negative_at(k)
+            prediction = model.positive if run.decisions[k] >= 0.0 else negative
+            out.append((prediction, {model.positive: p, negative: 1.0 - p}))
+        at += run.done
+        if at < len(learn):  # the step the run stopped at
+            out.extend(
+                _dict_steps(model, rows[at : at + 1], names, learn[at : at + 1], [labels[at]])
+            )
+            at += 1
+    return out
+
+
+def _schedule(seed, n=120, d=5, third=False, huge=False):
+    rng = np.random.default_rng(seed)
+    rows = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.6)
+    rows[: rng.integers(0, n // 2), rng.integers(0, d) :] = 0.0  # features that come late
+    if huge:
+        rows[rng.integers(0, n, size=3), rng.integers(0, d, size=3)] = 1e16
+    learn = rng.random(n) < 0.5
+    labels = ["fraud" if v < 0.2 else "ok" for v in rng.random(n)]
+    if third:
+        labels[int(rng.integers(0, n))] = "other"
+        labels[int(rng.integers(0, n))] = None
+    return rows, [f"f{j}" for j in range(d)], learn, labels
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from(CONFIGS),
+    st.integers(0, 2**31 - 1),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 3),
+)
+def test_the_steps_path_is_the_dict_path_bit_for_bit(params, seed, third, huge, warm):
+    rows, names, learn, labels = _schedule(seed, third=third, huge=huge)
+    slow = ACOG(positive="fraud", **params)
+    fast = ACOG(positive="fraud", **params)
+    for model in (slow, fast):  # some history through the dict path first (or none)
+        for row, label in zip(rows[:warm].tolist(), labels[:warm]):
+            if label in ("fraud", "ok"):
+                model.learn_one(dict(zip(names, row)), label)
+    expected = _dict_steps(slow, rows, names, learn, labels)
+    assert _steps(fast, rows, names, learn, labels) == expected
+    assert pickle.dumps(fast) == pickle.dumps(slow)
+
+
+def test_a_run_stops_at_a_step_that_would_overflow_and_keeps_nothing_of_it():
+    """ACOG whose positive steps overflow (eta * rho beyond the float range): learn_one raises
+    NumericalError and keeps nothing; a run stops there with the model as it was before it."""
+    rows = np.array([[1.0, 0.5], [0.5, 1.0], [1.0, 1.0], [0.2, 0.1]] * 4)
+    learn = np.array([True, True, False, True] * 4)
+    labels = [False, True, None, False] * 4
+    names = ["a", "b"]
+    params = {"eta": 1e308, "rho": 1e10, "loss": "II"}
+    fast, slow = ACOG(**params), ACOG(**params)
+    expected = _dict_steps(slow, rows, names, learn, labels)
+    assert NumericalError in expected
+    run = fast.run_steps(rows, names, learn, labels)
+    assert run.done == expected.index(NumericalError)
+    assert _steps(ACOG(**params), rows, names, learn, labels) == expected
+
+
+def test_a_state_that_grows_for_a_step_it_refuses_is_dropped_as_learn_one_drops_it():
+    """The first positive overflows at once (its state grown for it): a run and learn_one both
+    leave the model with no state at all."""
+    params = {"eta": 1e308, "rho": 1e10, "loss": "II"}
+    fast, slow = ACOG(**params), ACOG(**params)
+    rows = np.array([[1.0, 1.0]])
+    with pytest.raises(NumericalError):
+        slow.learn_one({"a": 1.0, "b": 1.0}, True)
+    assert fast.run_steps(rows, ["a", "b"], np.array([True]), [True]).done == 0
+    assert pickle.dumps(fast) == pickle.dumps(slow)
+
+
+def test_a_feature_space_that_could_overflow_leaves_every_step_to_the_dict_path():
+    model = ACOG(covariance="full")
+    model._features.max_features = 3
+    rows = np.ones((2, 5))
+    run = model.run_steps(rows, list("abcde"), np.array([False, True]), [None, True])
+    assert run.done == 0
+
+
+def test_models_without_a_steps_path():
+    assert ACOG().has_steps_path
+    assert not PA().has_steps_path
+    with pytest.raises(TypeError, match="no steps path"):
+        PA().run_steps(np.zeros((1, 1)), ["a"], np.array([False]), [None])
+
+
+# ---- the replay ----------------------------------------------------------------------------------
+
+
+def _replay_both(tmp_path, text, log_rows=None, **events):
+    """The outputs of a replay with jitted runs and of the same replay one call per step."""
+    if log_rows is None:
+        options = {"seed": 3, "interval": 60.0, "entities": 3, "delay_scale": 3600.0, **events}
+        write_csv_log(events_from_dataset(datasets.Phishing(), **options), tmp_path / "log.csv")
+    else:
+        (tmp_path / "log.csv").write_text(log_rows)
+    outputs = []
+    for compiled in ("true", "false"):
+        scenario = parse(text + f"compiled = {compiled}\n", base=tmp_path)
+        result = replay(scenario, out_dir=tmp_path / compiled)
+        outputs.append(
+            {path.name: path.read_bytes() for path in sorted(result.out_dir.iterdir())
+             if path.is_file() and path.name != "run.json"}
+        )  # fmt: skip
+    return outputs
+
+
+def _text(models, replay_options="", labels="[false, true]"):
+    return f"""
+name = "s"
+kind = "replay"
+[log]
+path = "log.csv"
+time = "time"
+id = "event_id"
+entity = "entity"
+label = "label"
+labels = {labels}
+label_time = "label_time"
+[models]
+{models}
+[metrics]
+BA = "river.metrics.BalancedAccuracy"
+AUC = {{ class = "ExactROCAUC", params = {{ pos_val = true }} }}
+[replay]
+per_entity = false
+step = 50
+window = "2h"
+{replay_options}
+"""
+
+
+ACOGS = """
+D = { class = "ACOG", params = { covariance = "diag" } }
+F = { class = "ACOG", params = { covariance = "full", loss = "I", intercept = true } }
+R = "river.linear_model.LogisticRegression"
+"""
+
+
+@pytest.mark.parametrize(
+    "events,options",
+    [
+        ({"never": 0.1}, ""),
+        ({"never": 0.3, "delay_scale": 36000.0}, "checkpoint_every = 37\n"),
+        ({"interval": 0.0}, ""),  # every row at the same time: ties throughout
+        ({"delay_scale": 0.0}, "checkpoint_seconds = 0.001\n"),  # labels at their event's time
+    ],
+    ids=["lost-labels", "checkpoints", "equal-times", "no-delay"],
+)
+def test_the_replay_writes_the_same_files_with_and_without_jitted_runs(tmp_path, events, options):
+    compiled, stepwise = _replay_both(tmp_path, _text(ACOGS, options), **events)
+    assert compiled == stepwise
+    assert compiled["predictions.csv"].count(b"\n") == 3 * 1250 + 1
+
+
+def test_rows_a_model_refuses_and_labels_it_cannot_learn_take_the_dict_path(tmp_path):
+    """A value beyond 1e15 (refused by ACOG when predicting: its label is then not learned), a
+    third label (refused when learning), an empty row and late features, with a checkpoint every
+    few rows: the same files either way."""
+    lines = ["event_id,time,entity,label,label_time,a,b,c"]
+    rng = np.random.default_rng(0)
+    for i in range(400):
+        a, b, c = rng.normal(size=3).round(3)
+        if i < 50:
+            c = 0.0  # c comes late
+        if i % 97 == 5:
+            a = 1e16
+        if i % 41 == 7:
+            a = b = c = 0.0
+        label = ["fraud", "ok", "ok", "ok"][i % 4] if i % 89 != 3 else "odd"
+        lines.append(f"e{i},{i * 10},x,{label},{i * 10 + (i % 13) * 7},{a},{b},{c}")
+    text = _text(
+        'D = { class = "ACOG", params = { covariance = "diag", positive = "fraud" } }\n'
+        'F = { class = "ACOG", params = { covariance = "full", positive = "fraud" } }\n',
+        "checkpoint_every = 11\n",
+        labels='["ok", "fraud", "odd"]',
+    ).replace("pos_val = true", 'pos_val = "fraud"')
+    text = text.replace(
+        'label_time = "label_time"', 'label_time = "label_time"\npositive = "fraud"'
+    )
+    compiled, stepwise = _replay_both(tmp_path, text, "\n".join(lines) + "\n")
+    assert compiled == stepwise
+    assert b"predict: feature 'a' has value 1e+16, beyond the limit" in compiled["rejected.csv"]
+    assert b"learn: label 'odd' is neither" in compiled["rejected.csv"]
+
+
+def test_the_jitted_runs_run_only_when_compiled(tmp_path, monkeypatch):
+    calls = []
+    run_steps = ACOG.run_steps
+
+    def counted(self, *args):
+        calls.append(len(args[2]))
+        return run_steps(self, *args)
+
+    monkeypatch.setattr(ACOG, "run_steps", counted)
+    _replay_both(tmp_path, _text(ACOGS), never=0.1)
+    # the compiled replay's runs cover the steps of the two ACOGs but the last labels (learned
+    # after the log's end); the other replay makes none
+    assert sum(calls) >= 2 * 2000
