@@ -4,7 +4,7 @@ import warnings
 
 import pytest
 
-from imbalance_stream import datasets, kernel, linear_model, svm
+from imbalance_stream import datasets, evaluate, kernel, linear_model, replay, svm
 
 OLD_NAMES = [
     (linear_model, "CPAPB", linear_model.CPA),
@@ -16,6 +16,8 @@ OLD_NAMES = [
     (svm, "KOIL", kernel.KOIL),
     (svm, "ProjectronPlusPlus", kernel.ProjectronPlusPlus),
     (datasets, "KOIL", datasets.KOILBenchmark),
+    (evaluate, "ReplayResult", evaluate.ArrayReplayResult),
+    (evaluate, "replay", replay.replay),
 ]
 
 
@@ -35,7 +37,7 @@ def test_unknown_name_is_an_attribute_error():
 def test_current_names_do_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for package in (linear_model, kernel, svm, datasets):
+        for package in (linear_model, kernel, svm, datasets, evaluate):
             for name in package.__all__:
                 getattr(package, name)
 

@@ -1,6 +1,12 @@
-"""Evaluation: prequential runs, the papers' protocols, parallel sweeps, event-log replay."""
+"""Evaluation: prequential runs, the papers' protocols, parallel sweeps, the array replay.
 
-from .array_replay import ReplayResult, has_array_path, replay_array
+The event-log replay is :func:`imbalance_stream.replay.replay`, a floor above this package (it
+runs on its executor, :mod:`imbalance_stream.evaluate.delayed`).
+"""
+
+from imbalance_stream.base.deprecation import deprecated_aliases
+
+from .array_replay import ArrayReplayResult, has_array_path, replay_array
 from .parallel import map_cells
 from .prequential import (
     ModelFailed,
@@ -10,24 +16,24 @@ from .prequential import (
     run_prequential,
 )
 
-
-def __getattr__(name):
-    if name == "replay":  # event-log replay (imbalance_stream.replay), imported when first used
-        from imbalance_stream.replay import replay
-
-        return replay
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# renamed in 0.2: the array replay's result shared its name with the event-log replay's
+__getattr__ = deprecated_aliases(
+    __name__,
+    {
+        "ReplayResult": "imbalance_stream.evaluate:ArrayReplayResult",
+        "replay": "imbalance_stream.replay:replay",
+    },
+)
 
 
 __all__ = [
     "ModelFailed",
     "StreamFailed",
     "PrequentialResult",
-    "ReplayResult",
+    "ArrayReplayResult",
     "has_array_path",
     "map_cells",
     "plot_curves",
-    "replay",
     "replay_array",
     "run_prequential",
 ]

@@ -35,9 +35,10 @@ import numpy as np
 from scipy import sparse
 
 from imbalance_stream.base import InvalidFeature
+from imbalance_stream.base.deprecation import deprecated_aliases
 from imbalance_stream.base.rows import ArrayRows
 
-__all__ = ["ReplayResult", "has_array_path", "replay_array"]
+__all__ = ["ArrayReplayResult", "has_array_path", "replay_array"]
 
 
 def has_array_path(model) -> bool:
@@ -47,7 +48,7 @@ def has_array_path(model) -> bool:
 
 
 @dataclasses.dataclass
-class ReplayResult:
+class ArrayReplayResult:
     """What a test-then-train replay produced.
 
     ``predictions`` holds the labels predicted before each row was learned; ``is_positive`` and
@@ -107,7 +108,7 @@ def replay_array(
     feature_names: Sequence | None = None,
     method: str = "auto",
     positive=None,
-) -> ReplayResult:
+) -> ArrayReplayResult:
     """Predict then learn every row of ``X`` in order; return the predictions.
 
     Parameters
@@ -199,7 +200,7 @@ def _result(
         labels = np.empty(len(predicted_positive), dtype=object)
         labels[predicted_positive] = positive
         labels[~predicted_positive] = negative
-    return ReplayResult(labels, is_positive, predicted_positive, seconds, path)
+    return ArrayReplayResult(labels, is_positive, predicted_positive, seconds, path)
 
 
 def _as_csr(X) -> sparse.csr_matrix:
@@ -240,3 +241,8 @@ def _replay_dicts(model, rows: ArrayRows, positive):
     seconds = time.perf_counter() - start
     is_positive = np.asarray(rows.labels == positive, dtype=bool)
     return _result(predicted, is_positive, seconds, "dict", labels=labels)
+
+
+__getattr__ = deprecated_aliases(
+    __name__, {"ReplayResult": "imbalance_stream.evaluate:ArrayReplayResult"}
+)

@@ -17,10 +17,10 @@ from imbalance_stream.base import BinaryClassifier, capacity_for
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_choice, check_int, check_real
 
-__all__ = ["KernelExpansion"]
+__all__ = ["ArrivalOrderExpansion"]
 
 
-class KernelExpansion(BinaryClassifier):
+class ArrivalOrderExpansion(BinaryClassifier):
     """Base of the kernel machines that store ``(x_i, alpha_i)`` pairs in arrival order.
 
     Subclasses implement ``_learn`` on the dense sample returned by :meth:`_dense` and change the

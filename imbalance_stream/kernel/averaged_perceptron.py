@@ -6,12 +6,12 @@ import numpy as np
 
 from imbalance_stream._numba import kernels
 
-from ._expansion import KernelExpansion
+from ._expansion import ArrivalOrderExpansion
 
 __all__ = ["AveragedKernelPerceptron"]
 
 
-class AveragedKernelPerceptron(KernelExpansion):
+class AveragedKernelPerceptron(ArrivalOrderExpansion):
     """Kernel perceptron whose predictions average every intermediate rule (AVGPERC).
 
     Learning is the kernel perceptron of Ertekin (2009), section 3.1: with

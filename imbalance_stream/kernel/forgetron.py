@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from imbalance_stream.base.validation import check_int
 
-from ._expansion import KernelExpansion
+from ._expansion import ArrivalOrderExpansion
 
 __all__ = ["Forgetron"]
 
@@ -15,7 +15,7 @@ def _damage(lam: float, mu: float) -> float:
     return lam * lam + 2.0 * lam - 2.0 * lam * mu
 
 
-class Forgetron(KernelExpansion):
+class Forgetron(ArrivalOrderExpansion):
     """The self-tuned Forgetron.
 
     A kernel perceptron ``f = sum_i sigma_i y_i k(x_i, .)`` with at most ``budget`` stored vectors.

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from imbalance_stream.base.validation import check_int, check_real
 
-from ._expansion import KernelExpansion
+from ._expansion import ArrivalOrderExpansion
 
 __all__ = ["NORMA"]
 
 
-class NORMA(KernelExpansion):
+class NORMA(ArrivalOrderExpansion):
     """Naive Online R_reg Minimisation Algorithm (NORMA), nu-classification version.
 
     Stochastic gradient descent on ``lam/2 |f|^2 + max(0, rho - y f(x)) - nu rho``. Each sample

@@ -9,12 +9,12 @@ import numpy as np
 
 from imbalance_stream.base.validation import check_int, check_real
 
-from ._expansion import KernelExpansion
+from ._expansion import ArrivalOrderExpansion
 
 __all__ = ["Projectron", "ProjectronPlusPlus"]
 
 
-class Projectron(KernelExpansion):
+class Projectron(ArrivalOrderExpansion):
     """Projectron: a kernel perceptron that adds a vector only when it cannot be projected.
 
     On a mistake (``y f(x) <= 0``) the new direction ``k(x, .)`` is projected onto the span of the

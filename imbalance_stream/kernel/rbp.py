@@ -6,12 +6,12 @@ import numpy as np
 
 from imbalance_stream.base.validation import check_int, check_seed
 
-from ._expansion import KernelExpansion
+from ._expansion import ArrivalOrderExpansion
 
 __all__ = ["RBP"]
 
 
-class RBP(KernelExpansion):
+class RBP(ArrivalOrderExpansion):
     """Randomised Budget Perceptron (RBP).
 
     A kernel perceptron with at most ``budget`` stored vectors. On a mistake (``y f(x) <= 0``) the

@@ -8,6 +8,7 @@ and writes to its checkpoint, so that a resumed cell goes on exactly where it st
 from __future__ import annotations
 
 import dataclasses
+import pickle
 from typing import TYPE_CHECKING
 
 from .parts import PARTS
@@ -16,7 +17,7 @@ from .tracking import MetricTrack
 if TYPE_CHECKING:
     from .config import ReplayScenario
 
-__all__ = ["Cell", "CellState"]
+__all__ = ["Cell", "CellState", "load_checkpoint"]
 
 
 @dataclasses.dataclass
@@ -117,3 +118,9 @@ class CellState:
             "cell": self.cell,
             "damaged": self.damaged,
         }
+
+
+def load_checkpoint(path) -> CellState:
+    """A cell's checkpoint (a pickle: only load your own)."""
+    with open(path, "rb") as handle:
+        return CellState.restored(pickle.load(handle))

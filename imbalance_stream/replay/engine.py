@@ -62,7 +62,7 @@ from imbalance_stream.base import (
 )
 from imbalance_stream.evaluate.delayed import DelayedLabels
 
-from .cells import Cell, CellState
+from .cells import Cell, CellState, load_checkpoint
 from .columns import read_batch
 from .config import ReplayError
 from .events import NEVER, Event, Reject, text
@@ -71,7 +71,6 @@ from .parts import (
     PartWriter,
     PredictionLine,
     RejectLine,
-    load_checkpoint,
     open_parts,
     part_paths,
     write_answers,

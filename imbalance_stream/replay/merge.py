@@ -32,6 +32,7 @@ import heapq
 import os
 import pickle
 
+from .cells import load_checkpoint
 from .events import MICRO, is_number
 from .parts import (
     FIELD,
@@ -39,7 +40,6 @@ from .parts import (
     PREDICTION_COLUMNS,
     REJECT_COLUMNS,
     RejectLine,
-    load_checkpoint,
     order_key,
     read_answers,
 )

@@ -26,7 +26,6 @@ __all__ = [
     "PartWriter",
     "PredictionLine",
     "RejectLine",
-    "load_checkpoint",
     "open_parts",
     "part_paths",
     "read_answers",
@@ -106,14 +105,6 @@ def part_paths(cell) -> dict[str, str]:
     """The paths of a cell's part files, per-entity sizes and checkpoint, by kind."""
     base = os.path.join(cell.work, f"cell{cell.index}")
     return {kind: f"{base}.{kind}" for kind in (*PARTS, "ent", "ckpt")}
-
-
-def load_checkpoint(path):
-    """A cell's checkpoint (a pickle: only load your own)."""
-    from .cells import CellState
-
-    with open(path, "rb") as handle:
-        return CellState.restored(pickle.load(handle))
 
 
 def write_atomic(path: str, data: bytes) -> None:

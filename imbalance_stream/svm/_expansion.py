@@ -47,7 +47,7 @@ def _check_class_weight(class_weight) -> dict | None:
     return class_weight
 
 
-class KernelExpansion(BinaryClassifier):
+class SupportVectorExpansion(BinaryClassifier):
     """A binary classifier whose model is ``f(x) = sum_s alpha_s K(x_s, x) + b`` over members
     kept in a sparse store with a kernel-row cache; subclasses implement the learning.
 

@@ -9,7 +9,7 @@ import numpy as np
 from imbalance_stream._numba import lasvm as core
 from imbalance_stream.base.validation import check_int, check_real
 
-from ._expansion import KernelExpansion
+from ._expansion import SupportVectorExpansion
 
 __all__: list[str] = []
 
@@ -17,7 +17,7 @@ __all__: list[str] = []
 MAX_REPROCESS = 10_000
 
 
-class GapSVM(KernelExpansion):
+class GapSVM(SupportVectorExpansion):
     """``f(x) = sum_s alpha_s K(x_s, x)`` (b = 0) learned by the gap-driven loop of chapter 6.
 
     ``ramp`` is one of ``core.RAMP_NONE`` (LASVM-G, FULL SVM), ``core.RAMP_NC`` (LASVM-NC) and

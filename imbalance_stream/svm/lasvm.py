@@ -11,12 +11,12 @@ from imbalance_stream.base import check_label
 from imbalance_stream.base.binary import third_label
 from imbalance_stream.base.validation import check_bool, check_int, check_seed
 
-from ._expansion import KernelExpansion
+from ._expansion import SupportVectorExpansion
 
 __all__ = ["LASVM"]
 
 
-class LASVM(KernelExpansion):
+class LASVM(SupportVectorExpansion):
     """LASVM: an online kernel SVM that reaches the batch SVM after one pass and a finishing step.
 
     The model is the SVM dual with a bias in its signed form (Ertekin 2009, eq. 2.21): maximise
