@@ -90,7 +90,7 @@ def project_box_slab(v, upper, low, high, out):
 
 
 @njit(cache=True)
-def kmm_solve(K, k, upper, low, high, beta, step, tol, max_iter):
+def kmm_solve(K, k, upper, low, high, beta, step, tol, max_iter, one_product=False):
     """Minimise ``1/2 b'Kb - k'b`` over ``{0 <= b <= upper, low <= sum b <= high}`` in place.
 
     FISTA (Beck and Teboulle, 2009) from the feasible starting point ``beta`` with step ``step``
@@ -98,6 +98,10 @@ def kmm_solve(K, k, upper, low, high, beta, step, tol, max_iter):
     (O'Donoghue and Candes, 2015), which keeps it monotone on the near-singular Gram matrices of
     Gaussian kernels. Stops when the gradient mapping ``(y - P(y - step g)) / step`` is below
     ``tol`` in every coordinate. Returns ``(iterations, residual)``; ``beta`` holds the solution.
+
+    ``one_product``: ``K y`` is carried from the products ``K b`` of the iterates (``y`` is a
+    combination of the last two), so that each iteration takes one product with ``K`` instead
+    of two; the same iterates in exact arithmetic, not bit for bit.
     """
     n = beta.shape[0]
     y = beta.copy()
@@ -107,10 +111,11 @@ def kmm_solve(K, k, upper, low, high, beta, step, tol, max_iter):
     t = 1.0
     residual = np.inf
     Kb = K @ beta
+    Ky = Kb.copy()  # K y, carried when one_product
     objective = 0.5 * (beta @ Kb) - k @ beta
     iteration = 0
     for iteration in range(1, max_iter + 1):  # noqa: B007 (returned after the loop)
-        gradient = K @ y - k
+        gradient = Ky - k if one_product else K @ y - k
         for i in range(n):
             trial[i] = y[i] - step * gradient[i]
         project_box_slab(trial, upper, low, high, candidate)
@@ -123,12 +128,16 @@ def kmm_solve(K, k, upper, low, high, beta, step, tol, max_iter):
             # momentum overshot: restart from the last iterate without it
             t = 1.0
             y[:] = previous
+            Ky[:] = Kb
             continue
         t_next = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * t * t))
         momentum = (t - 1.0) / t_next
         for i in range(n):
             y[i] = candidate[i] + momentum * (candidate[i] - previous[i])
             previous[i] = candidate[i]
+            if one_product:
+                Ky[i] = Kc[i] + momentum * (Kc[i] - Kb[i])
+                Kb[i] = Kc[i]
         t = t_next
         objective = new_objective
         if residual <= tol:

@@ -14,7 +14,7 @@ import numpy as np
 from river.base import AnomalyDetector
 
 from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int, check_seed
-from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
+from imbalance_stream.base.windows import RESELECT_EVERY, RefreshSchedule, SampleWindows
 from imbalance_stream.density_ratio._common import interior_point_available
 
 __all__ = ["DensityRatioNovelty", "ratio_score"]
@@ -80,6 +80,16 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
     relative to the windows of the last refresh and are not calibrated across refreshes:
     threshold them with River's quantile filters (D-DR-50).
 
+    Selection. A detector whose batch method chooses its hyper-parameters when they are not
+    given (uLSIF's width and ridge by leave-one-out, KLIEP's and KDE's width by likelihood
+    cross-validation, KMM's median width) chooses them at the first refresh, then again only
+    every ``reselect_every`` refreshes (default 20; None: never again) or at the next refresh
+    after :meth:`reselect`; the refreshes in between solve the method on the current windows with
+    the values held, and KMM's first-order solver starts there from the last solution at the
+    test points still in the window. ``reselect_every=1`` is the thesis's procedure, the whole
+    selection at every refresh, number for number (D-DR-55). The first refresh always selects,
+    so a two-sample run with one refresh is the thesis's batch method whatever the value.
+
     Samples. Feature dicts are mapped to dense vectors over the names seen (a missing name is 0);
     a bad value raises a ``ValueError`` naming the feature and nothing changes, and so does a
     sample that would grow the feature space past 65,536 names (``FeatureSpaceFull``). Names
@@ -103,6 +113,7 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
         n_test: int | None = None,
         refresh_every: int | None = None,
         seed: int | None = None,
+        reselect_every: int | None = RESELECT_EVERY,
     ):
         self.mode = check_choice("mode", mode, MODES)
         self.n_reference = check_int("n_reference", n_reference, low=MIN_WINDOW, optional=True)
@@ -115,6 +126,7 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
             )
         self.seed = check_seed(seed)
         self._windows = SampleWindows({"reference": n_reference, "test": n_test})
+        self._init_selection(reselect_every)
         self._since_refresh = 0
         self._solved: dict[bytes, float] = {}  # observed test point -> its solved inlier value
         self._fitted = False
@@ -258,7 +270,7 @@ class EstimatorNovelty(DensityRatioNovelty):
         """A new, unfitted estimator with this detector's parameters."""
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
-        estimator = self._estimator().fit(test, reference)
+        estimator = self._fit_selected(self._estimator(), test, reference, "test")
         self.estimator_ = estimator
         # KMM's zero weights in the order of their multipliers (D-DR-51)
         transductive = getattr(estimator, "central_weights_", None)

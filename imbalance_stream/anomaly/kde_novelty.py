@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio.kde_ratio import kde_log_density, kde_sigma
 
 from .base import DensityRatioNovelty
@@ -18,7 +19,8 @@ class KDENovelty(DensityRatioNovelty):
     The baseline of Chapter 5 (eq. 3.11 on the reference window alone): the test window plays no
     part in the score, only in the windows' bookkeeping, so the detector works in both modes like
     the ratio detectors. The width is chosen at each refresh by likelihood cross-validation over
-    the reference window (eq. 3.12) unless given. Log densities are computed by log-sum-exp, so a
+    the reference window (eq. 3.12) unless given, at the first refresh and every
+    ``reselect_every`` refreshes. Log densities are computed by log-sum-exp, so a
     point far from every reference point keeps a finite, very high score.
 
     Parameters
@@ -41,6 +43,11 @@ class KDENovelty(DensityRatioNovelty):
         :meth:`refresh` is called.
     seed
         Seed of the folds and the median subsample.
+    reselect_every
+        Select the hyper-parameters left None again every this many refreshes (the first
+        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
+        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+        selection.
 
     Examples
     --------
@@ -55,7 +62,7 @@ class KDENovelty(DensityRatioNovelty):
     ...     auc.update(y, detector.score_one(x))
     ...     detector.learn_one(x)
     >>> auc
-    ExactROCAUC: 63.48%
+    ExactROCAUC: 83.78%
 
     References
     ----------
@@ -73,17 +80,24 @@ class KDENovelty(DensityRatioNovelty):
         n_test: int | None = None,
         refresh_every: int | None = None,
         seed: int | None = None,
+        reselect_every: int | None = RESELECT_EVERY,
     ):
-        super().__init__(mode, n_reference, n_test, refresh_every, seed)
+        super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
         self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
         self.n_folds = check_int("n_folds", n_folds, low=2)
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
-        self.sigma_ = (
-            self.sigma
-            if self.sigma is not None
-            else kde_sigma(reference, self.n_folds, self.seed)[0]
-        )
+        held = self._held_selection()
+        selected = None
+        if self.sigma is not None:
+            self.sigma_ = self.sigma
+        elif held is not None:
+            self.sigma_ = held["sigma"]
+        else:
+            self.sigma_ = kde_sigma(reference, self.n_folds, self.seed)[0]
+        if held is None:
+            selected = {} if self.sigma is not None else {"sigma": self.sigma_}
+        self._selection_done(selected)
         self._reference_rows = reference
         return kde_log_density(reference, test, self.sigma_)
 

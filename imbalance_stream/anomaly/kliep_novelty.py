@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio import KLIEP
 
 from .base import EstimatorNovelty
@@ -39,6 +40,11 @@ class KLIEPNovelty(EstimatorNovelty):
         :meth:`refresh` is called.
     seed
         Seed of the centres, the folds and the median subsample.
+    reselect_every
+        Select the hyper-parameters left None again every this many refreshes (the first
+        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
+        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+        selection.
 
     Examples
     --------
@@ -53,7 +59,7 @@ class KLIEPNovelty(EstimatorNovelty):
     ...     auc.update(y, detector.score_one(x))
     ...     detector.learn_one(x)
     >>> auc
-    ExactROCAUC: 82.20%
+    ExactROCAUC: 81.88%
 
     References
     ----------
@@ -76,8 +82,9 @@ class KLIEPNovelty(EstimatorNovelty):
         n_test: int | None = None,
         refresh_every: int | None = None,
         seed: int | None = None,
+        reselect_every: int | None = RESELECT_EVERY,
     ):
-        super().__init__(mode, n_reference, n_test, refresh_every, seed)
+        super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
         self.sigma = sigma
         self.n_centres = n_centres
         self.n_folds = n_folds

@@ -6,6 +6,7 @@ import numpy as np
 from scipy.linalg import lapack
 
 from imbalance_stream._numba.density_ratio import cholesky_rank_one, cholesky_solve, rank_one_update
+from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio import ULSIF
 from imbalance_stream.density_ratio._common import gaussian_gram
 from imbalance_stream.density_ratio.ulsif import ulsif_alpha
@@ -55,6 +56,11 @@ class ULSIFNovelty(EstimatorNovelty):
         :meth:`refresh` is called.
     seed
         Seed of the centres, the leave-one-out pairing and the median subsample.
+    reselect_every
+        Select the hyper-parameters left None again every this many refreshes (the first
+        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
+        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+        selection.
 
     Examples
     --------
@@ -69,7 +75,7 @@ class ULSIFNovelty(EstimatorNovelty):
     ...     auc.update(y, detector.score_one(x))
     ...     detector.learn_one(x)
     >>> auc
-    ExactROCAUC: 76.99%
+    ExactROCAUC: 87.56%
 
     References
     ----------
@@ -91,8 +97,9 @@ class ULSIFNovelty(EstimatorNovelty):
         n_test: int | None = None,
         refresh_every: int | None = None,
         seed: int | None = None,
+        reselect_every: int | None = RESELECT_EVERY,
     ):
-        super().__init__(mode, n_reference, n_test, refresh_every, seed)
+        super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
         self.sigma = sigma
         self.lambda_ = lambda_
         self.n_centres = n_centres
@@ -172,4 +179,12 @@ class ULSIFNovelty(EstimatorNovelty):
             "n_test": 8,
             "refresh_every": 8,
             "seed": 2,
+        }
+        yield {  # the width and ridge held after the first refresh, chosen again every 2
+            "mode": "stream",
+            "n_reference": 20,
+            "n_test": 10,
+            "refresh_every": 5,
+            "seed": 3,
+            "reselect_every": 2,
         }

@@ -14,8 +14,13 @@ import collections
 import numpy as np
 
 from .features import KERNEL_MAX_FEATURES, FeatureSpace
+from .validation import check_int
 
-__all__ = ["RefreshSchedule", "SampleWindows"]
+__all__ = ["RESELECT_EVERY", "RefreshSchedule", "SampleWindows"]
+
+#: Default ``reselect_every`` of the windowed detectors and re-weighters: their hyper-parameters
+#: are chosen at the first refresh and again every 20 refreshes (see :class:`RefreshSchedule`).
+RESELECT_EVERY = 20
 
 
 class SampleWindows:
@@ -40,6 +45,7 @@ class SampleWindows:
             name: collections.deque(maxlen=size) for name, size in sizes.items()
         }
         self.n_columns = 0
+        self.pushed = dict.fromkeys(sizes, 0)  # vectors ever pushed into each window
 
     def encode(self, x: dict) -> tuple[np.ndarray, list]:
         """``x`` as a dense vector over every name seen and the names it would add; validates
@@ -63,7 +69,18 @@ class SampleWindows:
         window = self.windows[name]
         left = window[0] if len(window) == window.maxlen else None
         window.append(vector)
+        self.pushed[name] += 1
         return left
+
+    def carried(self, name: str, values: np.ndarray, pushed_then: int, fill: float) -> np.ndarray:
+        """``values``, one per row of window ``name`` when it had been pushed ``pushed_then``
+        vectors, carried over to the window's rows now: a row still held keeps its value (the
+        oldest rows are the ones that left), a row pushed since gets ``fill``."""
+        length = len(self.windows[name])
+        kept = max(length - (self.pushed[name] - pushed_then), 0)
+        out = np.full(length, float(fill))
+        out[:kept] = values[len(values) - kept :]
+        return out
 
     def matrix(self, name: str, n_columns: int | None = None) -> np.ndarray:
         """Window ``name`` as a matrix over ``n_columns`` (default: :attr:`n_columns`), vectors
@@ -101,10 +118,94 @@ class RefreshSchedule:
     """Mixin of the components that re-solve on their windows: :meth:`_count_sample` calls
     ``refresh()`` after every :attr:`_refresh_period` samples taken in (``refresh_every``
     unless a component says otherwise; never when it is None), and ``refresh()`` sets
-    ``_since_refresh`` back to 0."""
+    ``_since_refresh`` back to 0.
+
+    It also says when a refresh selects the hyper-parameters that the component's batch method
+    chooses when they are not given (a width by the thesis's leave-one-out or likelihood
+    cross-validation, KMM's median distance): at the first refresh that runs, then at every
+    ``reselect_every``-th refresh after it (None: never again), and at the next refresh after
+    :meth:`reselect`. Every other refresh solves the batch method on the current windows with
+    the values of the last selection held, and a first-order KMM solve starts from the last
+    solution at the rows still in the window (:meth:`_fit_selected`). ``reselect_every=1`` is the
+    thesis's procedure, a selection at every refresh.
+    """
 
     refresh_every: int | None
+    reselect_every: int | None
     _since_refresh: int
+    _windows: SampleWindows
+    _selection: dict | None  # the values held since the last selecting refresh
+    _since_selection: int  # refreshes run since then, the selecting one included
+    _reselect_asked: bool
+    _warm: tuple[np.ndarray, int] | None  # a solution over a window's rows, its pushes then
+
+    def _init_selection(self, reselect_every: int | None) -> None:
+        self.reselect_every = check_int("reselect_every", reselect_every, low=1, optional=True)
+        self._selection = None
+        self._since_selection = 0
+        self._reselect_asked = False
+        self._warm = None
+
+    def reselect(self) -> None:
+        """Make the next refresh select the hyper-parameters again (as the first refresh does),
+        whatever ``reselect_every`` says; the refreshes after it count from there."""
+        self._reselect_asked = True
+
+    @property
+    def _selection_due(self) -> bool:
+        """Whether the next refresh that runs selects the hyper-parameters."""
+        return (
+            self._selection is None
+            or self._reselect_asked
+            or (self.reselect_every is not None and self._since_selection >= self.reselect_every)
+        )
+
+    def _held_selection(self) -> dict | None:
+        """The values a refresh solves with: those of the last selection, or None when this
+        refresh selects."""
+        return None if self._selection_due else self._selection
+
+    def _selection_done(self, selection: dict | None) -> None:
+        """Count a refresh that ran: ``selection`` is what it selected (``{name: value}`` of the
+        parameters left None), or None if it held the last selection."""
+        if selection is not None:
+            self._selection = selection
+            self._since_selection = 1
+            self._reselect_asked = False
+        else:
+            self._since_selection += 1
+
+    def _fit_selected(self, estimator, source: np.ndarray, target: np.ndarray, window: str):
+        """Fit the batch ``estimator`` on a refresh's matrices, ``source`` being the rows of
+        ``window``, at the held selection unless this refresh selects; returns it fitted.
+
+        ``estimator.SELECTED`` maps each parameter the estimator chooses when it is None to the
+        attribute holding its choice. A held refresh sets those parameters to the held values and
+        gives an estimator that takes a start (KMM) the last solution carried over to the
+        window's rows, new rows at 1 (the cold start's value); a selecting refresh fits exactly
+        as the batch estimator does on its own.
+        """
+        held = self._held_selection()
+        kwargs = {}
+        if held is not None:
+            for name, value in held.items():
+                setattr(estimator, name, value)
+            if self._warm is not None and estimator.WARM_START:
+                solution, pushed_then = self._warm
+                kwargs["start"] = self._windows.carried(window, solution, pushed_then, fill=1.0)
+        estimator.fit(source, target, **kwargs)
+        selected = None
+        if held is None:
+            selected = {
+                name: getattr(estimator, attribute)
+                for name, attribute in estimator.SELECTED.items()
+                if getattr(estimator, name) is None
+            }
+        self._selection_done(selected)
+        self._warm = None
+        if estimator.WARM_START:  # its solution, one weight per row of ``window``
+            self._warm = (estimator.weights_, self._windows.pushed[window])
+        return estimator
 
     @property
     def _refresh_period(self) -> int | None:

@@ -179,6 +179,7 @@ def solve_kmm(
     max_iter: int,
     start: np.ndarray | None = None,
     solver: str = "fista",
+    one_product: bool = False,
 ) -> tuple[np.ndarray, int, float]:
     """The KMM programme (eq. 3.14): ``min 1/2 b'Kb - k'b`` over ``0 <= b <= upper`` and
     ``|mean(b) - 1| <= epsilon``. Returns ``(b, iterations, residual)``.
@@ -186,8 +187,11 @@ def solve_kmm(
     ``solver="fista"``: accelerated projected gradient with restart, step ``1 / lambda_max(K)``
     (:func:`largest_eigenvalue`), to a gradient mapping below ``tol x max(1, max |k_i|)``.
     ``start`` (default all ones, which is feasible) is projected onto the feasible set first, so a
-    warm start from an earlier solution is always valid. ``solver="interior-point"``:
-    :func:`solve_kmm_interior` (``start`` unused).
+    warm start from an earlier solution is always valid. ``one_product`` carries ``K y`` from
+    the products ``K b`` by linearity (one product with ``K`` per iteration instead of two, the
+    same iterates in exact arithmetic, not bit for bit: the warm starts use it, the cold solves
+    keep the numbers they always gave). ``solver="interior-point"``: :func:`solve_kmm_interior`
+    (``start`` and ``one_product`` unused).
     """
     m = K.shape[0]
     low = max(m * (1.0 - epsilon), 0.0)
@@ -210,6 +214,7 @@ def solve_kmm(
         step,
         tol * scale,
         max_iter,
+        one_product,
     )
     return beta, int(iterations), float(residual)
 

@@ -28,6 +28,14 @@ class DensityRatioEstimator(base.Base, abc.ABC):
 
     n_features_in_: int
 
+    #: The parameters the estimator chooses when they are None, each mapped to the attribute that
+    #: holds its choice after a fit: what the windowed detectors and re-weighters hold between
+    #: selections (:class:`~imbalance_stream.base.windows.RefreshSchedule`).
+    SELECTED: dict[str, str] = {}
+
+    #: Whether ``fit`` takes ``start``, the starting point of an iterative solver (a warm start).
+    WARM_START = False
+
     def fit(self, X_source, X_target):
         """Fit on a source (denominator) and a target (numerator) sample; returns ``self``."""
         source = as_matrix(X_source, "X_source")

@@ -99,7 +99,7 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
     ...         metric.update(y, asked.pop(i))
     ...         model.learn_one(x, y)
     >>> metric
-    F1: 86.16%
+    F1: 86.24%
 
     References
     ----------

@@ -109,6 +109,8 @@ class KLIEP(DensityRatioEstimator):
         self.sigma_factors = sigma_factors
         self.seed = check_seed(seed)
 
+    SELECTED = {"sigma": "sigma_"}
+
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         rng = np.random.default_rng(self.seed)
         b = min(self.n_centres, target.shape[0])

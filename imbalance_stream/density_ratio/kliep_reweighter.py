@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from imbalance_stream.base.windows import RESELECT_EVERY
+
 from .kliep import KLIEP
 from .reweighter import EstimatorReweighter
 
@@ -37,6 +39,11 @@ class KLIEPReweighter(EstimatorReweighter):
         Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
     seed
         Seed of the centres, the folds and the median subsample.
+    reselect_every
+        Select the hyper-parameters left None again every this many refreshes (the first
+        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
+        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+        selection.
 
     Examples
     --------
@@ -76,8 +83,9 @@ class KLIEPReweighter(EstimatorReweighter):
         refresh_every: int | None = None,
         clip: float | None = None,
         seed: int | None = None,
+        reselect_every: int | None = RESELECT_EVERY,
     ):
-        super().__init__(n_source, n_target, refresh_every, clip, seed)
+        super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
         self.sigma = sigma
         self.n_centres = n_centres
         self.n_folds = n_folds

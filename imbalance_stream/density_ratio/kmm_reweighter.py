@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from imbalance_stream.base.windows import RESELECT_EVERY
+
 from .kmm import KMM
 from .reweighter import EstimatorReweighter
 
@@ -44,6 +46,11 @@ class KMMReweighter(EstimatorReweighter):
         Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
     seed
         Seed of the subsample that estimates the median distance on large windows.
+    reselect_every
+        Select the hyper-parameters left None again every this many refreshes (the first
+        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
+        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+        width and start the solver from the last solution at the source points still held.
 
     Examples
     --------
@@ -91,8 +98,9 @@ class KMMReweighter(EstimatorReweighter):
         refresh_every: int | None = None,
         clip: float | None = None,
         seed: int | None = None,
+        reselect_every: int | None = RESELECT_EVERY,
     ):
-        super().__init__(n_source, n_target, refresh_every, clip, seed)
+        super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
         self.sigma = sigma
         self.B = B
         self.epsilon = epsilon
@@ -107,3 +115,5 @@ class KMMReweighter(EstimatorReweighter):
     def _unit_test_params(cls):
         yield {"n_source": 100, "n_target": 50, "refresh_every": 50}
         yield {"sigma": 2.0, "B": 20.0, "n_source": 60, "n_target": 40, "clip": 5.0}
+        # the median width held, warm starts at every refresh after the first
+        yield {"n_source": 40, "n_target": 20, "refresh_every": 10, "reselect_every": None}

@@ -17,7 +17,7 @@ from river import base
 
 from imbalance_stream.base.binary import check_label
 from imbalance_stream.base.validation import check_int, check_real, check_seed
-from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
+from imbalance_stream.base.windows import RESELECT_EVERY, RefreshSchedule, SampleWindows
 
 __all__ = ["EstimatorReweighter", "Reweighter"]
 
@@ -47,6 +47,15 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
     rescale neither a learner's step nor its regularisation (D-DR-13). ``clip``, if given, caps each
     weight after the normalisation: the thesis's weights reach ``B = 1000``, which a stochastic
     gradient learner does not survive; the faithful default, None, leaves them alone.
+
+    Selection. A re-weighter whose batch method chooses its hyper-parameters when they are not
+    given (uLSIF's width and ridge by leave-one-out, KLIEP's width by likelihood
+    cross-validation, KMM's median width) chooses them at the first refresh, then again only
+    every ``reselect_every`` refreshes (default 20; None: never again) or at the next refresh
+    after :meth:`reselect`; the refreshes in between solve the method on the current windows with
+    the values held, and KMM's first-order solver starts there from the last solution at the
+    source points still in the window. ``reselect_every=1`` is the thesis's procedure, the whole
+    selection at every refresh, number for number (D-DR-55).
 
     Weights are relative to the windows of the last refresh, not calibrated across refreshes.
     Feature dicts become dense vectors over the names seen (a missing name is 0); a bad value
@@ -78,6 +87,7 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
         refresh_every: int | None = None,
         clip: float | None = None,
         seed: int | None = None,
+        reselect_every: int | None = RESELECT_EVERY,
     ):
         self.n_source = check_int("n_source", n_source, low=MIN_WINDOW, optional=True)
         self.n_target = check_int("n_target", n_target, low=MIN_WINDOW, optional=True)
@@ -85,6 +95,7 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
         self.clip = check_real("clip", clip, low=0.0, low_open=True, optional=True)
         self.seed = check_seed(seed)
         self._windows = SampleWindows({"source": n_source, "target": n_target})
+        self._init_selection(reselect_every)
         self._labels: collections.deque = collections.deque(maxlen=n_source)
         self._since_refresh = 0
         self._scale = 1.0  # 1 / mean source weight at the last refresh
@@ -189,7 +200,7 @@ class EstimatorReweighter(Reweighter):
         """A new, unfitted estimator with this re-weighter's parameters."""
 
     def _solve(self, source_X, source_y, target_X) -> np.ndarray:
-        estimator = self._estimator().fit(source_X, target_X)
+        estimator = self._fit_selected(self._estimator(), source_X, target_X, "source")
         self.estimator_ = estimator
         transductive = getattr(estimator, "weights_", None)
         return transductive if transductive is not None else estimator.weight(source_X)

@@ -157,6 +157,8 @@ class ULSIF(DensityRatioEstimator):
         self.lambda_grid = lambda_grid
         self.seed = check_seed(seed)
 
+    SELECTED = {"sigma": "sigma_", "lambda_": "lambda_chosen_"}
+
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         rng = np.random.default_rng(self.seed)
         b = min(self.n_centres, target.shape[0])

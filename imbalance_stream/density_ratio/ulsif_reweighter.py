@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from imbalance_stream.base.windows import RESELECT_EVERY
+
 from .reweighter import EstimatorReweighter
 from .ulsif import ULSIF
 
@@ -37,6 +39,11 @@ class ULSIFReweighter(EstimatorReweighter):
         Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
     seed
         Seed of the centres, the leave-one-out pairing and the median subsample.
+    reselect_every
+        Select the hyper-parameters left None again every this many refreshes (the first
+        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
+        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+        selection.
 
     Examples
     --------
@@ -75,8 +82,9 @@ class ULSIFReweighter(EstimatorReweighter):
         refresh_every: int | None = None,
         clip: float | None = None,
         seed: int | None = None,
+        reselect_every: int | None = RESELECT_EVERY,
     ):
-        super().__init__(n_source, n_target, refresh_every, clip, seed)
+        super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
         self.sigma = sigma
         self.lambda_ = lambda_
         self.n_centres = n_centres
