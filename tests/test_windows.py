@@ -288,3 +288,26 @@ def test_clone_keeps_reselect_every_and_starts_fresh():
     clone = detector.clone()
     assert clone.reselect_every is None
     assert clone._selection is None and not clone._reselect_asked
+
+
+def test_a_component_pickled_before_selections_were_held_goes_on_selecting_at_every_refresh():
+    """State from before ``reselect_every`` (no selection attributes, windows without push
+    counts) unpickles and refreshes as it did: a selection every time."""
+    import pickle
+
+    from imbalance_stream.anomaly import ULSIFNovelty
+
+    detector = ULSIFNovelty(mode="stream", n_reference=20, n_test=10, refresh_every=5, seed=0)
+    rng = np.random.default_rng(0)
+    for row in rng.normal(size=(40, 3)):
+        detector.learn_one(dict(enumerate(row)))
+    state = detector.__dict__
+    for name in ("reselect_every", "_selection", "_since_selection", "_reselect_asked", "_warm"):
+        state.pop(name, None)
+    del detector._windows.__dict__["pushed"]
+    old = pickle.loads(pickle.dumps(detector))
+    assert old.reselect_every == 1 and old._windows.pushed["reference"] == 20
+    for row in rng.normal(size=(12, 3)):
+        old.learn_one(dict(enumerate(row)))
+        old.score_one(dict(enumerate(row)))
+    assert old._since_selection == 1  # the last refresh selected again

@@ -72,6 +72,11 @@ class SampleWindows:
         self.pushed[name] += 1
         return left
 
+    def __setstate__(self, state: dict) -> None:
+        # windows pickled before the pushes were counted: count what they hold
+        state.setdefault("pushed", {name: len(rows) for name, rows in state["windows"].items()})
+        self.__dict__.update(state)
+
     def carried(self, name: str, values: np.ndarray, pushed_then: int, fill: float) -> np.ndarray:
         """``values``, one per row of window ``name`` when it had been pushed ``pushed_then``
         vectors, carried over to the window's rows now: a row still held keeps its value (the
@@ -131,13 +136,15 @@ class RefreshSchedule:
     """
 
     refresh_every: int | None
-    reselect_every: int | None
     _since_refresh: int
     _windows: SampleWindows
-    _selection: dict | None  # the values held since the last selecting refresh
-    _since_selection: int  # refreshes run since then, the selecting one included
-    _reselect_asked: bool
-    _warm: tuple[np.ndarray, int] | None  # a solution over a window's rows, its pushes then
+    # Class-level values for components pickled before selections were held, which then go on
+    # as they ran: a selection at every refresh.
+    reselect_every: int | None = 1
+    _selection: dict | None = None  # the values held since the last selecting refresh
+    _since_selection: int = 0  # refreshes run since then, the selecting one included
+    _reselect_asked: bool = False
+    _warm: tuple[np.ndarray, int] | None = None  # a solution over a window's rows, its pushes then
 
     def _init_selection(self, reselect_every: int | None) -> None:
         self.reselect_every = check_int("reselect_every", reselect_every, low=1, optional=True)
