@@ -426,12 +426,12 @@ def _protocol(path: str, params: str) -> str:
             _protocol("reproduce.koil.protocol:table3_2", 'selected_file = "table3_2.toml"'),
             "is not a readable JSON file",
         ),
-        (_protocol("reproduce.acog.protocol:table2", "runs = -1"), "runs: expected an integer"),
+        (_protocol("reproduce.acog.protocol:table2", "runs = -1"), "runs must be an integer"),
         (
             _protocol("reproduce.acog.protocol:table2", 'datasets = ["nope"]'),
             "unknown dataset 'nope'",
         ),
-        (_protocol("reproduce.dcil.protocol:table5_3", "runs = 0"), "runs: expected an integer"),
+        (_protocol("reproduce.dcil.protocol:table5_3", "runs = 0"), "runs must be an integer"),
         (
             _protocol("reproduce.dcil.protocol:table5_3", "experiments = [7]"),
             "experiments: a list of 1, 2, 3 or 4",

@@ -123,7 +123,7 @@ def test_missing_and_unknown_inputs_are_named():
     with pytest.raises(ProtocolError, match="nope"):  # one line and exit 2 in the CLI
         proto.run_acog_protocol({"datasets": ["german"], "algorithms": ["nope"]})
     for runs in (-1, 0, 1.5, "2"):
-        with pytest.raises(ProtocolError, match="runs: expected an integer >= 1"):
+        with pytest.raises(ProtocolError, match="runs must be an integer >= 1"):
             proto.run_acog_protocol({"datasets": ["german"], "runs": runs})
 
 

@@ -40,12 +40,11 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.metadata
-import numbers
 import pathlib
 import sys
 from collections.abc import Callable
 
-from imbalance_stream.base.validation import did_you_mean
+from imbalance_stream.base.validation import InvalidParameter, check_int, did_you_mean
 
 __all__ = [
     "GROUP",
@@ -142,11 +141,12 @@ def reading_params(protocol: str):
 
 
 def count_param(params, key: str, default: int, minimum: int = 1) -> int:
-    """``params[key]`` (or ``default``), an integer of at least ``minimum``."""
-    value = params.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ProtocolError(f"[params] {key}: expected an integer >= {minimum}, got {value!r}")
-    return int(value)
+    """``params[key]`` (or ``default``), an integer of at least ``minimum`` (the rule of
+    :func:`~imbalance_stream.base.validation.check_int`, refused as a :class:`ProtocolError`)."""
+    try:
+        return check_int(f"[params] {key}", params.get(key, default), low=minimum)
+    except InvalidParameter as error:
+        raise ProtocolError(str(error)) from None
 
 
 def registered() -> dict[str, str]:
