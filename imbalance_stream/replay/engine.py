@@ -60,6 +60,7 @@ import zlib
 from imbalance_stream.base import (
     REFUSALS,
 )
+from imbalance_stream.evaluate.collector import fewer_collections
 from imbalance_stream.evaluate.delayed import DelayedLabels
 
 from .cells import Cell, CellState, load_checkpoint
@@ -123,7 +124,8 @@ def run_cell(cell: Cell) -> dict:
         state = CellState.fresh(cell)
     files = open_parts(paths, state, resumed)
     try:
-        _CellRun(cell, state, files, paths, resumed).run()
+        with fewer_collections():
+            _CellRun(cell, state, files, paths, resumed).run()
     finally:
         for handle in files.values():
             handle.close()
