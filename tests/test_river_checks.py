@@ -1,19 +1,22 @@
 """River's own estimator checks, run on every public estimator of the package.
 
 Estimators are collected from the public modules' ``__all__``, so a new estimator is checked as soon
-as it is exported, in every configuration of its ``_unit_test_params``. River's anomaly checks read
-its CreditCard data, which is downloaded on first use and so cannot be used here: for anomaly
-detectors the same checks run on River's bundled Shuttle data instead.
+as it is exported, in every configuration of its ``_unit_test_params``. The checks come from
+``imbalance_stream.utils.yield_checks``, which gives River's checks with River's bundled datasets
+in place of the ones it downloads (Shuttle for CreditCard, read by the anomaly checks): every test
+here runs with the network shut and an empty River data home.
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import inspect
+import socket
 
 import pytest
-from river import base, checks, datasets
+from river import anomaly, base
+
+from imbalance_stream.utils import check_estimator, yield_checks
 
 # Every public estimator module. (``imblearn`` holds a function, not an estimator. The batch
 # estimators and re-weighters of ``imbalance_stream.density_ratio`` are not River estimators and
@@ -26,24 +29,6 @@ MODULES = [
     "imbalance_stream.density_ratio",
     "imbalance_stream.active",
 ]
-
-_RIVER_DATASETS = checks._yield_datasets
-
-
-def _datasets_with_shuttle(model, scale=1):
-    if isinstance(model, base.AnomalyDetector):
-        yield datasets.Shuttle().take(1000 * scale)
-        return
-    yield from _RIVER_DATASETS(model, scale)
-
-
-@contextlib.contextmanager
-def shuttle_for_anomaly_detectors():
-    checks._yield_datasets = _datasets_with_shuttle
-    try:
-        yield
-    finally:
-        checks._yield_datasets = _RIVER_DATASETS
 
 
 def public_estimators():
@@ -60,15 +45,26 @@ def public_estimators():
 
 
 def cases():
-    with shuttle_for_anomaly_detectors():
-        for estimator in public_estimators():
-            for i, params in enumerate(estimator._unit_test_params()):
-                model = estimator(**params)
-                for check in checks.yield_checks(model):
-                    if check.__name__ in model._unit_test_skips():
-                        continue
-                    name = f"{estimator.__name__}[{i}]-{check.__name__}"
-                    yield pytest.param(model, check, id=name)
+    for estimator in public_estimators():
+        for i, params in enumerate(estimator._unit_test_params()):
+            model = estimator(**params)
+            for check in yield_checks(model):
+                if check.__name__ in model._unit_test_skips():
+                    continue
+                name = f"{estimator.__name__}[{i}]-{check.__name__}"
+                yield pytest.param(model, check, id=name)
+
+
+def _no_network(*args, **kwargs):
+    raise OSError("the network is shut for River's checks")
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch, tmp_path):
+    """No name lookups, no connections, and a River data home with nothing downloaded in it."""
+    monkeypatch.setattr(socket, "getaddrinfo", _no_network)
+    monkeypatch.setattr(socket.socket, "connect", _no_network)
+    monkeypatch.setenv("RIVER_DATA", str(tmp_path / "river_data"))
 
 
 def test_every_public_module_exports_something_checkable():
@@ -78,3 +74,44 @@ def test_every_public_module_exports_something_checkable():
 @pytest.mark.parametrize("model, check", list(cases()))
 def test_river_check(model, check):
     check(model.clone())
+
+
+def test_the_network_is_shut():
+    # what River's checks meet on an anomaly detector without the substitution
+    from river import datasets
+
+    with pytest.raises(OSError):
+        next(iter(datasets.CreditCard()))
+
+
+class _Marking(base.AnomalyDetector):
+    """A detector whose ``score_one`` writes into its input: River's purity check refuses it."""
+
+    def learn_one(self, x):
+        pass
+
+    def score_one(self, x):
+        x["scored"] = 1.0
+        return 0.0
+
+
+class _Forgetful(base.AnomalyDetector):
+    """A detector that forgets each feature it scores: a KeyError, not a failed assert, follows."""
+
+    def __init__(self):
+        self.names = set()
+
+    def learn_one(self, x):
+        self.names |= set(x)
+
+    def score_one(self, x):
+        return float(len({name: self.names.remove(name) for name in x}))
+
+
+def test_check_estimator_runs_river_detectors_and_names_a_failed_check():
+    check_estimator(anomaly.HalfSpaceTrees(seed=1))  # River's: CreditCard under river.checks
+    with pytest.raises(AssertionError, match=r"check_predict_one_pure failed on _Marking: "):
+        check_estimator(_Marking())
+    with pytest.raises(AssertionError, match=r"failed on _Forgetful: KeyError\(") as info:
+        check_estimator(_Forgetful())
+    assert isinstance(info.value.__cause__, KeyError)
