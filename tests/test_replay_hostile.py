@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import json
 import os
 import pathlib
 import sqlite3
@@ -197,6 +198,31 @@ def test_invalid_jsonl_lines_are_rejected_rows(root, capsys):
     ]
     (root / "log.jsonl").write_bytes(b"\xef\xbb\xbf" + b"\n".join(lines) + b"\n")
     finishes_with(root, capsys, 5, 3)
+
+
+@pytest.mark.parametrize("layout", ["csv", "json lines"])
+def test_a_carriage_return_in_a_copied_value_rejects_its_row(root, capsys, layout):
+    """An id or a time holding a lone carriage return would split its row in predictions.csv
+    (CSV writers quote "\n", not "\r"): the row is rejected, naming the column, and every
+    output reads back whole."""
+    if layout == "csv":
+        lines = list(GOOD)
+        lines[1] = '"e2\rx",2,2.0,1'
+        lines[4] = 'e5,"5\r",5.0,0'
+        write_log(root, lines)
+    else:
+        (root / "h.toml").write_text(scenario_text(path="log.jsonl"))
+        records = [dict(zip(HEADER.split(","), line.split(","))) for line in GOOD]
+        records[1]["event_id"] = "e2\rx"
+        records[4]["t"] = "5\r"
+        (root / "log.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    run = finishes_with(root, capsys, 6, 2)
+    reasons = [r["reason"] for r in run.rows("rejected.csv")]
+    assert reasons == [
+        f"column {column!r}: the value holds a carriage return, which would split the row in "
+        "the outputs; remove it"
+        for column in ("event_id", "t")
+    ]
 
 
 # ---- the header -------------------------------------------------------------------------------

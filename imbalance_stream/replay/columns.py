@@ -78,6 +78,7 @@ def _columns(reader, rows, records, bad):
             bad[:] = True  # every row lacks it: each is rejected, naming it
             return [None] * len(rows)
     raw_times = [record[reader.time] for record in records]
+    _mark_returns(raw_times, bad)
     times, iso = _times(raw_times, bad)
     time_texts = raw_times if _all_text(raw_times) else [text(v) for v in raw_times]
     entities = _texts(reader, reader.entity, records, bad)
@@ -99,6 +100,7 @@ def _texts(reader, column, records, bad):
         return [None] * len(records)
     values = [record[column] for record in records]
     _mark_empty(values, bad)
+    _mark_returns(values, bad)
     return values if _all_text(values) else [text(v) for v in values]
 
 
@@ -131,6 +133,10 @@ def _labels(reader, records, raw_times, times, iso, bad):
         labelled.append(k)
     if reader.label_time is not None:
         raw = [records[k][reader.label_time] for k in labelled]
+        returns = np.zeros(len(raw), dtype=bool)
+        _mark_returns(raw, returns)
+        for j in np.flatnonzero(returns).tolist():
+            bad[labelled[j]] = True
         given = [j for j, value in enumerate(raw) if not is_empty(value)]
         values = [raw[j] for j in given]
         flags = np.zeros(len(values), dtype=bool)
@@ -186,6 +192,15 @@ def _mark_empty(values, bad) -> None:
         return
     for k, value in enumerate(values):
         if is_empty(value):
+            bad[k] = True
+
+
+def _mark_returns(values, bad) -> None:
+    """Marks the text values with a carriage return (:func:`check_copied` refuses them)."""
+    if _all_text(values) and "\r" not in "".join(values):
+        return
+    for k, value in enumerate(values):
+        if type(value) is str and "\r" in value:
             bad[k] = True
 
 

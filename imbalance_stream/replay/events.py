@@ -193,6 +193,17 @@ def text(value) -> str:
     return str(value)
 
 
+def check_copied(column, value) -> None:
+    """Raise :class:`Reject` if ``value``, copied as written into the outputs (an id, an entity, a
+    time), holds a carriage return: CSV writers quote a field for ``"\n"`` but not for a lone
+    ``"\r"``, which readers take for the end of a line, so the row would split in two."""
+    if type(value) is str and "\r" in value:
+        raise Reject(
+            f"column {column!r}: the value holds a carriage return, which would split the row in "
+            "the outputs; remove it"
+        )
+
+
 def is_empty(value) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
@@ -342,18 +353,21 @@ class RowReader:
         raw_time = get(self.time)
         if is_empty(raw_time):
             raise Reject(f"column {self.time!r}: empty event time")
+        check_copied(self.time, raw_time)
         time = parse_time(raw_time)
         entity = None
         if self.entity is not None:
             value = get(self.entity)
             if is_empty(value):
                 raise Reject(f"column {self.entity!r}: empty entity")
+            check_copied(self.entity, value)
             entity = text(value)
         event_id = str(row)
         if self.id is not None:
             value = get(self.id)
             if is_empty(value):
                 raise Reject(f"column {self.id!r}: empty event id")
+            check_copied(self.id, value)
             event_id = text(value)
 
         raw_label = get(self.label)
@@ -363,6 +377,7 @@ class RowReader:
             if self.label_time is not None:
                 value = get(self.label_time)
                 if not is_empty(value):
+                    check_copied(self.label_time, value)
                     try:
                         label_time = parse_time(value)
                     except Reject as error:
