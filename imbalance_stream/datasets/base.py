@@ -31,6 +31,7 @@ from river.datasets import base as river_base
 
 __all__ = [
     "DATA_HOME_ENV",
+    "DEFAULT_DATA_HOME",
     "BenchmarkDataset",
     "ChecksumError",
     "CorruptedFileError",
@@ -43,6 +44,9 @@ __all__ = [
 ]
 
 DATA_HOME_ENV = "IMBALANCE_STREAM_DATA"
+
+#: The data home when ``$IMBALANCE_STREAM_DATA`` is unset or empty.
+DEFAULT_DATA_HOME = "~/imbalance_stream_data"
 
 BINARY_CLF = river_base.BINARY_CLF
 MULTI_CLF = river_base.MULTI_CLF
@@ -97,7 +101,7 @@ def get_data_home() -> pathlib.Path:
     Read at every call (not cached), and never created: the package only reads from it.
 
     """
-    home = os.environ.get(DATA_HOME_ENV) or os.path.join("~", "imbalance_stream_data")
+    home = os.environ.get(DATA_HOME_ENV) or DEFAULT_DATA_HOME
     return pathlib.Path(os.path.expanduser(home))
 
 
