@@ -69,7 +69,7 @@ def missing_data(*files) -> list[str]:
 
 def _skip_reason(paths) -> str:
     from imbalance_stream.datasets import fetch, get_data_home
-    from imbalance_stream.datasets.base import DATA_HOME_ENV, DEFAULT_DATA_HOME
+    from imbalance_stream.datasets.home import DATA_HOME_ENV, DEFAULT_DATA_HOME
 
     names = sorted({fetch.fetch_name_of(p) for p in paths} - {""})
     them = "them" if len(paths) > 1 else "it"

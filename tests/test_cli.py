@@ -403,12 +403,12 @@ def test_compile_refuses_an_unknown_estimator_before_compiling(capsys):
     assert cli.main(["compile", "ExactROCAUC"]) == 2  # a metric, not an estimator
 
 
-def test_version_and_list_import_no_estimator():
+def test_version_list_and_data_import_no_estimator():
     """A command imports only what it uses: neither numba nor River for these."""
     code = (
         "import sys\n"
         "from imbalance_stream import cli\n"
-        "for argv in (['list'], ['--version']):\n"
+        "for argv in (['list'], ['data', 'list'], ['--version']):\n"
         "    try:\n"
         "        cli.main(argv)\n"
         "    except SystemExit:\n"
@@ -538,13 +538,13 @@ def test_every_user_error_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, 
 
 
 def test_a_damaged_data_file_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
-    from imbalance_stream.datasets import base
+    from imbalance_stream.datasets import home
 
     data = tmp_path / "data" / "libsvm"
     data.mkdir(parents=True)
     (data / "german.numer").write_text("1 1:0.5\n-1 2:1\n")  # not the published file
     monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path / "data"))
-    monkeypatch.setattr(base, "_VERIFIED", set())
+    monkeypatch.setattr(home, "_VERIFIED", set())
     scenario = tmp_path / "german.toml"
     scenario.write_text('[stream]\nsource = "imbalance_stream.datasets.German"\n' + _MODELS)
     assert cli.main(["run", str(scenario), "--out", str(tmp_path / "out"), "--quiet"]) == 2
