@@ -142,7 +142,10 @@ def summary_line(name, cold, warm, after=()) -> str:
         f"{median_of(cold, 'files'):7.0f}"
     )
     if after:
-        line += f" {median_of(after, 'learn'):9.3f} {median_of(after, 'compile'):9.2f}"
+        line += (
+            f" {median_of(after, 'learn'):9.3f} {median_of(after, 'cpu'):9.3f}"
+            f" {median_of(after, 'compile'):9.2f}"
+        )
     return line
 
 
@@ -152,12 +155,13 @@ def header(repeats, compiled=False):
         f"{'estimator':26s} {'cold':>9s} {'cold max':>9s} {'cold CPU':>9s} {'warm':>9s} "
         f"{'warm max':>9s} {'warm CPU':>9s} "
         f"{'1st pred':>9s} {'import':>9s} {'cached':>7s}"
-        + (f" {'compiled':>9s} {'compile':>9s}" if compiled else "")
+        + (f" {'compiled':>9s} {'comp. CPU':>9s} {'compile':>9s}" if compiled else "")
     )
     print("(cold/warm: empty/filled numba cache, wall-clock s; CPU: the process's CPU s;")
     print(" 1st pred: the first prediction after the first learn_one, cold;")
     print(" import: the estimator's module, warm; cached: index files the cold run wrote;")
-    print(" compiled: wall s after `imbalance-stream compile NAME`, which took compile s)")
+    print(" compiled: wall (and CPU) s after `imbalance-stream compile NAME`, which took")
+    print(" compile s, wall-clock)")
 
 
 def local_env(cache):

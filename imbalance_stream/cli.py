@@ -18,7 +18,16 @@ too writes ``run.json``. A damaged log file is replayed up to the damage, its ou
 then reported in one line with exit code 2.
 
 ``imbalance-stream list`` lists the short names of this package's estimators, metrics, datasets and
-schedules, the registered protocols and the scenarios shipped with the package.
+schedules, the registered protocols and the scenarios shipped with the package, without importing
+them (:mod:`imbalance_stream.catalog`); ``imbalance-stream list NAME`` prints one class's
+parameters with their defaults and the first paragraph of its docstring.
+
+``imbalance-stream compile [NAME...]`` compiles the numba kernels of the named estimators (all by
+default) into numba's on-disk cache, printing the seconds each took, so that their first use in
+later processes loads compiled code instead of compiling it (:mod:`imbalance_stream.precompile`).
+
+Each command imports only what it uses: ``--version``, ``list`` and ``data`` import neither numba,
+River nor the estimators.
 
 ``imbalance-stream data fetch NAME... [--base-url URL] [--force]`` downloads benchmark files from
 their public sources into the data home (``$IMBALANCE_STREAM_DATA``) and checks their SHA-256;
