@@ -1,8 +1,8 @@
 """Test configuration: the data home, and skipping what needs a benchmark file it lacks.
 
-The data home (``IMBALANCE_STREAM_DATA``) defaults to the benchmark files of a checkout beside this
-one (``../shared/datasets``); point the variable elsewhere (or at an empty folder) to run without
-them. Two rules keep a clone without the data green, with every skip naming the missing file:
+The data home is the package's: ``$IMBALANCE_STREAM_DATA``, else ``~/imbalance_stream_data``
+(point the variable at the folder of the benchmark files, or at an empty folder to run without
+them). Two rules keep a clone without the data green, with every skip naming the missing file:
 
 * a test that reads a benchmark file says so with ``@pytest.mark.requires_data("libsvm/a9a.gz")``
   (data-home paths, or fetch names such as ``"a9a"``; on a test, a class or a module's
@@ -47,9 +47,6 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-ROOT = pathlib.Path(__file__).resolve().parent
-os.environ.setdefault("IMBALANCE_STREAM_DATA", str(ROOT.parent / "shared" / "datasets"))
-
 
 def pytest_configure(config):
     config.addinivalue_line(
@@ -72,11 +69,15 @@ def missing_data(*files) -> list[str]:
 
 def _skip_reason(paths) -> str:
     from imbalance_stream.datasets import fetch, get_data_home
+    from imbalance_stream.datasets.home import DATA_HOME_ENV, DEFAULT_DATA_HOME
 
     names = sorted({fetch.fetch_name_of(p) for p in paths} - {""})
     them = "them" if len(paths) > 1 else "it"
     hint = f"; `imbalance-stream data fetch {' '.join(names)}` downloads {them}" if names else ""
-    return f"needs {', '.join(paths)} in the data home {get_data_home()}{hint}"
+    return (
+        f"needs {', '.join(paths)} in the data home {get_data_home()} "
+        f"(${DATA_HOME_ENV}, default {DEFAULT_DATA_HOME}){hint}"
+    )
 
 
 def pytest_collection_modifyitems(config, items):

@@ -20,11 +20,10 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
-from bench_first_use import run_child
+from bench_first_use import estimators, run_child
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -133,14 +132,9 @@ def main(argv=None) -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=["KOIL", "LASVM", "SACOG"])
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(ROOT / "tests"))
-    sys.path.insert(0, str(ROOT))
-    from test_river_checks import public_estimators
-
-    for cls in public_estimators():
-        if cls.__name__ in args.only:
-            runs = [run_once(cls.__module__, cls.__name__) for _ in range(args.repeats)]
-            report(cls.__name__, runs)
+    for module, name in estimators(args.only):
+        runs = [run_once(module, name) for _ in range(args.repeats)]
+        report(name, runs)
 
 
 if __name__ == "__main__":

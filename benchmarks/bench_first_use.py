@@ -1,10 +1,12 @@
 """First use: how long the first ``learn_one`` of every public estimator takes, with an empty
-numba cache (everything its first sample reaches is compiled) and with a warm one (the compiled
-code is loaded from the cache).
+numba cache (everything its first sample reaches is compiled), with a warm one (the compiled
+code is loaded from the cache), and after ``imbalance-stream compile NAME`` filled an empty one.
 
 Each measurement runs in a fresh Python process, so nothing compiled in one estimator's run helps
 another's: the cold run points ``NUMBA_CACHE_DIR`` at a new empty directory, the warm run at the
-directory the cold run filled. Timed, in wall-clock seconds inside the child process: the import
+directory the cold run filled; the "compiled" run at another new directory, which
+``imbalance-stream compile NAME`` (timed whole, wall-clock, as a user waits for it) fills first.
+Timed, in wall-clock seconds inside the child process: the import
 of the estimator's module, then the first ``learn_one`` (and, apart, the first
 ``predict_proba_one`` / ``score_one`` after it). The sample is the first row of River's bundled
 Phishing data (9 features), with its label.
@@ -19,7 +21,7 @@ the report counts those written inside the package (0 when the fallback works).
 
 Run from the repository root::
 
-    python benchmarks/bench_first_use.py [--repeats 3] [--only KOIL ACOG]
+    python benchmarks/bench_first_use.py [--repeats 3] [--only KOIL ACOG] [--no-compile]
     python benchmarks/bench_first_use.py --installed --only KOIL ACOG
 """
 
@@ -33,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,12 +67,26 @@ print(json.dumps({"import": imported, "learn": learned, "cpu": learned_cpu, "pre
 
 
 def estimators(only):
-    sys.path.insert(0, str(ROOT / "tests"))
+    """(module, class name) of every public estimator, or of those in ``only``."""
     sys.path.insert(0, str(ROOT))
-    from test_river_checks import public_estimators
+    from imbalance_stream.catalog import CLASSES
 
-    found = [(cls.__module__, cls.__name__) for cls in public_estimators()]
+    found = [tuple(full.rsplit(".", 1)) for full, kind in CLASSES.values() if kind == "estimator"]
     return [item for item in found if not only or item[1] in only]
+
+
+def run_compile(name, env, cwd) -> float:
+    """Wall-clock seconds of ``imbalance-stream compile NAME`` in a fresh process."""
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "imbalance_stream.cli", "compile", name],
+        env=env,
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        timeout=1800,
+    )
+    return time.perf_counter() - start
 
 
 def run_child(module, name, env, cwd, code: str = CHILD) -> dict:
@@ -87,20 +104,27 @@ def run_child(module, name, env, cwd, code: str = CHILD) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure(items, repeats, env_for, cwd):
-    """``{name: {"cold": [...], "warm": [...]}}`` of the child's timings, ``repeats`` cold runs
-    (each with its own empty cache) and as many warm runs (each on the cache its cold run left)."""
+def measure(items, repeats, env_for, cwd, compiled=False):
+    """``{name: {"cold": [...], "warm": [...], "compiled": [...]}}`` of the child's timings,
+    ``repeats`` cold runs (each with its own empty cache), as many warm runs (each on the cache its
+    cold run left) and, with ``compiled``, as many runs on a cache ``imbalance-stream compile``
+    filled (their ``"compile"``: its seconds)."""
     results = {}
     for module, name in items:
-        cold, warm = [], []
+        cold, warm, after = [], [], []
         for _ in range(repeats):
             with tempfile.TemporaryDirectory() as cache:
                 env = env_for(cache)
                 cold.append(run_child(module, name, env, cwd))
                 cold[-1]["files"] = len(list(Path(cache).rglob("*.nbi")))
                 warm.append(run_child(module, name, env, cwd))
-        results[name] = {"cold": cold, "warm": warm}
-        print(summary_line(name, cold, warm), flush=True)
+            if compiled:
+                with tempfile.TemporaryDirectory() as cache:
+                    env = env_for(cache)
+                    seconds = run_compile(name, env, cwd)
+                    after.append({**run_child(module, name, env, cwd), "compile": seconds})
+        results[name] = {"cold": cold, "warm": warm, "compiled": after}
+        print(summary_line(name, cold, warm, after), flush=True)
     return results
 
 
@@ -108,8 +132,8 @@ def median_of(runs, key):
     return statistics.median(run[key] for run in runs)
 
 
-def summary_line(name, cold, warm) -> str:
-    return (
+def summary_line(name, cold, warm, after=()) -> str:
+    line = (
         f"{name:26s} {median_of(cold, 'learn'):9.2f} {max(r['learn'] for r in cold):9.2f} "
         f"{median_of(cold, 'cpu'):9.2f} "
         f"{median_of(warm, 'learn'):9.3f} {max(r['learn'] for r in warm):9.3f} "
@@ -117,18 +141,27 @@ def summary_line(name, cold, warm) -> str:
         f"{median_of(cold, 'predict'):9.2f} {median_of(warm, 'import'):9.2f} "
         f"{median_of(cold, 'files'):7.0f}"
     )
+    if after:
+        line += (
+            f" {median_of(after, 'learn'):9.3f} {median_of(after, 'cpu'):9.3f}"
+            f" {median_of(after, 'compile'):9.2f}"
+        )
+    return line
 
 
-def header(repeats):
+def header(repeats, compiled=False):
     print(f"first learn_one, seconds; median (and max) of {repeats} fresh processes each")
     print(
         f"{'estimator':26s} {'cold':>9s} {'cold max':>9s} {'cold CPU':>9s} {'warm':>9s} "
         f"{'warm max':>9s} {'warm CPU':>9s} "
         f"{'1st pred':>9s} {'import':>9s} {'cached':>7s}"
+        + (f" {'compiled':>9s} {'comp. CPU':>9s} {'compile':>9s}" if compiled else "")
     )
     print("(cold/warm: empty/filled numba cache, wall-clock s; CPU: the process's CPU s;")
     print(" 1st pred: the first prediction after the first learn_one, cold;")
-    print(" import: the estimator's module, warm; cached: index files the cold run wrote)")
+    print(" import: the estimator's module, warm; cached: index files the cold run wrote;")
+    print(" compiled: wall (and CPU) s after `imbalance-stream compile NAME`, which took")
+    print(" compile s, wall-clock)")
 
 
 def local_env(cache):
@@ -188,13 +221,16 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", nargs="*", help="estimator class names (default: all)")
     parser.add_argument("--installed", action="store_true", help="read-only installed copy")
+    parser.add_argument(
+        "--no-compile", action="store_true", help="skip the runs after `imbalance-stream compile`"
+    )
     args = parser.parse_args(argv)
     items = estimators(args.only)
     if args.installed:
         run_installed(items, args.repeats)
         return
-    header(args.repeats)
-    measure(items, args.repeats, local_env, cwd=ROOT)
+    header(args.repeats, compiled=not args.no_compile)
+    measure(items, args.repeats, local_env, cwd=ROOT, compiled=not args.no_compile)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,16 @@ too writes ``run.json``. A damaged log file is replayed up to the damage, its ou
 then reported in one line with exit code 2.
 
 ``imbalance-stream list`` lists the short names of this package's estimators, metrics, datasets and
-schedules, the registered protocols and the scenarios shipped with the package.
+schedules, the registered protocols and the scenarios shipped with the package, without importing
+them (:mod:`imbalance_stream.catalog`); ``imbalance-stream list NAME`` prints one class's
+parameters with their defaults and the first paragraph of its docstring.
+
+``imbalance-stream compile [NAME...]`` compiles the numba kernels of the named estimators (all by
+default) into numba's on-disk cache, printing the seconds each took, so that their first use in
+later processes loads compiled code instead of compiling it (:mod:`imbalance_stream.precompile`).
+
+Each command imports only what it uses: ``--version``, ``list`` and ``data`` import neither numba,
+River nor the estimators.
 
 ``imbalance-stream data fetch NAME... [--base-url URL] [--force]`` downloads benchmark files from
 their public sources into the data home (``$IMBALANCE_STREAM_DATA``) and checks their SHA-256;
@@ -130,7 +139,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
 
-    commands.add_parser("list", help="list estimators, metrics, datasets and protocols")
+    listing = commands.add_parser(
+        "list", help="list estimators, metrics, datasets and protocols, or describe one class"
+    )
+    listing.add_argument(
+        "name",
+        metavar="NAME",
+        nargs="?",
+        help="a class (ACOG, river.linear_model.LogisticRegression): its parameters and summary",
+    )
+    compile_ = commands.add_parser(
+        "compile", help="compile the estimators' numba kernels into numba's cache ahead of use"
+    )
+    compile_.add_argument(
+        "names", metavar="NAME", nargs="*", help="estimators (default: all; `list` names them)"
+    )
     _add_replay_parser(commands)
 
     data = commands.add_parser("data", help="download and check the benchmark files")
@@ -186,12 +209,14 @@ def _data(args) -> int:
     return 1 if bad else 0
 
 
-def _list() -> int:
-    from imbalance_stream.registry import aliases, kind_of, resolve
+def _list(name: str | None) -> int:
+    if name is not None:
+        return _describe(name)
+    from imbalance_stream.catalog import CLASSES, bundled
 
     groups: dict[str, list[str]] = {}
-    for short, full in sorted(aliases().items(), key=lambda item: item[1]):
-        groups.setdefault(kind_of(resolve(full)) or "other", []).append(f"  {short:<28} {full}")
+    for short, (full, kind) in sorted(CLASSES.items(), key=lambda item: item[1]):
+        groups.setdefault(kind, []).append(f"  {short:<28} {full}")
     for kind, title in (
         ("estimator", "Estimators"),
         ("metric", "Metrics"),
@@ -209,12 +234,57 @@ def _list() -> int:
     found = sorted(pathlib.Path("reproduce").glob("*/*.toml"))
     print("\n".join(f"  {path}" for path in found) or "  (none here: run from a checkout)")
     print()
-    from imbalance_stream.scenario import bundled
-
     print("Scenarios shipped with the package (imbalance-stream run <name>):")
     print("\n".join(f"  {name:<28} {path}" for name, path in bundled().items()) or "  (none)")
     print()
     print("Any River class can be named in full, e.g. river.linear_model.LogisticRegression.")
+    print("imbalance-stream list NAME shows a class's parameters and what it does.")
+    return 0
+
+
+def _describe(name: str) -> int:
+    """Print the class ``name`` denotes: its dotted name, its parameters with their defaults and
+    the first paragraph of its docstring."""
+    import inspect
+
+    from imbalance_stream.registry import aliases, resolve
+
+    cls = resolve(name)
+    print(f"{aliases().get(name, name)}(")
+    for parameter in inspect.signature(cls).parameters.values():
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            print(f"    *{parameter.name},")
+        elif parameter.kind is parameter.VAR_KEYWORD:
+            print(f"    **{parameter.name},")
+        elif parameter.default is parameter.empty:
+            print(f"    {parameter.name},  (required)")
+        else:
+            print(f"    {parameter.name}={parameter.default!r},")
+    print(")")
+    summary = (inspect.getdoc(cls) or "").split("\n\n")[0]
+    if summary:
+        print()
+        print(summary)
+    return 0
+
+
+def _compile(names: list[str]) -> int:
+    from imbalance_stream.base.validation import did_you_mean
+    from imbalance_stream.precompile import estimator_names, precompile
+
+    known = estimator_names()
+    for name in names:
+        if name not in known:
+            raise _UsageError(
+                f"unknown estimator {name!r}"
+                + (did_you_mean(name, known) or "; `imbalance-stream list` names the estimators")
+            )
+    total = 0.0
+    for name in names or known:
+        seconds = precompile(name)
+        total += seconds
+        print(f"  {name:<28} {seconds:7.2f} s", flush=True)
+    print(f"compiled {len(names or known)} estimator(s) in {total:.1f} s into numba's cache")
     return 0
 
 
@@ -388,13 +458,6 @@ def _fail(error) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``imbalance-stream`` console script; returns the exit code."""
-    from imbalance_stream.base import REFUSALS
-    from imbalance_stream.datasets import ChecksumError, CorruptedFileError, MissingDataFile
-    from imbalance_stream.evaluate import ModelFailed, StreamFailed
-    from imbalance_stream.evaluate.parallel import SchedulerUnreachable
-    from imbalance_stream.evaluate.protocols import ProtocolError
-    from imbalance_stream.registry import SpecError
-
     parser = _parser()
     args = parser.parse_args(argv)  # exits with 2 and a usage message on bad arguments
     args.argv = list(sys.argv[1:] if argv is None else argv)  # for run.json
@@ -402,32 +465,49 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--n-jobs must be a positive number of processes, or -1 for one per core")
     try:
         if args.command == "list":
-            return _list()
+            return _list(args.name)
+        if args.command == "compile":
+            return _compile(args.names)
         if args.command == "replay":
             return _replay(args)
         if args.command == "data":
             return _data(args)
         return _run(args)
-    except (
-        SpecError,
-        _UsageError,
-        ProtocolError,
-        ModelFailed,
-        StreamFailed,
-        SchedulerUnreachable,
-    ) as error:
+    except _UsageError as error:
         return _fail(error)
-    except MissingDataFile as error:
-        return _fail(error.hint())
-    except (ChecksumError, CorruptedFileError) as error:
-        return _fail(f"a damaged data file: {error}")
-    except REFUSALS as error:
-        # The stream does not fit a model: labels other than its two (is `positive` right?), or
-        # a value it cannot take. A scenario error, reported as such.
-        return _fail(f"the stream does not fit a model: {error}")
     except KeyboardInterrupt:
         print("imbalance-stream: interrupted", file=sys.stderr)
         return 130
+    except Exception as error:
+        message = _user_error(error)
+        if message is None:
+            raise
+        return _fail(message)
+
+
+def _user_error(error: Exception) -> str | None:
+    """The one line a user error is reported in, or ``None`` for any other error. The error
+    classes are imported here, once one is raised, so that a command imports only what it uses."""
+    from imbalance_stream.base import REFUSALS
+    from imbalance_stream.datasets import ChecksumError, CorruptedFileError, MissingDataFile
+    from imbalance_stream.evaluate import ModelFailed, StreamFailed
+    from imbalance_stream.evaluate.parallel import SchedulerUnreachable
+    from imbalance_stream.evaluate.protocols import ProtocolError
+    from imbalance_stream.registry import SpecError
+
+    if isinstance(
+        error, (SpecError, ProtocolError, ModelFailed, StreamFailed, SchedulerUnreachable)
+    ):
+        return str(error)
+    if isinstance(error, MissingDataFile):
+        return error.hint()
+    if isinstance(error, (ChecksumError, CorruptedFileError)):
+        return f"a damaged data file: {error}"
+    if isinstance(error, REFUSALS):
+        # The stream does not fit a model: labels other than its two (is `positive` right?), or
+        # a value it cannot take. A scenario error, reported as such.
+        return f"the stream does not fit a model: {error}"
+    return None
 
 
 if __name__ == "__main__":

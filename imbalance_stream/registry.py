@@ -167,9 +167,20 @@ def kind_of(obj) -> str | None:
 
 def aliases() -> dict[str, str]:
     """Short name -> dotted name of every public class of this package (estimators, metrics,
-    datasets, imbalance schedules). A short name that two subpackages export is left out, so it
-    must be written in full; so is an abstract base class, which no spec can instantiate."""
-    found: dict[str, set[str]] = {}
+    datasets, imbalance schedules, re-weighters, batch learners), read from
+    :mod:`imbalance_stream.catalog` without importing them (see :func:`scan`)."""
+    from .catalog import CLASSES
+
+    return {short: full for short, (full, _) in CLASSES.items()}
+
+
+def scan() -> dict[str, tuple[str, str]]:
+    """Short name -> (dotted name, kind) of every public class of this package, found by importing
+    its subpackages: the rule behind :mod:`imbalance_stream.catalog`, which holds its result so
+    that naming a class needs no import of the others. A short name that two subpackages export
+    is left out, so it must be written in full; so is an abstract base class, which no spec can
+    instantiate."""
+    found: dict[str, dict[str, str]] = {}
     for sub in _ALIAS_PACKAGES:
         name = f"imbalance_stream.{sub}"
         if importlib.util.find_spec(name) is None:
@@ -180,9 +191,32 @@ def aliases() -> dict[str, str]:
             continue
         for attr in getattr(module, "__all__", ()):
             obj = getattr(module, attr, None)
-            if kind_of(obj) is not None and not inspect.isabstract(obj):
-                found.setdefault(attr, set()).add(f"{name}.{attr}")
-    return {short: next(iter(full)) for short, full in found.items() if len(full) == 1}
+            kind = kind_of(obj)
+            if kind is not None and not inspect.isabstract(obj):
+                found.setdefault(attr, {})[f"{name}.{attr}"] = kind
+    return {
+        short: next(iter(full.items())) for short, full in sorted(found.items()) if len(full) == 1
+    }
+
+
+def write_catalog(path: str | os.PathLike | None = None) -> str:
+    """Write :mod:`imbalance_stream.catalog` from :func:`scan` (after adding or renaming a public
+    class: ``python -m imbalance_stream.catalog``); return the text written."""
+    import pathlib
+
+    target = pathlib.Path(path or pathlib.Path(__file__).with_name("catalog.py"))
+    text = target.read_text(encoding="utf-8")
+    head = text[: text.index(_CATALOG_START) + len(_CATALOG_START)]
+    rows = "".join(
+        f'    "{short}": ("{full}", "{kind}"),\n' for short, (full, kind) in scan().items()
+    )
+    text = head + "\n" + rows + text[text.index(_CATALOG_END) :]
+    target.write_text(text, encoding="utf-8")
+    return text
+
+
+_CATALOG_START = "CLASSES: dict[str, tuple[str, str]] = {"
+_CATALOG_END = "}  # end of the generated table"
 
 
 def _public_names(module) -> list[str]:
@@ -263,9 +297,11 @@ def resolve(name: str, kind: str | None = None) -> type:
     module, rest = _import_longest(parts)
     obj = module
     walked = module.__name__
-    for attr in rest:
+    for i, attr in enumerate(rest):
         if not hasattr(obj, attr):
             candidates = _public_names(obj) if inspect.ismodule(obj) else dir(obj)
+            if i == len(rest) - 1:  # the class itself: offer classes, not modules
+                candidates = [c for c in candidates if isinstance(getattr(obj, c, None), type)]
             raise SpecError(
                 f"unknown class name {name!r}: {walked!r} has no {attr!r}"
                 + did_you_mean(attr, candidates, prefix=walked + ".")

@@ -67,6 +67,7 @@ from river import metrics as river_metrics
 
 from .base.composition import is_anomaly_detector, last_step
 from .base.validation import did_you_mean
+from .catalog import bundled
 from .registry import SpecError, build, check_size, is_spec_value, resolve
 
 if sys.version_info >= (3, 11):
@@ -658,12 +659,6 @@ def _validate(config: dict, name: str, source: str) -> Scenario:
         )
     scenario.check_metrics()
     return scenario
-
-
-def bundled() -> dict[str, pathlib.Path]:
-    """The scenarios shipped with the package (``imbalance_stream/scenarios/*.toml``), by name."""
-    folder = pathlib.Path(__file__).resolve().parent / "scenarios"
-    return {path.stem: path for path in sorted(folder.glob("*.toml"))}
 
 
 def load(path) -> Scenario:

@@ -365,6 +365,67 @@ def test_list_shows_estimators_metrics_and_protocols(monkeypatch, capsys):
     assert "BenchmarkDataset" not in out.split("Datasets")[1]
 
 
+def test_list_name_prints_the_signature_and_the_summary(capsys):
+    assert cli.main(["list", "ACOG"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("imbalance_stream.linear_model.ACOG(\n")
+    assert "    covariance='diag',\n" in out and "    positive=True,\n" in out
+    assert "Adaptive Cost-sensitive Online Gradient descent" in out
+    assert "Parameters" not in out  # the first paragraph only
+    assert cli.main(["list", "river.imblearn.RandomUnderSampler"]) == 0
+    assert "    classifier,  (required)\n" in capsys.readouterr().out
+
+
+def test_list_name_suggests_classes_not_modules(capsys):
+    assert cli.main(["list", "river.datasets.phishng"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean 'river.datasets.Phishing'?" in err
+    assert "river.datasets.phishing" not in err and len(err.strip().splitlines()) == 1
+    assert cli.main(["list", "ACGO"]) == 2
+    assert "did you mean 'ACOG'" in capsys.readouterr().err
+
+
+def test_compile_runs_the_named_estimators_and_prints_their_seconds(capsys):
+    assert cli.main(["compile", "Perceptron", "KDENovelty"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[:2]] == ["Perceptron", "KDENovelty"]
+    assert all(line.endswith(" s") and float(line.split()[1]) >= 0 for line in lines[:2])
+    assert lines[2].startswith("compiled 2 estimator(s) in ")
+
+
+def test_compile_refuses_an_unknown_estimator_before_compiling(capsys):
+    assert cli.main(["compile", "Perceptron", "ACGO"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing compiled
+    assert captured.err.strip() == (
+        "imbalance-stream: error: unknown estimator 'ACGO'; did you mean 'ACOG' or 'SACOG'?"
+    )
+    assert cli.main(["compile", "ExactROCAUC"]) == 2  # a metric, not an estimator
+
+
+def test_version_list_and_data_import_no_estimator():
+    """A command imports only what it uses: neither numba nor River for these."""
+    code = (
+        "import sys\n"
+        "from imbalance_stream import cli\n"
+        "for argv in (['list'], ['data', 'list'], ['--version']):\n"
+        "    try:\n"
+        "        cli.main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted(m for m in ('numba', 'river', 'numpy') if m in sys.modules))\n"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
 def test_format_table_aligns_numbers():
     text = cli.format_table(
         [{"model": "a", "BA": 0.5, "n": 10}, {"model": "bbb", "BA": 0.25, "n": 7}]
@@ -477,13 +538,13 @@ def test_every_user_error_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, 
 
 
 def test_a_damaged_data_file_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
-    from imbalance_stream.datasets import base
+    from imbalance_stream.datasets import home
 
     data = tmp_path / "data" / "libsvm"
     data.mkdir(parents=True)
     (data / "german.numer").write_text("1 1:0.5\n-1 2:1\n")  # not the published file
     monkeypatch.setenv("IMBALANCE_STREAM_DATA", str(tmp_path / "data"))
-    monkeypatch.setattr(base, "_VERIFIED", set())
+    monkeypatch.setattr(home, "_VERIFIED", set())
     scenario = tmp_path / "german.toml"
     scenario.write_text('[stream]\nsource = "imbalance_stream.datasets.German"\n' + _MODELS)
     assert cli.main(["run", str(scenario), "--out", str(tmp_path / "out"), "--quiet"]) == 2

@@ -48,6 +48,24 @@ def test_short_names_cover_the_package_public_classes():
         assert full.startswith("imbalance_stream.") and full.endswith("." + short)
 
 
+def test_the_catalog_is_current():
+    """``imbalance_stream.catalog`` holds what ``registry.scan`` finds by importing the package:
+    after adding, renaming or removing a public class, ``python -m imbalance_stream.catalog``."""
+    from imbalance_stream import catalog
+    from imbalance_stream.registry import kind_of, scan
+
+    assert catalog.CLASSES == scan()
+    for full, kind in catalog.CLASSES.values():
+        assert kind_of(resolve(full)) == kind
+
+
+def test_a_misspelt_class_is_offered_classes_not_modules():
+    with pytest.raises(SpecError) as info:
+        resolve("river.datasets.Phishng")
+    assert "did you mean 'river.datasets.Phishing'?" in str(info.value)
+    assert "river.datasets.phishing" not in str(info.value)
+
+
 @pytest.mark.parametrize(
     "name, message",
     [

@@ -28,8 +28,12 @@ __all__ = ["REMOVED_IN", "deprecated_aliases"]
 REMOVED_IN = "0.3"
 
 
-def deprecated_aliases(module: str, aliases: dict[str, str]) -> Callable[[str], object]:
-    """A module ``__getattr__`` that resolves ``aliases`` (old name -> ``"package:NewName"``)."""
+def deprecated_aliases(
+    module: str, aliases: dict[str, str], stacklevel: int = 2
+) -> Callable[[str], object]:
+    """A module ``__getattr__`` that resolves ``aliases`` (old name -> ``"package:NewName"``);
+    ``stacklevel`` 3 when a module's own ``__getattr__`` calls it, so that the warning still names
+    the line that used the old name."""
 
     def __getattr__(name: str) -> object:
         try:
@@ -41,7 +45,7 @@ def deprecated_aliases(module: str, aliases: dict[str, str]) -> Callable[[str], 
             f"{module}.{name} is deprecated and will be removed in {REMOVED_IN}: "
             f"use {package}.{new_name}",
             DeprecationWarning,
-            stacklevel=2,
+            stacklevel=stacklevel,
         )
         return getattr(importlib.import_module(package), new_name)
 

@@ -61,104 +61,83 @@ given by a float or a schedule: :class:`Static`, :class:`Step`, :class:`Gradual`
 :class:`Periodic`, :class:`Piecewise`, or any callable ``t -> p``.
 """
 
-from imbalance_stream.base.deprecation import deprecated_aliases
+import importlib
+import importlib.util
 
-from .base import (
-    DATA_HOME_ENV,
-    BenchmarkDataset,
-    ChecksumError,
-    DataFile,
-    MissingDataFile,
-    get_data_home,
-)
-from .csv_file import CSVFile
-from .imbalance import (
-    Gradual,
-    ImbalancedStream,
-    Periodic,
-    Piecewise,
-    Schedule,
-    Static,
-    Step,
-    as_schedule,
-)
-from .koil import (
-    CorruptedFileError,
-    KOILBenchmark,
-    check_koil_files,
-    koil_cv_folds,
-    koil_files,
-    koil_inner_folds,
-)
-from .libsvm import read_libsvm
-from .libsvm_datasets import (
-    A9A,
-    DNA,
-    IJCNN1,
-    W8A,
-    Australian,
-    CodRNA,
-    German,
-    Letter,
-    Mushrooms,
-    Satimage,
-    Splice,
-)
-from .mnist import MNIST, read_idx
-from .novelty import NoveltyStream
-from .shift import SelectionShift
-from .shuttle import ShuttleODDS, stratified_fold_matrix
-from .uci import Abalone, BreastCancerWisconsin, Car, Iris, Magic04, PenDigits, Spambase
-from .waveform import Waveform
+#: Submodule -> the public names it gives the package. They are imported on first use (PEP 562),
+#: so that reading the data home or the file tables (``imbalance-stream data``) does not import
+#: numpy, River and every loader.
+_EXPORTS = {
+    "home": (
+        "DATA_HOME_ENV",
+        "ChecksumError",
+        "CorruptedFileError",
+        "DataFile",
+        "MissingDataFile",
+        "get_data_home",
+    ),
+    "base": ("BenchmarkDataset",),
+    "csv_file": ("CSVFile",),
+    "imbalance": (
+        "Gradual",
+        "ImbalancedStream",
+        "Periodic",
+        "Piecewise",
+        "Schedule",
+        "Static",
+        "Step",
+        "as_schedule",
+    ),
+    "koil": (
+        "KOILBenchmark",
+        "check_koil_files",
+        "koil_cv_folds",
+        "koil_files",
+        "koil_inner_folds",
+    ),
+    "libsvm": ("read_libsvm",),
+    "libsvm_datasets": (
+        "A9A",
+        "DNA",
+        "IJCNN1",
+        "W8A",
+        "Australian",
+        "CodRNA",
+        "German",
+        "Letter",
+        "Mushrooms",
+        "Satimage",
+        "Splice",
+    ),
+    "mnist": ("MNIST", "read_idx"),
+    "novelty": ("NoveltyStream",),
+    "shift": ("SelectionShift",),
+    "shuttle": ("ShuttleODDS", "stratified_fold_matrix"),
+    "uci": ("Abalone", "BreastCancerWisconsin", "Car", "Iris", "Magic04", "PenDigits", "Spambase"),
+    "waveform": ("Waveform",),
+}
+_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
 
-__all__ = [
-    "NoveltyStream",
-    "SelectionShift",
-    "A9A",
-    "DATA_HOME_ENV",
-    "DNA",
-    "IJCNN1",
-    "KOILBenchmark",
-    "MNIST",
-    "W8A",
-    "Abalone",
-    "Australian",
-    "BenchmarkDataset",
-    "BreastCancerWisconsin",
-    "CSVFile",
-    "Car",
-    "ChecksumError",
-    "CodRNA",
-    "CorruptedFileError",
-    "DataFile",
-    "German",
-    "Gradual",
-    "ImbalancedStream",
-    "Iris",
-    "Letter",
-    "Magic04",
-    "MissingDataFile",
-    "Mushrooms",
-    "PenDigits",
-    "Periodic",
-    "Piecewise",
-    "Satimage",
-    "Schedule",
-    "ShuttleODDS",
-    "Spambase",
-    "Splice",
-    "Static",
-    "Step",
-    "Waveform",
-    "as_schedule",
-    "check_koil_files",
-    "get_data_home",
-    "koil_cv_folds",
-    "koil_files",
-    "koil_inner_folds",
-    "read_idx",
-    "read_libsvm",
-    "stratified_fold_matrix",
-]
+__all__ = sorted(_WHERE)
 
-__getattr__ = deprecated_aliases(__name__, {"KOIL": "imbalance_stream.datasets:KOILBenchmark"})
+#: Old names, importable with a DeprecationWarning until 0.3.
+_DEPRECATED = {"KOIL": "imbalance_stream.datasets:KOILBenchmark"}
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    elif name in _DEPRECATED:
+        from imbalance_stream.base.deprecation import deprecated_aliases
+
+        return deprecated_aliases(__name__, _DEPRECATED, stacklevel=3)(name)
+    elif importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        value = importlib.import_module(f".{name}", __name__)  # a submodule
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

@@ -41,7 +41,7 @@ import shutil
 import tempfile
 import urllib.request
 
-from .base import DECOMPRESSION_ERRORS, ChecksumError, DataFile, _sha256, get_data_home
+from .home import DECOMPRESSION_ERRORS, ChecksumError, DataFile, _sha256, get_data_home
 
 __all__ = [
     "BASE_URL_ENV",
@@ -103,9 +103,9 @@ def _from_origin(file: DataFile, transform: str | None = None) -> Source:
 
 
 def _build() -> tuple[dict[str, Source], dict[str, tuple[str, ...]]]:
-    from . import koil, libsvm_datasets, mnist, uci
+    from .files import koil, libsvm, mnist, uci
 
-    lib = libsvm_datasets.FILES
+    lib = libsvm.FILES
     sources: dict[str, Source] = {}
     names: dict[str, tuple[str, ...]] = {}
 
