@@ -18,11 +18,11 @@ from river.datasets import base as river_base
 
 from imbalance_stream import datasets
 from imbalance_stream.datasets import base as dbase
+from imbalance_stream.datasets import get_data_home, read_libsvm
 from imbalance_stream.datasets import home as dhome
-from imbalance_stream.datasets import read_libsvm
 from imbalance_stream.datasets.libsvm_datasets import FILES as libsvm_files
 
-DATA = pathlib.Path(os.environ["IMBALANCE_STREAM_DATA"])
+DATA = get_data_home()
 
 ABALONE_RINGS = dict(
     zip(

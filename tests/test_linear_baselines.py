@@ -7,8 +7,6 @@ paper's german rows and bad input (River's checks: tests/test_river_checks.py)."
 from __future__ import annotations
 
 import math
-import os
-import pathlib
 import pickle
 
 import numpy as np
@@ -19,6 +17,7 @@ from river import datasets, linear_model, preprocessing
 
 from imbalance_stream._numba import first_order, linear
 from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream.datasets import get_data_home
 from imbalance_stream.linear_model import AROW, COG, CPA, PA, PAUM, ROMMA, Perceptron
 
 ESTIMATORS = [Perceptron, ROMMA, PA, CPA, PAUM, AROW, COG]
@@ -431,7 +430,7 @@ def test_parameter_free_baselines_reproduce_table_two_on_german():
     differing between the paper's sum and cost runs suggest."""
     from sklearn.datasets import load_svmlight_file
 
-    path = pathlib.Path(os.environ["IMBALANCE_STREAM_DATA"]) / "libsvm" / "german.numer"
+    path = get_data_home() / "libsvm" / "german.numer"
     X, y = load_svmlight_file(str(path))
     X = X.toarray()
     X /= np.linalg.norm(X, axis=1, keepdims=True)

@@ -5,8 +5,6 @@ conventions and bad input (River's checks: tests/test_river_checks.py)."""
 from __future__ import annotations
 
 import math
-import os
-import pathlib
 import pickle
 import random
 
@@ -18,6 +16,7 @@ from river import datasets, preprocessing
 from test_linear_baselines import assert_bad_input_leaves_unchanged
 
 from imbalance_stream._numba import sketch as kernels
+from imbalance_stream.datasets import get_data_home
 from imbalance_stream.linear_model import SACOG
 from imbalance_stream.linear_model.sacog import initial_sketch
 
@@ -374,7 +373,7 @@ def libsvm_rows(name, n, n_features, positive):
     the paper, labelled ``label == positive``."""
     from sklearn.datasets import load_svmlight_file
 
-    path = pathlib.Path(os.environ["IMBALANCE_STREAM_DATA"]) / "libsvm" / name
+    path = get_data_home() / "libsvm" / name
     X, y = load_svmlight_file(str(path), n_features=n_features)
     X = X.tocsr()
     rows = []
