@@ -425,7 +425,7 @@ def test_cholesky_rank_one_and_solve_match_numpy(b, seed, size):
 def closed_form_alpha(detector):
     """uLSIF's closed form (eq. 3.28) on the detector's windows of the moment, with the centres,
     width and ridge of its last refresh, in plain numpy."""
-    from imbalance_stream.density_ratio._common import gaussian_gram
+    from imbalance_stream.density_ratio.gaussian import gaussian_gram
     from imbalance_stream.density_ratio.ulsif import ulsif_alpha
 
     fitted = detector.estimator_
@@ -453,7 +453,7 @@ def test_ulsif_follows_a_full_window_for_many_samples_by_rank_one_steps():
 def test_ulsif_between_refreshes_is_the_fit_on_the_current_windows(mode):
     """After a refresh, each sample updates h and H exactly: alpha equals uLSIF's closed form on
     the windows of that moment with the centres, width and ridge of the refresh."""
-    from imbalance_stream.density_ratio._common import gaussian_gram
+    from imbalance_stream.density_ratio.gaussian import gaussian_gram
 
     rng = np.random.default_rng(21)
     detector = ULSIFNovelty(mode=mode, n_reference=40, n_test=15, seed=0)

@@ -69,7 +69,7 @@ from imbalance_stream.density_ratio import (  # noqa: E402
     KMMReweighter,
     ULSIFReweighter,
 )
-from imbalance_stream.density_ratio._common import gaussian_gram  # noqa: E402
+from imbalance_stream.density_ratio.gaussian import gaussian_gram  # noqa: E402
 
 PHISHING = list(datasets.Phishing().take(400))
 

@@ -15,7 +15,7 @@ from river.base import AnomalyDetector
 
 from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int, check_seed
 from imbalance_stream.base.windows import RESELECT_EVERY, RefreshSchedule, SampleWindows
-from imbalance_stream.density_ratio._common import interior_point_available
+from imbalance_stream.density_ratio.kmm_solvers import interior_point_available
 
 __all__ = ["DensityRatioNovelty", "ratio_score"]
 

@@ -7,23 +7,17 @@ from scipy import linalg
 
 from imbalance_stream._numba.density_ratio import kth_smallest, local_gaussian_sum
 from imbalance_stream.base.validation import check_int, check_real
-from imbalance_stream.density_ratio._common import (
+from imbalance_stream.density_ratio.bandwidths import knn_bandwidths
+from imbalance_stream.density_ratio.gaussian import local_gram
+from imbalance_stream.density_ratio.kmm_solvers import (
     central_path_weights,
     check_kmm_solver,
-    knn_bandwidths,
     solve_kmm,
-    sq_distances,
 )
 
 from .base import DensityRatioNovelty, interior_point_test_params
 
 __all__ = ["LocKMMNovelty"]
-
-
-def local_gram(A: np.ndarray, s_a: np.ndarray, B: np.ndarray, s_b: np.ndarray) -> np.ndarray:
-    """The locally adaptive kernel ``exp(-||a - b||^2 / (2 s_a s_b))`` for every row pair
-    (eq. 5.7), ``s`` being each point's distance to its k-th nearest neighbour."""
-    return np.exp(-sq_distances(A, B) / (2.0 * np.outer(s_a, s_b)))
 
 
 class LocKMMNovelty(DensityRatioNovelty):

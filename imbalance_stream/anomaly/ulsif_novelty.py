@@ -8,7 +8,7 @@ from scipy.linalg import lapack
 from imbalance_stream._numba.density_ratio import cholesky_rank_one, cholesky_solve, rank_one_update
 from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio import ULSIF
-from imbalance_stream.density_ratio._common import gaussian_gram
+from imbalance_stream.density_ratio.gaussian import gaussian_gram
 from imbalance_stream.density_ratio.ulsif import ulsif_alpha
 
 from .base import EstimatorNovelty

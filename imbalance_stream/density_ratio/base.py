@@ -7,9 +7,33 @@ import abc
 import numpy as np
 from river import base
 
-from ._common import as_matrix
+from imbalance_stream.base.features import MAX_ABS_VALUE
 
-__all__ = ["DensityRatioEstimator", "NotFitted"]
+__all__ = ["DensityRatioEstimator", "NotFitted", "as_matrix"]
+
+
+def as_matrix(X, name: str, n_features: int | None = None) -> np.ndarray:
+    """``X`` as a C-contiguous 2-D float64 array of finite values, or a ValueError naming it."""
+    try:
+        array = np.ascontiguousarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name} must be a 2-D array of real numbers ({error})") from None
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    if array.ndim != 2 or array.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty 2-D array, got shape {array.shape}")
+    if not np.isfinite(array).all():
+        row, column = np.argwhere(~np.isfinite(array))[0]
+        raise ValueError(f"{name} has a non-finite value at row {row}, column {column}")
+    if np.abs(array).max() > MAX_ABS_VALUE:  # squared distances would overflow to inf
+        row, column = np.argwhere(np.abs(array) > MAX_ABS_VALUE)[0]
+        raise ValueError(
+            f"{name} has the value {array[row, column]:g} at row {row}, column {column}, beyond "
+            f"the {MAX_ABS_VALUE:g} a feature may reach: scale the data"
+        )
+    if n_features is not None and array.shape[1] != n_features:
+        raise ValueError(f"{name} has {array.shape[1]} features, the fit had {n_features}")
+    return array
 
 
 class NotFitted(RuntimeError):

@@ -7,14 +7,9 @@ import numpy as np
 from imbalance_stream._numba.density_ratio import kliep_ascent
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-from ._common import (
-    SIGMA_FACTORS,
-    gaussian_gram,
-    gaussian_of_distances,
-    median_distance,
-    sq_distances,
-)
+from .bandwidths import SIGMA_FACTORS, median_distance
 from .base import DensityRatioEstimator
+from .gaussian import gaussian_gram, gaussian_of_distances, sq_distances
 
 __all__ = ["KLIEP", "kliep_fit"]
 

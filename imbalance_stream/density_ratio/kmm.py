@@ -8,15 +8,10 @@ import numpy as np
 
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-from ._common import (
-    central_path_weights,
-    check_kmm_solver,
-    gaussian_gram,
-    median_distance,
-    smoothed_weight,
-    solve_kmm,
-)
+from .bandwidths import median_distance
 from .base import DensityRatioEstimator
+from .gaussian import gaussian_gram
+from .kmm_solvers import central_path_weights, check_kmm_solver, smoothed_weight, solve_kmm
 
 __all__ = ["KMM"]
 

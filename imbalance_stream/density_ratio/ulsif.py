@@ -8,15 +8,9 @@ from scipy.linalg import lapack
 from imbalance_stream._numba.density_ratio import ulsif_loocv_scores
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-from ._common import (
-    LAMBDA_GRID,
-    SIGMA_FACTORS,
-    gaussian_gram,
-    gaussian_of_distances,
-    median_distance,
-    sq_distances,
-)
+from .bandwidths import LAMBDA_GRID, SIGMA_FACTORS, median_distance
 from .base import DensityRatioEstimator
+from .gaussian import gaussian_gram, gaussian_of_distances, sq_distances
 
 __all__ = ["ULSIF", "kept_eigenpairs", "ulsif_alpha", "ulsif_loocv"]
 
