@@ -217,14 +217,14 @@ def test_stream_mode_refreshes_every_test_window_unless_told():
     for value in range(9):
         stream.learn_one({"x": float(value)})
     # refreshed at the 4th sample (no reference yet: nothing solved) and at the 8th
-    assert stream._since_refresh == 1
+    assert stream._ratio._since_refresh == 1
     assert stream.score_one({"x": 100.0}) > 0.0
     two_sample = KDENovelty(sigma=1.0)
     for value in range(7):
         two_sample.learn_one({"x": float(value)})
         two_sample.observe_one({"x": float(value)})
-    assert two_sample._since_refresh == 14 and two_sample.score_one({"x": 100.0}) == 0.0
-    assert KDENovelty(mode="stream", n_test=4, refresh_every=2)._refresh_period == 2
+    assert two_sample._ratio._since_refresh == 14 and two_sample.score_one({"x": 100.0}) == 0.0
+    assert KDENovelty(mode="stream", n_test=4, refresh_every=2)._ratio._refresh_period == 2
 
 
 def test_refresh_every_counts_samples_and_refresh_needs_two_points_a_window():
@@ -271,7 +271,7 @@ def test_in_a_pipeline_with_a_quantile_filter(detector_class):
         model.learn_one(x)
     # the filter stops feeding its detector the points it flags: the warm-up must not be flagged,
     # or the detector is never fed and never refreshed
-    assert detector._fitted and detector.n_reference_samples == 150
+    assert detector._ratio.fitted and detector.n_reference_samples == 150
     assert 0 < flagged < 0.25 * 400
 
 

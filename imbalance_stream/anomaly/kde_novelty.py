@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from imbalance_stream.base.validation import check_int, check_real
 from imbalance_stream.base.windows import RESELECT_EVERY
+from imbalance_stream.density_ratio.base import FOLDS, WIDTH
 from imbalance_stream.density_ratio.kde_ratio import kde_log_density, kde_sigma
 
 from .base import DensityRatioNovelty
@@ -83,12 +83,12 @@ class KDENovelty(DensityRatioNovelty):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.n_folds = check_int("n_folds", n_folds, low=2)
+        self.sigma = WIDTH("sigma", sigma)
+        self.n_folds = FOLDS("n_folds", n_folds)
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
-        held = self._held_selection()
-        selected = None
+        held = self._ratio._held_selection()
+        selected: dict | None = None
         if self.sigma is not None:
             self.sigma_ = self.sigma
         elif held is not None:
@@ -97,7 +97,7 @@ class KDENovelty(DensityRatioNovelty):
             self.sigma_ = kde_sigma(reference, self.n_folds, self.seed)[0]
         if held is None:
             selected = {} if self.sigma is not None else {"sigma": self.sigma_}
-        self._selection_done(selected)
+        self._ratio._selection_done(selected)
         self._reference_rows = reference
         return kde_log_density(reference, test, self.sigma_)
 

@@ -72,6 +72,8 @@ class KLIEPNovelty(EstimatorNovelty):
 
     """
 
+    ESTIMATOR = KLIEP
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -85,13 +87,7 @@ class KLIEPNovelty(EstimatorNovelty):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self.sigma = sigma
-        self.n_centres = n_centres
-        self.n_folds = n_folds
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return KLIEP(self.sigma, self.n_centres, self.n_folds, seed=self.seed)
+        self._set_estimator_params(sigma=sigma, n_centres=n_centres, n_folds=n_folds)
 
     @classmethod
     def _unit_test_params(cls):

@@ -87,6 +87,7 @@ class KMMNovelty(EstimatorNovelty):
 
     """
 
+    ESTIMATOR = KMM
     TRANSDUCTIVE = True
 
     def __init__(
@@ -105,17 +106,8 @@ class KMMNovelty(EstimatorNovelty):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self.sigma = sigma
-        self.B = B
-        self.epsilon = epsilon
-        self.tol = tol
-        self.max_iter = max_iter
-        self.solver = solver
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return KMM(
-            self.sigma, self.B, self.epsilon, self.tol, self.max_iter, self.seed, self.solver
+        self._set_estimator_params(
+            sigma=sigma, B=B, epsilon=epsilon, tol=tol, max_iter=max_iter, solver=solver
         )
 
     @classmethod

@@ -7,11 +7,11 @@ from scipy import linalg
 
 from imbalance_stream._numba.density_ratio import kth_smallest, local_gaussian_sum
 from imbalance_stream.base.validation import check_int, check_real
+from imbalance_stream.density_ratio import KMM
 from imbalance_stream.density_ratio.bandwidths import knn_bandwidths
 from imbalance_stream.density_ratio.gaussian import local_gram
 from imbalance_stream.density_ratio.kmm_solvers import (
     central_path_weights,
-    check_kmm_solver,
     solve_kmm,
 )
 
@@ -124,12 +124,12 @@ class LocKMMNovelty(DensityRatioNovelty):
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed)
         self.k = check_int("k", k, low=1)
-        self.B = check_real("B", B, low=1.0)  # below 1, mean(r) = 1 is out of reach
+        # KMM's rules for the settings of its programme (B below 1 puts mean(r) = 1 out of reach)
+        checked = KMM.check_params(B=B, tol=tol, max_iter=max_iter, solver=solver)
+        self.B, self.tol, self.max_iter = checked["B"], checked["tol"], checked["max_iter"]
+        self.solver = checked["solver"]
         self.epsilon = check_real("epsilon", epsilon, low=0.0)
         self.epsilon_shift = check_real("epsilon_shift", epsilon_shift, low=0.0)
-        self.tol = check_real("tol", tol, low=0.0, low_open=True)
-        self.max_iter = check_int("max_iter", max_iter, low=1)
-        self.solver = check_kmm_solver(solver)
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
         pooled = np.vstack([reference, test])

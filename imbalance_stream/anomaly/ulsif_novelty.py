@@ -87,6 +87,8 @@ class ULSIFNovelty(EstimatorNovelty):
 
     """
 
+    ESTIMATOR = ULSIF
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -100,13 +102,7 @@ class ULSIFNovelty(EstimatorNovelty):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self.sigma = sigma
-        self.lambda_ = lambda_
-        self.n_centres = n_centres
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return ULSIF(self.sigma, self.lambda_, self.n_centres, seed=self.seed)
+        self._set_estimator_params(sigma=sigma, lambda_=lambda_, n_centres=n_centres)
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
         values = super()._solve(reference, test)

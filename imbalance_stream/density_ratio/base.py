@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 import abc
+import functools
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 from river import base
 
 from imbalance_stream.base.features import MAX_ABS_VALUE
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-__all__ = ["DensityRatioEstimator", "NotFitted", "as_matrix"]
+__all__ = ["COUNT", "DensityRatioEstimator", "FOLDS", "NotFitted", "SEED", "WIDTH", "as_matrix"]
+
+#: The rules the estimators check their parameters by, ``rule(name, value)`` returning the value
+#: accepted: a Gaussian width (None: chosen from the data), a count of at least 1, a number of
+#: folds, a seed.
+WIDTH = functools.partial(check_real, low=0.0, low_open=True, optional=True)
+COUNT = functools.partial(check_int, low=1)
+FOLDS = functools.partial(check_int, low=2)
+
+
+def SEED(name: str, value) -> int | None:  # noqa: N802 - a rule, named like the others
+    return check_seed(value)
 
 
 def as_matrix(X, name: str, n_features: int | None = None) -> np.ndarray:
@@ -59,6 +74,26 @@ class DensityRatioEstimator(base.Base, abc.ABC):
 
     #: Whether ``fit`` takes ``start``, the starting point of an iterative solver (a warm start).
     WARM_START = False
+
+    #: ``{parameter: rule}``: how each constructor parameter is checked (:meth:`check_params`).
+    PARAMETER_RULES: ClassVar[dict[str, Callable[[str, Any], Any]]] = {}
+
+    @classmethod
+    def check_params(cls, **params) -> dict[str, Any]:
+        """``params`` as the estimator accepts them, each checked by its rule without building
+        an estimator (a bad value raises ``InvalidParameter`` naming it); a parameter without a
+        rule is returned as given. What the estimator's constructor and the windowed detectors
+        and re-weighters that refit it check their settings by."""
+        rules = cls.PARAMETER_RULES
+        return {
+            name: rules[name](name, value) if name in rules else value
+            for name, value in params.items()
+        }
+
+    def _set_params(self, **params) -> None:
+        """Set the constructor's parameters, checked by :meth:`check_params`."""
+        for name, value in self.check_params(**params).items():
+            setattr(self, name, value)
 
     def fit(self, X_source, X_target):
         """Fit on a source (denominator) and a target (numerator) sample; returns ``self``."""

@@ -8,11 +8,12 @@ import numbers
 import numpy as np
 
 from imbalance_stream.base.binary import UnknownLabel, check_label
-from imbalance_stream.base.validation import check_bool, check_int, check_real
+from imbalance_stream.base.validation import check_bool, check_int
 
 from .ddr import DDR
 from .iwlspc import IWLSPC
 from .reweighter import Reweighter
+from .ulsif import ULSIF
 
 __all__ = ["DDRReweighter"]
 
@@ -133,9 +134,10 @@ class DDRReweighter(Reweighter):
         self.n_per_class = check_int("n_per_class", n_per_class, low=2)
         self.max_iter = check_int("max_iter", max_iter, low=1)
         self.early_stopping = check_bool("early_stopping", early_stopping)
-        self.n_centres = check_int("n_centres", n_centres, low=1)
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.lambda_ = check_real("lambda_", lambda_, low=0.0, optional=True)
+        # the class-wise ratios are uLSIF's expansions, checked by its rules
+        checked = ULSIF.check_params(n_centres=n_centres, sigma=sigma, lambda_=lambda_)
+        self.n_centres, self.sigma = checked["n_centres"], checked["sigma"]
+        self.lambda_ = checked["lambda_"]
         self._per_class: dict = {}
 
     def check_label_one(self, y) -> None:

@@ -73,6 +73,8 @@ class KLIEPReweighter(EstimatorReweighter):
 
     """
 
+    ESTIMATOR = KLIEP
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -86,13 +88,7 @@ class KLIEPReweighter(EstimatorReweighter):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
-        self.sigma = sigma
-        self.n_centres = n_centres
-        self.n_folds = n_folds
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return KLIEP(self.sigma, self.n_centres, self.n_folds, seed=self.seed)
+        self._set_estimator_params(sigma=sigma, n_centres=n_centres, n_folds=n_folds)
 
     @classmethod
     def _unit_test_params(cls):

@@ -84,6 +84,7 @@ class KMMReweighter(EstimatorReweighter):
 
     """
 
+    ESTIMATOR = KMM
     TRANSDUCTIVE = True
 
     def __init__(
@@ -101,15 +102,7 @@ class KMMReweighter(EstimatorReweighter):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
-        self.sigma = sigma
-        self.B = B
-        self.epsilon = epsilon
-        self.tol = tol
-        self.max_iter = max_iter
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return KMM(self.sigma, self.B, self.epsilon, self.tol, self.max_iter, self.seed)
+        self._set_estimator_params(sigma=sigma, B=B, epsilon=epsilon, tol=tol, max_iter=max_iter)
 
     @classmethod
     def _unit_test_params(cls):

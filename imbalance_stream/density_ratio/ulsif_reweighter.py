@@ -72,6 +72,8 @@ class ULSIFReweighter(EstimatorReweighter):
 
     """
 
+    ESTIMATOR = ULSIF
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -85,13 +87,7 @@ class ULSIFReweighter(EstimatorReweighter):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
-        self.sigma = sigma
-        self.lambda_ = lambda_
-        self.n_centres = n_centres
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return ULSIF(self.sigma, self.lambda_, self.n_centres, seed=self.seed)
+        self._set_estimator_params(sigma=sigma, lambda_=lambda_, n_centres=n_centres)
 
     @classmethod
     def _unit_test_params(cls):
