@@ -14,12 +14,14 @@ from imbalance_stream.density_ratio.kmm_solvers import (
     central_path_weights,
     solve_kmm,
 )
+from imbalance_stream.density_ratio.windowed import shared_parameter_docs
 
 from .base import DensityRatioNovelty, interior_point_test_params
 
 __all__ = ["LocKMMNovelty"]
 
 
+@shared_parameter_docs
 class LocKMMNovelty(DensityRatioNovelty):
     """locKMM: kernel mean matching with a locally adaptive Gaussian kernel (Algorithm 9).
 
@@ -50,17 +52,8 @@ class LocKMMNovelty(DensityRatioNovelty):
         Stopping tolerance of the solver (see ``solver``).
     max_iter
         Iteration cap of the solver.
-    mode
-        ``"two-sample"`` or ``"stream"``, see
-        :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
-    n_reference
-        Size of the reference window; None keeps every point.
-    n_test
-        Size of the test window; None keeps every point (two-sample mode only).
-    refresh_every
-        Re-solve after this many samples taken in. None: in ``"stream"`` mode every ``n_test``
-        samples (each test window replaced once), in ``"two-sample"`` mode only when
-        :meth:`refresh` is called.
+    %(novelty_mode)s
+    %(novelty_windows)s
     seed
         Unused (locKMM makes no random choice); kept so that every detector takes the same
         arguments.

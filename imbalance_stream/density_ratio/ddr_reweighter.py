@@ -14,6 +14,7 @@ from .ddr import DDR
 from .iwlspc import IWLSPC
 from .reweighter import Reweighter
 from .ulsif import ULSIF
+from .windowed import shared_parameter_docs
 
 __all__ = ["DDRReweighter"]
 
@@ -28,6 +29,7 @@ def _label_kind(y) -> str | None:
     return None
 
 
+@shared_parameter_docs
 class DDRReweighter(Reweighter):
     """Class-wise importance weights with the prior ratio (DDR, Miao 2015, Chapter 4) on a stream.
 
@@ -73,13 +75,7 @@ class DDRReweighter(Reweighter):
     n_source
         Size of the source window over which weights are normalised and the source class shares
         are counted; None keeps every sample.
-    n_target
-        Size of the target (current, unlabelled) window; None keeps every sample.
-    refresh_every
-        Re-solve after this many samples taken in. None: every ``n_target`` samples if the
-        target window is bounded, else only when :meth:`refresh` is called.
-    clip
-        Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
+    %(reweighter_windows)s
     seed
         Seed of DDR's centres and cross-validation.
 

@@ -21,10 +21,69 @@ import numpy as np
 from imbalance_stream.base.validation import check_int
 from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
 
-__all__ = ["MIN_WINDOW", "WindowedRatio", "estimator_of", "set_estimator_params"]
+__all__ = [
+    "MIN_WINDOW",
+    "PARAMETER_DOCS",
+    "WindowedRatio",
+    "estimator_of",
+    "set_estimator_params",
+    "shared_parameter_docs",
+]
 
 #: Fewest points each window must hold before a refresh can estimate anything.
 MIN_WINDOW = 2
+
+
+#: Parameter entries that the docstrings of the detectors and re-weighters share, each put in
+#: place of its ``%(name)s`` line by :func:`shared_parameter_docs`.
+PARAMETER_DOCS = {
+    "novelty_mode": """\
+    mode
+        ``"two-sample"`` or ``"stream"``, see
+        :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
+""",
+    "novelty_windows": """\
+    n_reference
+        Size of the reference window; None keeps every point.
+    n_test
+        Size of the test window; None keeps every point (two-sample mode only).
+    refresh_every
+        Re-solve after this many samples taken in. None: in ``"stream"`` mode every ``n_test``
+        samples (each test window replaced once), in ``"two-sample"`` mode only when
+        :meth:`refresh` is called.
+""",
+    "reweighter_windows": """\
+    n_target
+        Size of the target (current, unlabelled) window; None keeps every sample.
+    refresh_every
+        Re-solve after this many samples taken in. None: every ``n_target`` samples if the
+        target window is bounded, else only when :meth:`refresh` is called.
+    clip
+        Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
+""",
+    "n_source": """\
+    n_source
+        Size of the source (labelled) window; None keeps every sample.
+""",
+    "reselect_every": """\
+    reselect_every
+        Select the hyper-parameters left None again every this many refreshes (the first
+        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
+        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+""",
+}
+
+
+def shared_parameter_docs(cls):
+    """Put the shared entries of :data:`PARAMETER_DOCS` in place of their ``%(name)s`` lines in
+    ``cls``'s docstring, so that ``help()`` and the doctests see the whole text."""
+    doc = cls.__doc__
+    for name, text in PARAMETER_DOCS.items():
+        doc = doc.replace(f"    %({name})s\n", text)
+    if "%(" in doc:
+        raise ValueError(f"{cls.__name__}'s docstring names a parameter entry that is not shared")
+    cls.__doc__ = doc
+    return cls
 
 
 class WindowedRatio(RefreshSchedule):
