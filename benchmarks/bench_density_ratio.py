@@ -50,12 +50,10 @@ from imbalance_stream.anomaly import (
 )
 from imbalance_stream.anomaly.base import DensityRatioNovelty
 from imbalance_stream.density_ratio import KMM, ULSIF
-from imbalance_stream.density_ratio._common import (
-    LAMBDA_GRID,
-    SIGMA_FACTORS,
+from imbalance_stream.density_ratio.bandwidths import LAMBDA_GRID, SIGMA_FACTORS, median_distance
+from imbalance_stream.density_ratio.gaussian import (
     gaussian_gram,
     gaussian_of_distances,
-    median_distance,
     sq_distances,
 )
 from imbalance_stream.density_ratio.ulsif import kept_eigenpairs, ulsif_loocv

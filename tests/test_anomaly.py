@@ -217,14 +217,14 @@ def test_stream_mode_refreshes_every_test_window_unless_told():
     for value in range(9):
         stream.learn_one({"x": float(value)})
     # refreshed at the 4th sample (no reference yet: nothing solved) and at the 8th
-    assert stream._since_refresh == 1
+    assert stream._ratio._since_refresh == 1
     assert stream.score_one({"x": 100.0}) > 0.0
     two_sample = KDENovelty(sigma=1.0)
     for value in range(7):
         two_sample.learn_one({"x": float(value)})
         two_sample.observe_one({"x": float(value)})
-    assert two_sample._since_refresh == 14 and two_sample.score_one({"x": 100.0}) == 0.0
-    assert KDENovelty(mode="stream", n_test=4, refresh_every=2)._refresh_period == 2
+    assert two_sample._ratio._since_refresh == 14 and two_sample.score_one({"x": 100.0}) == 0.0
+    assert KDENovelty(mode="stream", n_test=4, refresh_every=2)._ratio._refresh_period == 2
 
 
 def test_refresh_every_counts_samples_and_refresh_needs_two_points_a_window():
@@ -271,7 +271,7 @@ def test_in_a_pipeline_with_a_quantile_filter(detector_class):
         model.learn_one(x)
     # the filter stops feeding its detector the points it flags: the warm-up must not be flagged,
     # or the detector is never fed and never refreshed
-    assert detector._fitted and detector.n_reference_samples == 150
+    assert detector._ratio.fitted and detector.n_reference_samples == 150
     assert 0 < flagged < 0.25 * 400
 
 
@@ -425,7 +425,7 @@ def test_cholesky_rank_one_and_solve_match_numpy(b, seed, size):
 def closed_form_alpha(detector):
     """uLSIF's closed form (eq. 3.28) on the detector's windows of the moment, with the centres,
     width and ridge of its last refresh, in plain numpy."""
-    from imbalance_stream.density_ratio._common import gaussian_gram
+    from imbalance_stream.density_ratio.gaussian import gaussian_gram
     from imbalance_stream.density_ratio.ulsif import ulsif_alpha
 
     fitted = detector.estimator_
@@ -453,7 +453,7 @@ def test_ulsif_follows_a_full_window_for_many_samples_by_rank_one_steps():
 def test_ulsif_between_refreshes_is_the_fit_on_the_current_windows(mode):
     """After a refresh, each sample updates h and H exactly: alpha equals uLSIF's closed form on
     the windows of that moment with the centres, width and ridge of the refresh."""
-    from imbalance_stream.density_ratio._common import gaussian_gram
+    from imbalance_stream.density_ratio.gaussian import gaussian_gram
 
     rng = np.random.default_rng(21)
     detector = ULSIFNovelty(mode=mode, n_reference=40, n_test=15, seed=0)

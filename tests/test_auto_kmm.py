@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from imbalance_stream.density_ratio import KMM, AutoKMM
-from imbalance_stream.density_ratio._common import gaussian_gram
 from imbalance_stream.density_ratio.auto_kmm import SIGMA_GRID, j_score, rls_loo
+from imbalance_stream.density_ratio.gaussian import gaussian_gram
 
 
 def loo_reference(K, targets, lambda_):

@@ -16,19 +16,21 @@ from scipy.stats import multivariate_normal, spearmanr
 from imbalance_stream._numba import density_ratio as kernels
 from imbalance_stream.base.transaction import NumericalError
 from imbalance_stream.density_ratio import KLIEP, KMM, ULSIF, KDERatio, NotFitted
-from imbalance_stream.density_ratio._common import (
-    CENTRAL_PATH_MARGIN,
-    central_path_weights,
+from imbalance_stream.density_ratio.bandwidths import knn_bandwidths, median_distance
+from imbalance_stream.density_ratio.gaussian import (
     gaussian_gram,
     gaussian_of_distances,
-    knn_bandwidths,
-    largest_eigenvalue,
-    median_distance,
-    solve_kmm,
+    gaussian_reference,
     sq_distances,
 )
 from imbalance_stream.density_ratio.kde_ratio import kde_log_density
 from imbalance_stream.density_ratio.kliep import kliep_fit
+from imbalance_stream.density_ratio.kmm_solvers import (
+    CENTRAL_PATH_MARGIN,
+    central_path_weights,
+    largest_eigenvalue,
+    solve_kmm,
+)
 from imbalance_stream.density_ratio.ulsif import (
     NEGLIGIBLE_EIGENVALUE,
     kept_eigenpairs,
@@ -312,6 +314,29 @@ def test_gaussian_kernel_matches_numpy_and_flushes_only_subnormals(d2, gamma):
     np.testing.assert_allclose(out[normal], expected[normal], rtol=1e-14)
     assert (out[~normal] == 0.0).all()
     assert gaussian_of_distances(d2, 1.0 / np.sqrt(2.0 * gamma)).shape == d2.shape
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    d2=hnp.arrays(
+        np.float64, st.tuples(st.integers(1, 6), st.integers(1, 9)), elements=st.floats(0.0, 1e4)
+    ),
+    sigma=st.floats(1e-2, 1e2),
+)
+def test_jitted_gaussian_of_a_width_agrees_with_its_numpy_reference(d2, sigma):
+    """The jitted kernel at width ``sigma`` (through ``gamma = 1 / (2 sigma^2)``) against the plain
+    numpy kernel of eq. 3.10: a few units in the last place apart, subnormal values written 0."""
+    jitted, reference = gaussian_of_distances(d2, sigma), gaussian_reference(d2, sigma)
+    normal = reference >= 4.0 * np.finfo(float).tiny
+    np.testing.assert_allclose(jitted[normal], reference[normal], rtol=1e-13)
+    assert (jitted[~normal] <= 4.0 * np.finfo(float).tiny).all()
+    A, B = (
+        np.random.default_rng(0).normal(size=(5, 3)),
+        np.random.default_rng(1).normal(size=(4, 3)),
+    )
+    np.testing.assert_allclose(
+        gaussian_gram(A, B, sigma), gaussian_reference(sq_distances(A, B), sigma), rtol=1e-13
+    )
 
 
 @pytest.mark.parametrize("sigma", [0.02, 3.0])

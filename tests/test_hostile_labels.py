@@ -69,7 +69,7 @@ def warmed_wrapper(classifier, reweighter, labels=(False, True)):
     for x, y in stream(60, labels):
         model.observe_one(x)
         model.learn_one(x, y)
-    assert model.reweighter._fitted
+    assert model.reweighter._ratio.fitted
     return model
 
 

@@ -73,9 +73,9 @@ def test_a_bounded_target_window_refreshes_by_itself_unless_told():
         for reweighter in (streaming, batch):
             reweighter.learn_source_one(x, y)
             reweighter.learn_target_one(x)
-    assert streaming._since_refresh == 90 % 20 and streaming._fitted
-    assert batch._since_refresh == 90 and not batch._fitted
-    assert ULSIFReweighter(n_target=20, refresh_every=7)._refresh_period == 7
+    assert streaming._ratio._since_refresh == 90 % 20 and streaming._ratio.fitted
+    assert batch._ratio._since_refresh == 90 and not batch._ratio.fitted
+    assert ULSIFReweighter(n_target=20, refresh_every=7)._ratio._refresh_period == 7
 
 
 def test_the_weight_reaches_a_learner_that_takes_one():
@@ -195,7 +195,7 @@ def test_the_delayed_label_loop():
             model.learn_one(x, y)
     assert not asked and len(model.classifier.seen) == 150
     assert model.reweighter.n_target_samples == 30
-    assert model.reweighter._fitted
+    assert model.reweighter._ratio.fitted
 
 
 def test_the_prequential_runner_shows_every_arrival_even_with_labels_at_once():

@@ -13,19 +13,22 @@ import math
 import numpy as np
 from river.base import AnomalyDetector
 
-from imbalance_stream.base.validation import InvalidParameter, check_choice, check_int, check_seed
-from imbalance_stream.base.windows import RESELECT_EVERY, RefreshSchedule, SampleWindows
-from imbalance_stream.density_ratio._common import interior_point_available
+from imbalance_stream.base.validation import InvalidParameter, check_choice, check_seed
+from imbalance_stream.base.windows import RESELECT_EVERY
+from imbalance_stream.density_ratio.kmm_solvers import interior_point_available
+from imbalance_stream.density_ratio.windowed import (
+    MIN_WINDOW,
+    WindowedRatio,
+    estimator_of,
+    set_estimator_params,
+)
 
-__all__ = ["DensityRatioNovelty", "ratio_score"]
+__all__ = ["MIN_WINDOW", "DensityRatioNovelty", "EstimatorNovelty", "ratio_score"]
 
 MODES = ("two-sample", "stream")
 
 #: The smallest ratio told apart from 0 in a score: a ratio of 0 scores -log of it (708.4), not inf.
 SMALLEST_RATIO = float(np.finfo(np.float64).tiny)
-
-#: Fewest points each window must hold before a refresh can estimate anything.
-MIN_WINDOW = 2
 
 
 def ratio_score(ratio: float) -> float:
@@ -51,7 +54,7 @@ def interior_point_test_params() -> list[dict]:
     ]
 
 
-class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
+class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     """Novelty detection by the ratio of a reference density to a test density (Chapter 5).
 
     Two windows of samples are kept: the reference window ``R`` (normal behaviour) and the test
@@ -116,29 +119,30 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         self.mode = check_choice("mode", mode, MODES)
-        self.n_reference = check_int("n_reference", n_reference, low=MIN_WINDOW, optional=True)
-        self.n_test = check_int("n_test", n_test, low=MIN_WINDOW, optional=True)
-        self.refresh_every = check_int("refresh_every", refresh_every, low=1, optional=True)
+        self._ratio = WindowedRatio(
+            {"reference": n_reference, "test": n_test},
+            denominator="test",
+            refresh_every=refresh_every,
+            reselect_every=reselect_every,
+            # in stream mode, each test window replaced once: a detector left to River's loop,
+            # where nobody calls refresh, would otherwise never solve and score everything 0
+            default_period=n_test if self.mode == "stream" else None,
+            # a transductive solution is looked up where the solved points are scored again
+            transductive=self.TRANSDUCTIVE and self.mode == "two-sample",
+        )
+        self.n_reference, self.n_test = self._ratio.sizes["reference"], self._ratio.sizes["test"]
+        self.refresh_every = self._ratio.refresh_every
+        self.reselect_every = self._ratio.reselect_every
         if mode == "stream" and n_test is None:
             raise InvalidParameter(
                 "mode='stream' needs a bounded test window: give n_test (the recent samples that "
                 "are compared with the n_reference before them)"
             )
         self.seed = check_seed(seed)
-        self._windows = SampleWindows({"reference": n_reference, "test": n_test})
-        self._init_selection(reselect_every)
-        self._since_refresh = 0
-        self._solved: dict[bytes, float] = {}  # observed test point -> its solved inlier value
-        self._fitted = False
 
     @property
-    def _refresh_period(self) -> int | None:
-        """``refresh_every``; if None, in stream mode every ``n_test`` samples (each test window
-        replaced once: a detector left to River's loop, where nobody calls :meth:`refresh`,
-        would otherwise never solve and score everything 0)."""
-        if self.refresh_every is None and self.mode == "stream":
-            return self.n_test
-        return self.refresh_every
+    def _windows(self):
+        return self._ratio.windows
 
     @property
     def _reference(self):
@@ -147,6 +151,11 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
     @property
     def _test(self):
         return self._windows.windows["test"]
+
+    def reselect(self) -> None:
+        """Make the next refresh select the hyper-parameters again (as the first refresh does),
+        whatever ``reselect_every`` says; the refreshes after it count from there."""
+        self._ratio.reselect()
 
     # ---- taking samples in --------------------------------------------------------------------
 
@@ -175,16 +184,17 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
     def _settle(self) -> None:
         """After a sample's window changes: update what follows them, then count the sample
         (which may refresh)."""
-        if self._fitted:
+        if self._ratio.fitted:
             self._windows_settled()
-        self._count_sample()
+        if self._ratio.count_sample():
+            self.refresh()
 
     def _push(self, window, vector: np.ndarray) -> np.ndarray | None:
         """Append ``vector`` to ``window``; return the vector it pushed out, if any. After a
         refresh, a detector that keeps statistics of the windows hears of both."""
         is_reference = window is self._reference
         left = self._windows.push("reference" if is_reference else "test", vector)
-        if self._fitted:
+        if self._ratio.fitted:
             added = self._windows.at_columns(vector)
             removed = None if left is None else self._windows.at_columns(left)
             self._window_changed(is_reference, added, removed)
@@ -205,31 +215,20 @@ class DensityRatioNovelty(RefreshSchedule, AnomalyDetector, abc.ABC):
     def refresh(self) -> bool:
         """Solve the batch method on the current windows now; returns whether it ran (each window
         needs at least two points)."""
-        self._since_refresh = 0
-        if len(self._reference) < MIN_WINDOW or len(self._test) < MIN_WINDOW:
-            return False
-        self._windows.freeze()
-        reference = self._windows.matrix("reference")
-        test = self._windows.matrix("test")
-        solved = self._solve(reference, test)
-        self._solved = {}
-        if self.TRANSDUCTIVE and self.mode == "two-sample":
-            self._solved = {row.tobytes(): float(value) for row, value in zip(test, solved)}
-        self._fitted = True
-        return True
+        return self._ratio.run(lambda test, reference: self._solve(reference, test)) is not None
 
     # ---- scoring ------------------------------------------------------------------------------
 
     def score_one(self, x: dict) -> float:
         """Minus the log of the ratio at ``x``: higher means more anomalous, 0 for an
         unremarkable point and before the first refresh."""
-        if not self._fitted:
+        if not self._ratio.fitted:
             # Nothing solved to compare ``x`` with, so ``x`` is not read: River's MinMaxScaler,
             # for one, sends NaN before it has learned a sample, and a pipeline's first score
             # must not fail on it. From the first refresh on, a bad value raises.
             return 0.0
         vector = self._windows.query(x)
-        known = self._solved.get(vector.tobytes())
+        known = self._ratio.known(vector)
         return self._score(known if known is not None else self._inlier(vector))
 
     def _score(self, inlier: float) -> float:
@@ -265,16 +264,22 @@ class EstimatorNovelty(DensityRatioNovelty):
     ``weight`` at that point; a new point gets ``weight``.
     """
 
-    @abc.abstractmethod
+    #: The batch estimator refitted at each refresh; it checks the parameters the detector
+    #: shares with it (:func:`~imbalance_stream.density_ratio.windowed.set_estimator_params`).
+    ESTIMATOR: type
+
     def _estimator(self):
         """A new, unfitted estimator with this detector's parameters."""
+        return estimator_of(self)
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
-        estimator = self._fit_selected(self._estimator(), test, reference, "test")
-        self.estimator_ = estimator
         # KMM's zero weights in the order of their multipliers (D-DR-51)
-        transductive = getattr(estimator, "central_weights_", None)
-        return transductive if transductive is not None else estimator.weight(test)
+        self.estimator_, values = self._ratio.fit(
+            self._estimator(), test, reference, "central_weights_"
+        )
+        return values
 
     def _inlier(self, vector: np.ndarray) -> float:
         return float(self.estimator_.weight(vector[None, :])[0])
+
+    _set_estimator_params = set_estimator_params

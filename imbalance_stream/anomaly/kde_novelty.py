@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from imbalance_stream.base.validation import check_int, check_real
 from imbalance_stream.base.windows import RESELECT_EVERY
+from imbalance_stream.density_ratio.base import FOLDS, WIDTH
 from imbalance_stream.density_ratio.kde_ratio import kde_log_density, kde_sigma
+from imbalance_stream.density_ratio.windowed import shared_parameter_docs
 
 from .base import DensityRatioNovelty
 
 __all__ = ["KDENovelty"]
 
 
+@shared_parameter_docs
 class KDENovelty(DensityRatioNovelty):
     """Novelty by a Gaussian kernel density estimate of the reference data: score ``-log p_R(x)``.
 
@@ -30,23 +32,11 @@ class KDENovelty(DensityRatioNovelty):
         median distance times ``logspace(-3, 1, 9)``.
     n_folds
         Folds of the likelihood cross-validation (10 in the thesis).
-    mode
-        ``"two-sample"`` or ``"stream"``, see
-        :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
-    n_reference
-        Size of the reference window; None keeps every point.
-    n_test
-        Size of the test window; None keeps every point (two-sample mode only).
-    refresh_every
-        Re-solve after this many samples taken in. None: in ``"stream"`` mode every ``n_test``
-        samples (each test window replaced once), in ``"two-sample"`` mode only when
-        :meth:`refresh` is called.
+    %(novelty_mode)s
+    %(novelty_windows)s
     seed
         Seed of the folds and the median subsample.
-    reselect_every
-        Select the hyper-parameters left None again every this many refreshes (the first
-        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
-        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+    %(reselect_every)s
         selection.
 
     Examples
@@ -83,12 +73,12 @@ class KDENovelty(DensityRatioNovelty):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.n_folds = check_int("n_folds", n_folds, low=2)
+        self.sigma = WIDTH("sigma", sigma)
+        self.n_folds = FOLDS("n_folds", n_folds)
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
-        held = self._held_selection()
-        selected = None
+        held = self._ratio._held_selection()
+        selected: dict | None = None
         if self.sigma is not None:
             self.sigma_ = self.sigma
         elif held is not None:
@@ -97,7 +87,7 @@ class KDENovelty(DensityRatioNovelty):
             self.sigma_ = kde_sigma(reference, self.n_folds, self.seed)[0]
         if held is None:
             selected = {} if self.sigma is not None else {"sigma": self.sigma_}
-        self._selection_done(selected)
+        self._ratio._selection_done(selected)
         self._reference_rows = reference
         return kde_log_density(reference, test, self.sigma_)
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio import KLIEP
+from imbalance_stream.density_ratio.windowed import shared_parameter_docs
 
 from .base import EstimatorNovelty
 
 __all__ = ["KLIEPNovelty"]
 
 
+@shared_parameter_docs
 class KLIEPNovelty(EstimatorNovelty):
     """KLIEP novelty detection: the inlier score ``w(x) = p_R(x) / p_T(x)`` by likelihood.
 
@@ -27,23 +29,11 @@ class KLIEPNovelty(EstimatorNovelty):
         Number of basis centres drawn from the reference window (100 in the thesis).
     n_folds
         Folds of the likelihood cross-validation.
-    mode
-        ``"two-sample"`` or ``"stream"``, see
-        :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
-    n_reference
-        Size of the reference window; None keeps every point.
-    n_test
-        Size of the test window; None keeps every point (two-sample mode only).
-    refresh_every
-        Re-solve after this many samples taken in. None: in ``"stream"`` mode every ``n_test``
-        samples (each test window replaced once), in ``"two-sample"`` mode only when
-        :meth:`refresh` is called.
+    %(novelty_mode)s
+    %(novelty_windows)s
     seed
         Seed of the centres, the folds and the median subsample.
-    reselect_every
-        Select the hyper-parameters left None again every this many refreshes (the first
-        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
-        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+    %(reselect_every)s
         selection.
 
     Examples
@@ -72,6 +62,8 @@ class KLIEPNovelty(EstimatorNovelty):
 
     """
 
+    ESTIMATOR = KLIEP
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -85,13 +77,7 @@ class KLIEPNovelty(EstimatorNovelty):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self.sigma = sigma
-        self.n_centres = n_centres
-        self.n_folds = n_folds
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return KLIEP(self.sigma, self.n_centres, self.n_folds, seed=self.seed)
+        self._set_estimator_params(sigma=sigma, n_centres=n_centres, n_folds=n_folds)
 
     @classmethod
     def _unit_test_params(cls):

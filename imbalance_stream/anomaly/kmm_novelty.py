@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio import KMM
+from imbalance_stream.density_ratio.windowed import shared_parameter_docs
 
 from .base import EstimatorNovelty, interior_point_test_params
 
 __all__ = ["KMMNovelty"]
 
 
+@shared_parameter_docs
 class KMMNovelty(EstimatorNovelty):
     """KMM novelty detection: the test window re-weighted to match the reference (eq. 5.3).
 
@@ -42,23 +44,13 @@ class KMMNovelty(EstimatorNovelty):
         ``"stream"``: one stream through ``learn_one``, the recent ``n_test`` points against the
         ``n_reference`` before them. See
         :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
-    n_reference
-        Size of the reference window; None keeps every point.
-    n_test
-        Size of the test window; None keeps every point (two-sample mode only).
-    refresh_every
-        Re-solve after this many samples taken in. None: in ``"stream"`` mode every ``n_test``
-        samples (each test window replaced once), in ``"two-sample"`` mode only when
-        :meth:`refresh` is called.
+    %(novelty_windows)s
     seed
         Seed of the subsample that estimates the median distance on large windows.
     solver
         ``"fista"`` or ``"interior-point"`` (cvxopt), as in
         :class:`~imbalance_stream.density_ratio.KMM`.
-    reselect_every
-        Select the hyper-parameters left None again every this many refreshes (the first
-        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
-        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+    %(reselect_every)s
         width and start the solver from the last solution at the test points still held.
 
     Examples
@@ -87,6 +79,7 @@ class KMMNovelty(EstimatorNovelty):
 
     """
 
+    ESTIMATOR = KMM
     TRANSDUCTIVE = True
 
     def __init__(
@@ -105,17 +98,8 @@ class KMMNovelty(EstimatorNovelty):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self.sigma = sigma
-        self.B = B
-        self.epsilon = epsilon
-        self.tol = tol
-        self.max_iter = max_iter
-        self.solver = solver
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return KMM(
-            self.sigma, self.B, self.epsilon, self.tol, self.max_iter, self.seed, self.solver
+        self._set_estimator_params(
+            sigma=sigma, B=B, epsilon=epsilon, tol=tol, max_iter=max_iter, solver=solver
         )
 
     @classmethod

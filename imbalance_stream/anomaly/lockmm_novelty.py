@@ -7,25 +7,21 @@ from scipy import linalg
 
 from imbalance_stream._numba.density_ratio import kth_smallest, local_gaussian_sum
 from imbalance_stream.base.validation import check_int, check_real
-from imbalance_stream.density_ratio._common import (
+from imbalance_stream.density_ratio import KMM
+from imbalance_stream.density_ratio.bandwidths import knn_bandwidths
+from imbalance_stream.density_ratio.gaussian import local_gram
+from imbalance_stream.density_ratio.kmm_solvers import (
     central_path_weights,
-    check_kmm_solver,
-    knn_bandwidths,
     solve_kmm,
-    sq_distances,
 )
+from imbalance_stream.density_ratio.windowed import shared_parameter_docs
 
 from .base import DensityRatioNovelty, interior_point_test_params
 
 __all__ = ["LocKMMNovelty"]
 
 
-def local_gram(A: np.ndarray, s_a: np.ndarray, B: np.ndarray, s_b: np.ndarray) -> np.ndarray:
-    """The locally adaptive kernel ``exp(-||a - b||^2 / (2 s_a s_b))`` for every row pair
-    (eq. 5.7), ``s`` being each point's distance to its k-th nearest neighbour."""
-    return np.exp(-sq_distances(A, B) / (2.0 * np.outer(s_a, s_b)))
-
-
+@shared_parameter_docs
 class LocKMMNovelty(DensityRatioNovelty):
     """locKMM: kernel mean matching with a locally adaptive Gaussian kernel (Algorithm 9).
 
@@ -56,17 +52,8 @@ class LocKMMNovelty(DensityRatioNovelty):
         Stopping tolerance of the solver (see ``solver``).
     max_iter
         Iteration cap of the solver.
-    mode
-        ``"two-sample"`` or ``"stream"``, see
-        :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
-    n_reference
-        Size of the reference window; None keeps every point.
-    n_test
-        Size of the test window; None keeps every point (two-sample mode only).
-    refresh_every
-        Re-solve after this many samples taken in. None: in ``"stream"`` mode every ``n_test``
-        samples (each test window replaced once), in ``"two-sample"`` mode only when
-        :meth:`refresh` is called.
+    %(novelty_mode)s
+    %(novelty_windows)s
     seed
         Unused (locKMM makes no random choice); kept so that every detector takes the same
         arguments.
@@ -130,12 +117,12 @@ class LocKMMNovelty(DensityRatioNovelty):
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed)
         self.k = check_int("k", k, low=1)
-        self.B = check_real("B", B, low=1.0)  # below 1, mean(r) = 1 is out of reach
+        # KMM's rules for the settings of its programme (B below 1 puts mean(r) = 1 out of reach)
+        checked = KMM.check_params(B=B, tol=tol, max_iter=max_iter, solver=solver)
+        self.B, self.tol, self.max_iter = checked["B"], checked["tol"], checked["max_iter"]
+        self.solver = checked["solver"]
         self.epsilon = check_real("epsilon", epsilon, low=0.0)
         self.epsilon_shift = check_real("epsilon_shift", epsilon_shift, low=0.0)
-        self.tol = check_real("tol", tol, low=0.0, low_open=True)
-        self.max_iter = check_int("max_iter", max_iter, low=1)
-        self.solver = check_kmm_solver(solver)
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
         pooled = np.vstack([reference, test])

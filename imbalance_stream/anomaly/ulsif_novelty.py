@@ -8,14 +8,16 @@ from scipy.linalg import lapack
 from imbalance_stream._numba.density_ratio import cholesky_rank_one, cholesky_solve, rank_one_update
 from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio import ULSIF
-from imbalance_stream.density_ratio._common import gaussian_gram
+from imbalance_stream.density_ratio.gaussian import gaussian_gram
 from imbalance_stream.density_ratio.ulsif import ulsif_alpha
+from imbalance_stream.density_ratio.windowed import shared_parameter_docs
 
 from .base import EstimatorNovelty
 
 __all__ = ["ULSIFNovelty"]
 
 
+@shared_parameter_docs
 class ULSIFNovelty(EstimatorNovelty):
     """uLSIF novelty detection: the inlier score ``w(x) = p_R(x) / p_T(x)`` fitted in closed form.
 
@@ -43,23 +45,11 @@ class ULSIFNovelty(EstimatorNovelty):
         Ridge parameter; None chooses it by leave-one-out over ``logspace(-3, 1, 9)``.
     n_centres
         Number of basis centres drawn from the reference window (100 in the thesis).
-    mode
-        ``"two-sample"`` or ``"stream"``, see
-        :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
-    n_reference
-        Size of the reference window; None keeps every point.
-    n_test
-        Size of the test window; None keeps every point (two-sample mode only).
-    refresh_every
-        Re-solve after this many samples taken in. None: in ``"stream"`` mode every ``n_test``
-        samples (each test window replaced once), in ``"two-sample"`` mode only when
-        :meth:`refresh` is called.
+    %(novelty_mode)s
+    %(novelty_windows)s
     seed
         Seed of the centres, the leave-one-out pairing and the median subsample.
-    reselect_every
-        Select the hyper-parameters left None again every this many refreshes (the first
-        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
-        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+    %(reselect_every)s
         selection.
 
     Examples
@@ -87,6 +77,8 @@ class ULSIFNovelty(EstimatorNovelty):
 
     """
 
+    ESTIMATOR = ULSIF
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -100,13 +92,7 @@ class ULSIFNovelty(EstimatorNovelty):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self.sigma = sigma
-        self.lambda_ = lambda_
-        self.n_centres = n_centres
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return ULSIF(self.sigma, self.lambda_, self.n_centres, seed=self.seed)
+        self._set_estimator_params(sigma=sigma, lambda_=lambda_, n_centres=n_centres)
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
         values = super()._solve(reference, test)

@@ -221,8 +221,12 @@ class RefreshSchedule:
     def refresh(self) -> bool:  # pragma: no cover - every user defines it
         raise NotImplementedError
 
-    def _count_sample(self) -> None:
+    def _sample_counted(self) -> bool:
+        """Count one sample taken in; returns whether a refresh is due now."""
         self._since_refresh += 1
         period = self._refresh_period
-        if period is not None and self._since_refresh >= period:
+        return period is not None and self._since_refresh >= period
+
+    def _count_sample(self) -> None:
+        if self._sample_counted():
             self.refresh()

@@ -8,8 +8,10 @@ import numpy as np
 
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-from ._common import gaussian_gram, median_distance, smoothed_weight, solve_kmm, sq_distances
+from .bandwidths import median_distance
 from .base import DensityRatioEstimator
+from .gaussian import gaussian_gram, gaussian_reference, sq_distances
+from .kmm_solvers import smoothed_weight, solve_kmm
 
 __all__ = ["AutoKMM", "SIGMA_GRID", "j_score", "rls_loo"]
 
@@ -53,15 +55,15 @@ def _candidate(args) -> tuple[np.ndarray, float]:
     module-level function, so that processes can run it)."""
     D_ss, D_st, sigma, B, epsilon, tol, max_iter, lambdas = args
     m, n = D_st.shape
-    K = np.exp(-D_ss / (2.0 * sigma * sigma))
-    k = (m / n) * np.exp(-D_st / (2.0 * sigma * sigma)).sum(1)
+    K = gaussian_reference(D_ss, sigma)
+    k = (m / n) * gaussian_reference(D_st, sigma).sum(1)
     beta, _, _ = solve_kmm(K, k, B, epsilon, tol, max_iter)
     mean = float(beta.mean())
     if not mean > 0.0:
         return beta, math.inf
     scaled = beta / mean  # J is not scale-invariant: every candidate at mean 1 (D-DR-16)
     alpha, _ = rls_loo(K, scaled, lambdas)
-    at_target = np.exp(-D_st.T / (2.0 * sigma * sigma)) @ alpha
+    at_target = gaussian_reference(D_st.T, sigma) @ alpha
     # a ratio is not negative, and a value above every weight it was fitted on is extrapolation
     # (a near-interpolating fit of a spiky solution swings far off it between the points)
     at_target = np.clip(at_target, 0.0, float(scaled.max()))

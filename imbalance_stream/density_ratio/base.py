@@ -3,13 +3,52 @@
 from __future__ import annotations
 
 import abc
+import functools
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 from river import base
 
-from ._common import as_matrix
+from imbalance_stream.base.features import MAX_ABS_VALUE
+from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-__all__ = ["DensityRatioEstimator", "NotFitted"]
+__all__ = ["COUNT", "DensityRatioEstimator", "FOLDS", "NotFitted", "SEED", "WIDTH", "as_matrix"]
+
+#: The rules the estimators check their parameters by, ``rule(name, value)`` returning the value
+#: accepted: a Gaussian width (None: chosen from the data), a count of at least 1, a number of
+#: folds, a seed.
+WIDTH = functools.partial(check_real, low=0.0, low_open=True, optional=True)
+COUNT = functools.partial(check_int, low=1)
+FOLDS = functools.partial(check_int, low=2)
+
+
+def SEED(name: str, value) -> int | None:  # noqa: N802 - a rule, named like the others
+    return check_seed(value)
+
+
+def as_matrix(X, name: str, n_features: int | None = None) -> np.ndarray:
+    """``X`` as a C-contiguous 2-D float64 array of finite values, or a ValueError naming it."""
+    try:
+        array = np.ascontiguousarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name} must be a 2-D array of real numbers ({error})") from None
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    if array.ndim != 2 or array.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty 2-D array, got shape {array.shape}")
+    if not np.isfinite(array).all():
+        row, column = np.argwhere(~np.isfinite(array))[0]
+        raise ValueError(f"{name} has a non-finite value at row {row}, column {column}")
+    if np.abs(array).max() > MAX_ABS_VALUE:  # squared distances would overflow to inf
+        row, column = np.argwhere(np.abs(array) > MAX_ABS_VALUE)[0]
+        raise ValueError(
+            f"{name} has the value {array[row, column]:g} at row {row}, column {column}, beyond "
+            f"the {MAX_ABS_VALUE:g} a feature may reach: scale the data"
+        )
+    if n_features is not None and array.shape[1] != n_features:
+        raise ValueError(f"{name} has {array.shape[1]} features, the fit had {n_features}")
+    return array
 
 
 class NotFitted(RuntimeError):
@@ -35,6 +74,26 @@ class DensityRatioEstimator(base.Base, abc.ABC):
 
     #: Whether ``fit`` takes ``start``, the starting point of an iterative solver (a warm start).
     WARM_START = False
+
+    #: ``{parameter: rule}``: how each constructor parameter is checked (:meth:`check_params`).
+    PARAMETER_RULES: ClassVar[dict[str, Callable[[str, Any], Any]]] = {}
+
+    @classmethod
+    def check_params(cls, **params) -> dict[str, Any]:
+        """``params`` as the estimator accepts them, each checked by its rule without building
+        an estimator (a bad value raises ``InvalidParameter`` naming it); a parameter without a
+        rule is returned as given. What the estimator's constructor and the windowed detectors
+        and re-weighters that refit it check their settings by."""
+        rules = cls.PARAMETER_RULES
+        return {
+            name: rules[name](name, value) if name in rules else value
+            for name, value in params.items()
+        }
+
+    def _set_params(self, **params) -> None:
+        """Set the constructor's parameters, checked by :meth:`check_params`."""
+        for name, value in self.check_params(**params).items():
+            setattr(self, name, value)
 
     def fit(self, X_source, X_target):
         """Fit on a source (denominator) and a target (numerator) sample; returns ``self``."""

@@ -16,8 +16,9 @@ from imbalance_stream.base.validation import (
     check_seed,
 )
 
-from ._common import LAMBDA_GRID, SIGMA_FACTORS, as_matrix, gaussian_gram, median_distance
-from .base import NotFitted
+from .bandwidths import LAMBDA_GRID, SIGMA_FACTORS, median_distance
+from .base import NotFitted, as_matrix
+from .gaussian import gaussian_gram
 from .iwlspc import IWLSPC
 from .ulsif import ulsif_alpha, ulsif_loocv
 

@@ -8,11 +8,13 @@ import numbers
 import numpy as np
 
 from imbalance_stream.base.binary import UnknownLabel, check_label
-from imbalance_stream.base.validation import check_bool, check_int, check_real
+from imbalance_stream.base.validation import check_bool, check_int
 
 from .ddr import DDR
 from .iwlspc import IWLSPC
 from .reweighter import Reweighter
+from .ulsif import ULSIF
+from .windowed import shared_parameter_docs
 
 __all__ = ["DDRReweighter"]
 
@@ -27,6 +29,7 @@ def _label_kind(y) -> str | None:
     return None
 
 
+@shared_parameter_docs
 class DDRReweighter(Reweighter):
     """Class-wise importance weights with the prior ratio (DDR, Miao 2015, Chapter 4) on a stream.
 
@@ -72,13 +75,7 @@ class DDRReweighter(Reweighter):
     n_source
         Size of the source window over which weights are normalised and the source class shares
         are counted; None keeps every sample.
-    n_target
-        Size of the target (current, unlabelled) window; None keeps every sample.
-    refresh_every
-        Re-solve after this many samples taken in. None: every ``n_target`` samples if the
-        target window is bounded, else only when :meth:`refresh` is called.
-    clip
-        Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
+    %(reweighter_windows)s
     seed
         Seed of DDR's centres and cross-validation.
 
@@ -133,9 +130,10 @@ class DDRReweighter(Reweighter):
         self.n_per_class = check_int("n_per_class", n_per_class, low=2)
         self.max_iter = check_int("max_iter", max_iter, low=1)
         self.early_stopping = check_bool("early_stopping", early_stopping)
-        self.n_centres = check_int("n_centres", n_centres, low=1)
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.lambda_ = check_real("lambda_", lambda_, low=0.0, optional=True)
+        # the class-wise ratios are uLSIF's expansions, checked by its rules
+        checked = ULSIF.check_params(n_centres=n_centres, sigma=sigma, lambda_=lambda_)
+        self.n_centres, self.sigma = checked["n_centres"], checked["sigma"]
+        self.lambda_ = checked["lambda_"]
         self._per_class: dict = {}
 
     def check_label_one(self, y) -> None:

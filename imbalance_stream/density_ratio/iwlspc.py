@@ -7,8 +7,9 @@ from river import base
 
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-from ._common import as_matrix, gaussian_gram, median_distance
-from .base import NotFitted
+from .bandwidths import median_distance
+from .base import NotFitted, as_matrix
+from .gaussian import gaussian_gram
 
 __all__ = ["IWLSPC", "lspc_fit", "lspc_path", "lspc_posterior"]
 

@@ -6,8 +6,9 @@ import numpy as np
 
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-from ._common import SIGMA_FACTORS, median_distance, sq_distances
+from .bandwidths import SIGMA_FACTORS, median_distance
 from .base import DensityRatioEstimator
+from .gaussian import gaussian_exponent, sq_distances
 
 __all__ = ["KDERatio", "kde_log_density", "kde_sigma"]
 
@@ -16,7 +17,7 @@ def kde_log_density(reference: np.ndarray, X: np.ndarray, sigma: float) -> np.nd
     """``log p(x)`` of the Gaussian kernel density estimate on ``reference`` (eq. 3.11), by
     log-sum-exp so that points far from every reference point keep a finite value."""
     d = reference.shape[1]
-    exponent = -sq_distances(X, reference) / (2.0 * sigma * sigma)
+    exponent = gaussian_exponent(sq_distances(X, reference), sigma)
     # log-sum-exp with the largest term factored out; scipy.special.logsumexp computes the same
     # but costs about 100 us a call in argument handling, which dominated a detector's score_one
     peak = exponent.max(axis=1)

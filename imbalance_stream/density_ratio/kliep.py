@@ -5,16 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from imbalance_stream._numba.density_ratio import kliep_ascent
-from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-from ._common import (
-    SIGMA_FACTORS,
-    gaussian_gram,
-    gaussian_of_distances,
-    median_distance,
-    sq_distances,
-)
-from .base import DensityRatioEstimator
+from .bandwidths import SIGMA_FACTORS, median_distance
+from .base import COUNT, FOLDS, SEED, WIDTH, DensityRatioEstimator
+from .gaussian import gaussian_gram, gaussian_of_distances, sq_distances
 
 __all__ = ["KLIEP", "kliep_fit"]
 
@@ -95,6 +89,12 @@ class KLIEP(DensityRatioEstimator):
 
     """
 
+    sigma: float | None
+    n_centres: int
+    n_folds: int
+    sigma_factors: tuple | None
+    seed: int | None
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -103,12 +103,15 @@ class KLIEP(DensityRatioEstimator):
         sigma_factors: tuple | None = None,
         seed: int | None = None,
     ):
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.n_centres = check_int("n_centres", n_centres, low=1)
-        self.n_folds = check_int("n_folds", n_folds, low=2)
-        self.sigma_factors = sigma_factors
-        self.seed = check_seed(seed)
+        self._set_params(
+            sigma=sigma,
+            n_centres=n_centres,
+            n_folds=n_folds,
+            sigma_factors=sigma_factors,
+            seed=seed,
+        )
 
+    PARAMETER_RULES = {"sigma": WIDTH, "n_centres": COUNT, "n_folds": FOLDS, "seed": SEED}
     SELECTED = {"sigma": "sigma_"}
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:

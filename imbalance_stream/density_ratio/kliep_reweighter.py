@@ -6,10 +6,12 @@ from imbalance_stream.base.windows import RESELECT_EVERY
 
 from .kliep import KLIEP
 from .reweighter import EstimatorReweighter
+from .windowed import shared_parameter_docs
 
 __all__ = ["KLIEPReweighter"]
 
 
+@shared_parameter_docs
 class KLIEPReweighter(EstimatorReweighter):
     """Importance weights by KLIEP (Algorithms 2-3) on a source and a target window.
 
@@ -28,21 +30,11 @@ class KLIEPReweighter(EstimatorReweighter):
         Number of centres drawn from the target window.
     n_folds
         Folds of the likelihood cross-validation.
-    n_source
-        Size of the source (labelled) window; None keeps every sample.
-    n_target
-        Size of the target (current, unlabelled) window; None keeps every sample.
-    refresh_every
-        Re-solve after this many samples taken in. None: every ``n_target`` samples if the
-        target window is bounded, else only when :meth:`refresh` is called.
-    clip
-        Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
+    %(n_source)s
+    %(reweighter_windows)s
     seed
         Seed of the centres, the folds and the median subsample.
-    reselect_every
-        Select the hyper-parameters left None again every this many refreshes (the first
-        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
-        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+    %(reselect_every)s
         selection.
 
     Examples
@@ -73,6 +65,8 @@ class KLIEPReweighter(EstimatorReweighter):
 
     """
 
+    ESTIMATOR = KLIEP
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -86,13 +80,7 @@ class KLIEPReweighter(EstimatorReweighter):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
-        self.sigma = sigma
-        self.n_centres = n_centres
-        self.n_folds = n_folds
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return KLIEP(self.sigma, self.n_centres, self.n_folds, seed=self.seed)
+        self._set_estimator_params(sigma=sigma, n_centres=n_centres, n_folds=n_folds)
 
     @classmethod
     def _unit_test_params(cls):

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
-from imbalance_stream.base.validation import check_int, check_real, check_seed
+from imbalance_stream.base.validation import check_real
 
-from ._common import (
-    central_path_weights,
-    check_kmm_solver,
-    gaussian_gram,
-    median_distance,
-    smoothed_weight,
-    solve_kmm,
-)
-from .base import DensityRatioEstimator
+from .bandwidths import median_distance
+from .base import COUNT, SEED, WIDTH, DensityRatioEstimator
+from .gaussian import gaussian_gram
+from .kmm_solvers import central_path_weights, check_kmm_solver, smoothed_weight, solve_kmm
 
 __all__ = ["KMM"]
 
@@ -109,6 +105,14 @@ class KMM(DensityRatioEstimator):
 
     """
 
+    sigma: float | None
+    B: float
+    epsilon: float | None
+    tol: float
+    max_iter: int
+    seed: int | None
+    solver: str
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -119,14 +123,19 @@ class KMM(DensityRatioEstimator):
         seed: int | None = None,
         solver: str = "fista",
     ):
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.B = check_real("B", B, low=1.0)  # below 1, a mean weight of 1 is out of reach
-        self.epsilon = check_real("epsilon", epsilon, low=0.0, optional=True)
-        self.tol = check_real("tol", tol, low=0.0, low_open=True)
-        self.max_iter = check_int("max_iter", max_iter, low=1)
-        self.seed = check_seed(seed)
-        self.solver = check_kmm_solver(solver)
+        self._set_params(
+            sigma=sigma, B=B, epsilon=epsilon, tol=tol, max_iter=max_iter, seed=seed, solver=solver
+        )
 
+    PARAMETER_RULES = {
+        "sigma": WIDTH,
+        "B": functools.partial(check_real, low=1.0),  # below 1, a mean of 1 is out of reach
+        "epsilon": functools.partial(check_real, low=0.0, optional=True),
+        "tol": functools.partial(check_real, low=0.0, low_open=True),
+        "max_iter": COUNT,
+        "seed": SEED,
+        "solver": lambda name, value: check_kmm_solver(value),
+    }
     SELECTED = {"sigma": "sigma_"}
     WARM_START = True
 

@@ -6,10 +6,12 @@ from imbalance_stream.base.windows import RESELECT_EVERY
 
 from .kmm import KMM
 from .reweighter import EstimatorReweighter
+from .windowed import shared_parameter_docs
 
 __all__ = ["KMMReweighter"]
 
 
+@shared_parameter_docs
 class KMMReweighter(EstimatorReweighter):
     """Importance weights by kernel mean matching (Algorithm 1) on a source and a target window.
 
@@ -35,21 +37,11 @@ class KMMReweighter(EstimatorReweighter):
         Stopping tolerance of the solver, relative to the largest ``|k_i|``.
     max_iter
         Iteration cap of the solver.
-    n_source
-        Size of the source (labelled) window; None keeps every sample.
-    n_target
-        Size of the target (current, unlabelled) window; None keeps every sample.
-    refresh_every
-        Re-solve after this many samples taken in. None: every ``n_target`` samples if the
-        target window is bounded, else only when :meth:`refresh` is called.
-    clip
-        Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
+    %(n_source)s
+    %(reweighter_windows)s
     seed
         Seed of the subsample that estimates the median distance on large windows.
-    reselect_every
-        Select the hyper-parameters left None again every this many refreshes (the first
-        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
-        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+    %(reselect_every)s
         width and start the solver from the last solution at the source points still held.
 
     Examples
@@ -84,6 +76,7 @@ class KMMReweighter(EstimatorReweighter):
 
     """
 
+    ESTIMATOR = KMM
     TRANSDUCTIVE = True
 
     def __init__(
@@ -101,15 +94,7 @@ class KMMReweighter(EstimatorReweighter):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
-        self.sigma = sigma
-        self.B = B
-        self.epsilon = epsilon
-        self.tol = tol
-        self.max_iter = max_iter
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return KMM(self.sigma, self.B, self.epsilon, self.tol, self.max_iter, self.seed)
+        self._set_estimator_params(sigma=sigma, B=B, epsilon=epsilon, tol=tol, max_iter=max_iter)
 
     @classmethod
     def _unit_test_params(cls):

@@ -16,16 +16,15 @@ import numpy as np
 from river import base
 
 from imbalance_stream.base.binary import check_label
-from imbalance_stream.base.validation import check_int, check_real, check_seed
-from imbalance_stream.base.windows import RESELECT_EVERY, RefreshSchedule, SampleWindows
+from imbalance_stream.base.validation import check_real, check_seed
+from imbalance_stream.base.windows import RESELECT_EVERY
 
-__all__ = ["EstimatorReweighter", "Reweighter"]
+from .windowed import MIN_WINDOW, WindowedRatio, estimator_of, set_estimator_params
 
-#: Fewest points each window must hold before a refresh can estimate anything.
-MIN_WINDOW = 2
+__all__ = ["MIN_WINDOW", "EstimatorReweighter", "Reweighter"]
 
 
-class Reweighter(RefreshSchedule, base.Base, abc.ABC):
+class Reweighter(base.Base, abc.ABC):
     """Importance weights of labelled samples for the current data (Miao, 2015, Section 3.3.1).
 
     Under covariate shift the risk on the target data equals the source risk with each sample
@@ -74,12 +73,6 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
 
     TRANSDUCTIVE = False
 
-    @property
-    def _refresh_period(self) -> int | None:
-        if self.refresh_every is None:
-            return self.n_target
-        return self.refresh_every
-
     def __init__(
         self,
         n_source: int | None = None,
@@ -89,18 +82,34 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
         seed: int | None = None,
         reselect_every: int | None = RESELECT_EVERY,
     ):
-        self.n_source = check_int("n_source", n_source, low=MIN_WINDOW, optional=True)
-        self.n_target = check_int("n_target", n_target, low=MIN_WINDOW, optional=True)
-        self.refresh_every = check_int("refresh_every", refresh_every, low=1, optional=True)
+        self._ratio = WindowedRatio(
+            {"source": n_source, "target": n_target},
+            denominator="source",
+            refresh_every=refresh_every,
+            reselect_every=reselect_every,
+            default_period=n_target,  # on a stream, where nobody calls refresh
+            transductive=self.TRANSDUCTIVE,
+        )
+        self.n_source, self.n_target = self._ratio.sizes["source"], self._ratio.sizes["target"]
+        self.refresh_every = self._ratio.refresh_every
+        self.reselect_every = self._ratio.reselect_every
         self.clip = check_real("clip", clip, low=0.0, low_open=True, optional=True)
         self.seed = check_seed(seed)
-        self._windows = SampleWindows({"source": n_source, "target": n_target})
-        self._init_selection(reselect_every)
         self._labels: collections.deque = collections.deque(maxlen=n_source)
-        self._since_refresh = 0
         self._scale = 1.0  # 1 / mean source weight at the last refresh
-        self._solved: dict[bytes, float] = {}  # source point -> its solved weight
-        self._fitted = False
+
+    @property
+    def _windows(self):
+        return self._ratio.windows
+
+    def reselect(self) -> None:
+        """Make the next refresh select the hyper-parameters again (as the first refresh does),
+        whatever ``reselect_every`` says; the refreshes after it count from there."""
+        self._ratio.reselect()
+
+    def _count_sample(self) -> None:
+        if self._ratio.count_sample():
+            self.refresh()
 
     # ---- taking samples in --------------------------------------------------------------------
 
@@ -134,25 +143,15 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
     def refresh(self) -> bool:
         """Solve the batch method on the current windows now; returns whether it ran (each window
         needs at least two points)."""
-        self._since_refresh = 0
-        source = self._windows.windows["source"]
-        target = self._windows.windows["target"]
-        if len(source) < MIN_WINDOW or len(target) < MIN_WINDOW:
-            return False
-        self._windows.freeze()
-        source_X = self._windows.matrix("source")
-        raw = np.asarray(
-            self._solve(source_X, list(self._labels), self._windows.matrix("target")),
-            dtype=np.float64,
+        raw = self._ratio.run(
+            lambda source_X, target_X: self._solve(source_X, list(self._labels), target_X)
         )
+        if raw is None:
+            return False
         mean = float(raw.mean())
         # a solve that gives no source point any weight has no mean to normalise by: weights of
         # 1 then, as before any refresh (D-DR-13)
         self._scale = 1.0 / mean if mean > 0.0 and math.isfinite(mean) else 0.0
-        self._solved = {}
-        if self.TRANSDUCTIVE:
-            self._solved = {row.tobytes(): float(value) for row, value in zip(source_X, raw)}
-        self._fitted = True
         return True
 
     # ---- weighing -----------------------------------------------------------------------------
@@ -162,9 +161,9 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
         refresh, normalised to mean 1 over its source window, clipped at ``clip`` if given; 1.0
         before the first refresh. Never changes the re-weighter."""
         vector = self._windows.query(x)
-        if not self._fitted or self._scale == 0.0:
+        if not self._ratio.fitted or self._scale == 0.0:
             return 1.0
-        known = self._solved.get(vector.tobytes()) if self.TRANSDUCTIVE else None
+        known = self._ratio.known(vector)
         raw = known if known is not None else self._weight_at(vector, y)
         weight = max(float(raw), 0.0) * self._scale
         return min(weight, self.clip) if self.clip is not None else weight
@@ -172,12 +171,12 @@ class Reweighter(RefreshSchedule, base.Base, abc.ABC):
     @property
     def n_source_samples(self) -> int:
         """Points in the source window now."""
-        return len(self._windows.windows["source"])
+        return self._ratio.size("source")
 
     @property
     def n_target_samples(self) -> int:
         """Points in the target window now."""
-        return len(self._windows.windows["target"])
+        return self._ratio.size("target")
 
     @abc.abstractmethod
     def _solve(self, source_X: np.ndarray, source_y: list, target_X: np.ndarray) -> np.ndarray:
@@ -195,15 +194,19 @@ class EstimatorReweighter(Reweighter):
     source point is the estimator's transductive weight where it has one (KMM's ``weights_``),
     else ``weight`` there, and a new point gets ``weight``."""
 
-    @abc.abstractmethod
+    #: The batch estimator refitted at each refresh; it checks the parameters the re-weighter
+    #: shares with it (:func:`~imbalance_stream.density_ratio.windowed.set_estimator_params`).
+    ESTIMATOR: type
+
     def _estimator(self):
         """A new, unfitted estimator with this re-weighter's parameters."""
+        return estimator_of(self)
 
     def _solve(self, source_X, source_y, target_X) -> np.ndarray:
-        estimator = self._fit_selected(self._estimator(), source_X, target_X, "source")
-        self.estimator_ = estimator
-        transductive = getattr(estimator, "weights_", None)
-        return transductive if transductive is not None else estimator.weight(source_X)
+        self.estimator_, values = self._ratio.fit(self._estimator(), source_X, target_X, "weights_")
+        return values
 
     def _weight_at(self, vector, y) -> float:
         return float(self.estimator_.weight(vector[None, :])[0])
+
+    _set_estimator_params = set_estimator_params

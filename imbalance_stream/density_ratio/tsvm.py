@@ -8,8 +8,7 @@ from scipy import optimize
 
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-from ._common import as_matrix
-from .base import NotFitted
+from .base import NotFitted, as_matrix
 
 __all__ = ["WeightedTSVM", "platt_fit", "stratified_folds", "switchable_pairs"]
 

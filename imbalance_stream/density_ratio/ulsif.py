@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from scipy.linalg import lapack
 
 from imbalance_stream._numba.density_ratio import ulsif_loocv_scores
-from imbalance_stream.base.validation import check_int, check_real, check_seed
+from imbalance_stream.base.validation import check_real
 
-from ._common import (
-    LAMBDA_GRID,
-    SIGMA_FACTORS,
-    gaussian_gram,
-    gaussian_of_distances,
-    median_distance,
-    sq_distances,
-)
-from .base import DensityRatioEstimator
+from .bandwidths import LAMBDA_GRID, SIGMA_FACTORS, median_distance
+from .base import COUNT, SEED, WIDTH, DensityRatioEstimator
+from .gaussian import gaussian_gram, gaussian_of_distances, sq_distances
 
 __all__ = ["ULSIF", "kept_eigenpairs", "ulsif_alpha", "ulsif_loocv"]
 
@@ -141,6 +137,13 @@ class ULSIF(DensityRatioEstimator):
 
     """
 
+    sigma: float | None
+    lambda_: float | None
+    n_centres: int
+    sigma_factors: tuple | None
+    lambda_grid: tuple | None
+    seed: int | None
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -150,13 +153,21 @@ class ULSIF(DensityRatioEstimator):
         lambda_grid: tuple | None = None,
         seed: int | None = None,
     ):
-        self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.lambda_ = check_real("lambda_", lambda_, low=0.0, optional=True)
-        self.n_centres = check_int("n_centres", n_centres, low=1)
-        self.sigma_factors = sigma_factors
-        self.lambda_grid = lambda_grid
-        self.seed = check_seed(seed)
+        self._set_params(
+            sigma=sigma,
+            lambda_=lambda_,
+            n_centres=n_centres,
+            sigma_factors=sigma_factors,
+            lambda_grid=lambda_grid,
+            seed=seed,
+        )
 
+    PARAMETER_RULES = {
+        "sigma": WIDTH,
+        "lambda_": functools.partial(check_real, low=0.0, optional=True),
+        "n_centres": COUNT,
+        "seed": SEED,
+    }
     SELECTED = {"sigma": "sigma_", "lambda_": "lambda_chosen_"}
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:

@@ -6,10 +6,12 @@ from imbalance_stream.base.windows import RESELECT_EVERY
 
 from .reweighter import EstimatorReweighter
 from .ulsif import ULSIF
+from .windowed import shared_parameter_docs
 
 __all__ = ["ULSIFReweighter"]
 
 
+@shared_parameter_docs
 class ULSIFReweighter(EstimatorReweighter):
     """Importance weights by uLSIF (Algorithm 4) on a source and a target window.
 
@@ -28,21 +30,11 @@ class ULSIFReweighter(EstimatorReweighter):
         Ridge; None chooses it by leave-one-out over ``logspace(-3, 1, 9)``.
     n_centres
         Number of centres drawn from the target window.
-    n_source
-        Size of the source (labelled) window; None keeps every sample.
-    n_target
-        Size of the target (current, unlabelled) window; None keeps every sample.
-    refresh_every
-        Re-solve after this many samples taken in. None: every ``n_target`` samples if the
-        target window is bounded, else only when :meth:`refresh` is called.
-    clip
-        Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
+    %(n_source)s
+    %(reweighter_windows)s
     seed
         Seed of the centres, the leave-one-out pairing and the median subsample.
-    reselect_every
-        Select the hyper-parameters left None again every this many refreshes (the first
-        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
-        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+    %(reselect_every)s
         selection.
 
     Examples
@@ -72,6 +64,8 @@ class ULSIFReweighter(EstimatorReweighter):
 
     """
 
+    ESTIMATOR = ULSIF
+
     def __init__(
         self,
         sigma: float | None = None,
@@ -85,13 +79,7 @@ class ULSIFReweighter(EstimatorReweighter):
         reselect_every: int | None = RESELECT_EVERY,
     ):
         super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
-        self.sigma = sigma
-        self.lambda_ = lambda_
-        self.n_centres = n_centres
-        self._estimator()  # the batch estimator checks its own settings
-
-    def _estimator(self):
-        return ULSIF(self.sigma, self.lambda_, self.n_centres, seed=self.seed)
+        self._set_estimator_params(sigma=sigma, lambda_=lambda_, n_centres=n_centres)
 
     @classmethod
     def _unit_test_params(cls):

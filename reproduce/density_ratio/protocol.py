@@ -28,11 +28,8 @@ from imbalance_stream.anomaly import KDENovelty, KMMNovelty, LocKMMNovelty, ULSI
 from imbalance_stream.anomaly.base import ratio_score
 from imbalance_stream.base.validation import check_choice
 from imbalance_stream.datasets import Spambase
-from imbalance_stream.density_ratio._common import (
-    check_kmm_solver,
-    knn_bandwidths,
-    median_distance,
-)
+from imbalance_stream.density_ratio.bandwidths import knn_bandwidths, median_distance
+from imbalance_stream.density_ratio.kmm_solvers import check_kmm_solver
 from imbalance_stream.metrics.batch import precision_at_t, roc_auc
 from reproduce.common.published import load_published
 from reproduce.common.results import run_cells, write_rows

@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from imbalance_stream.density_ratio import DDR, IWLSPC, KLIEP, KMM, ULSIF, WeightedTSVM
-from imbalance_stream.density_ratio._common import median_distance
+from imbalance_stream.density_ratio.bandwidths import median_distance
 from reproduce.common.published import load_published
 from reproduce.common.results import run_cells
 from reproduce.density_ratio.shift import table4_1_sample

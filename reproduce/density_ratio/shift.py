@@ -27,8 +27,9 @@ from scipy.stats import norm
 
 from imbalance_stream.datasets.shift import scale_to_unit_box
 from imbalance_stream.density_ratio import IWLSPC, KLIEP, KMM, ULSIF, AutoKMM, KDERatio
-from imbalance_stream.density_ratio._common import median_distance, sq_distances
 from imbalance_stream.density_ratio.auto_kmm import RLS_LAMBDAS, SIGMA_GRID, j_score, rls_loo
+from imbalance_stream.density_ratio.bandwidths import median_distance
+from imbalance_stream.density_ratio.gaussian import sq_distances
 from reproduce.common.published import load_published
 from reproduce.common.results import run_cells
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from imbalance_stream.base.validation import InvalidParameter
-from imbalance_stream.density_ratio._common import knn_bandwidths
+from imbalance_stream.density_ratio.bandwidths import knn_bandwidths
 from imbalance_stream.scenario import load
 from reproduce.density_ratio import protocol
 

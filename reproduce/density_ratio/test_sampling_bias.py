@@ -72,7 +72,7 @@ def test_ddr_weighs_at_the_median_width_not_a_degenerate_one():
     """Leave-one-out with centres drawn from the target chose a width of 0.03 times the median on
     an ionosphere split, where every source weight fell near 0 (D-DR-42)."""
     from imbalance_stream.density_ratio import WeightedTSVM
-    from imbalance_stream.density_ratio._common import median_distance
+    from imbalance_stream.density_ratio.bandwidths import median_distance
 
     X, y = sampling_bias.load_set("wdbc")
     train, test, _ = sampling_bias.biased_split(X, y, np.random.default_rng(1), candidates=2)

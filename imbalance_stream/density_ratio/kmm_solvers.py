@@ -1,9 +1,6 @@
-"""What every density-ratio estimator shares: input checks, Gaussian kernels, the median width,
-k-th-neighbour bandwidths, and the KMM programme.
-
-One place for each rule, used by the batch estimators of this package and by the streaming
-detectors of :mod:`imbalance_stream.anomaly`, so that both give the same numbers.
-"""
+"""The KMM programme (eq. 3.14) and its solvers: the jitted first-order solver, cvxopt's
+interior-point solver, the central-path order of the zero weights and the smoothing that extends a
+transductive solution to new points."""
 
 from __future__ import annotations
 
@@ -12,135 +9,22 @@ import importlib.util
 import numpy as np
 from scipy import linalg
 from scipy.sparse import linalg as sparse_linalg
-from scipy.spatial import distance
 
-from imbalance_stream._numba.density_ratio import (
-    gaussian_of_squared_distances,
-    kmm_solve,
-    project_box_slab,
-)
-from imbalance_stream.base.features import MAX_ABS_VALUE
+from imbalance_stream._numba.density_ratio import kmm_solve, project_box_slab
 from imbalance_stream.base.transaction import NumericalError
 from imbalance_stream.base.validation import check_choice
 
 __all__ = [
     "KMM_SOLVERS",
-    "LAMBDA_GRID",
-    "SIGMA_FACTORS",
-    "floor_bandwidths",
-    "as_matrix",
     "central_path_weights",
     "check_kmm_solver",
-    "gaussian_gram",
-    "gaussian_of_distances",
     "interior_point_available",
-    "knn_bandwidths",
-    "median_distance",
+    "largest_eigenvalue",
     "smoothed_weight",
     "solve_kmm",
     "solve_kmm_interior",
-    "sq_distances",
     "tolerance_scale",
 ]
-
-#: Candidate Gaussian widths, as multiples of the median distance, for the cross-validated
-#: estimators (KLIEP, uLSIF, KDE): Sugiyama's reference code uses ``logspace(-3, 1, 9)``, written
-#: for data of unit scale; multiplying by the median distance makes it scale-free (D-DR-3).
-SIGMA_FACTORS = np.logspace(-3, 1, 9)
-
-#: Ridge candidates of uLSIF's leave-one-out selection (the reference code's
-#: ``logspace(-3, 1, 9)``).
-LAMBDA_GRID = np.logspace(-3, 1, 9)
-
-
-def as_matrix(X, name: str, n_features: int | None = None) -> np.ndarray:
-    """``X`` as a C-contiguous 2-D float64 array of finite values, or a ValueError naming it."""
-    try:
-        array = np.ascontiguousarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"{name} must be a 2-D array of real numbers ({error})") from None
-    if array.ndim == 1:
-        array = array.reshape(-1, 1)
-    if array.ndim != 2 or array.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty 2-D array, got shape {array.shape}")
-    if not np.isfinite(array).all():
-        row, column = np.argwhere(~np.isfinite(array))[0]
-        raise ValueError(f"{name} has a non-finite value at row {row}, column {column}")
-    if np.abs(array).max() > MAX_ABS_VALUE:  # squared distances would overflow to inf
-        row, column = np.argwhere(np.abs(array) > MAX_ABS_VALUE)[0]
-        raise ValueError(
-            f"{name} has the value {array[row, column]:g} at row {row}, column {column}, beyond "
-            f"the {MAX_ABS_VALUE:g} a feature may reach: scale the data"
-        )
-    if n_features is not None and array.shape[1] != n_features:
-        raise ValueError(f"{name} has {array.shape[1]} features, the fit had {n_features}")
-    return array
-
-
-def sq_distances(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """Squared Euclidean distances between the rows of ``A`` and ``B`` (BLAS, clipped at 0)."""
-    d2 = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * (A @ B.T)
-    return np.maximum(d2, 0.0, out=d2)
-
-
-def gaussian_gram(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:
-    """``exp(-||a - b||^2 / (2 sigma^2))`` for every row pair (eq. 3.10)."""
-    return gaussian_of_distances(sq_distances(A, B), sigma)
-
-
-def gaussian_of_distances(d2: np.ndarray, sigma: float) -> np.ndarray:
-    """The Gaussian kernel of eq. 3.10 from squared distances ``d2``: a width search computes the
-    distances once and the kernel once per candidate width."""
-    d2 = np.ascontiguousarray(d2, dtype=np.float64)
-    flat = d2.reshape(1, -1)  # one compiled kernel whatever the shape
-    out = np.empty_like(flat)
-    gaussian_of_squared_distances(flat, 1.0 / (2.0 * sigma * sigma), out)
-    return out.reshape(d2.shape)
-
-
-def median_distance(X: np.ndarray, seed: int | None, max_points: int = 5000) -> float:
-    """The median of the pairwise distances between the rows of ``X`` (the "median heuristic").
-
-    Over at most ``max_points`` rows drawn without replacement with ``seed``, so that the cost
-    stays bounded on large sets; at least ``1e-12`` so that a window of duplicates has a width.
-    """
-    if X.shape[0] > max_points:
-        rows = np.random.default_rng(seed).choice(X.shape[0], max_points, replace=False)
-        X = X[rows]
-    if X.shape[0] < 2:
-        return 1.0
-    d2 = distance.pdist(X, "sqeuclidean")  # each pair once, without an n x n matrix
-    middle = d2.shape[0] // 2
-    d2.partition(middle)  # in place: np.median would copy the n^2 / 2 values first
-    median = d2[middle] if d2.shape[0] % 2 else 0.5 * (d2[middle] + d2[:middle].max())
-    return max(float(np.sqrt(median)), 1e-12)
-
-
-def knn_bandwidths(P: np.ndarray, k: int, block: int = 512) -> np.ndarray:
-    """Each row's distance to its ``k``-th nearest other row of ``P`` (eq. 5.7's ``s_i``).
-
-    The point itself is excluded (D-DR-5). A distance of 0 (``k`` or more exact duplicates, common
-    in Spambase) is floored at ``1e-12`` times the median bandwidth, so the local kernel never
-    divides by zero (D-DR-6). Blocks of rows keep the memory at ``block x n``.
-    """
-    n = P.shape[0]
-    rank = min(k, n - 1)
-    out = np.zeros(n)
-    if rank < 1:
-        return np.ones(n)
-    for start in range(0, n, block):
-        stop = min(start + block, n)
-        d2 = sq_distances(P[start:stop], P)
-        d2[np.arange(stop - start), np.arange(start, stop)] = np.inf  # not its own neighbour
-        out[start:stop] = np.sqrt(np.partition(d2, rank - 1, axis=1)[:, rank - 1])
-    return floor_bandwidths(out)
-
-
-def floor_bandwidths(s: np.ndarray) -> np.ndarray:
-    """``s`` with zeros raised to ``1e-12`` times the median positive value (D-DR-6)."""
-    positive = s[s > 0]
-    floor = 1e-12 * (float(np.median(positive)) if positive.size else 1.0)
-    return np.maximum(s, floor)
 
 
 #: The solvers of the KMM programme: the package's own jitted first-order solver, and an

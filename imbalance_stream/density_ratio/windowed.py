@@ -1,0 +1,202 @@
+"""The windowed density-ratio engine shared by the novelty detectors and the re-weighters.
+
+One component, :class:`WindowedRatio`, holds what a streaming density-ratio model keeps between
+refreshes: two sample windows (:class:`~imbalance_stream.base.windows.SampleWindows`), the
+refresh schedule and the selection rule
+(:class:`~imbalance_stream.base.windows.RefreshSchedule`, ``reselect_every``), and the fit of the
+batch estimator it refits at each refresh. The detectors of :mod:`imbalance_stream.anomaly`
+(reference and test windows, the test window as the ratio's denominator) and the re-weighters of
+this package (source and target windows, the source as the denominator) each hold one and add
+only their protocol: scores, or normalised and clipped weights.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+
+import numpy as np
+
+from imbalance_stream.base.validation import check_int
+from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
+
+__all__ = [
+    "MIN_WINDOW",
+    "PARAMETER_DOCS",
+    "WindowedRatio",
+    "estimator_of",
+    "set_estimator_params",
+    "shared_parameter_docs",
+]
+
+#: Fewest points each window must hold before a refresh can estimate anything.
+MIN_WINDOW = 2
+
+
+#: Parameter entries that the docstrings of the detectors and re-weighters share, each put in
+#: place of its ``%(name)s`` line by :func:`shared_parameter_docs`.
+PARAMETER_DOCS = {
+    "novelty_mode": """\
+    mode
+        ``"two-sample"`` or ``"stream"``, see
+        :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
+""",
+    "novelty_windows": """\
+    n_reference
+        Size of the reference window; None keeps every point.
+    n_test
+        Size of the test window; None keeps every point (two-sample mode only).
+    refresh_every
+        Re-solve after this many samples taken in. None: in ``"stream"`` mode every ``n_test``
+        samples (each test window replaced once), in ``"two-sample"`` mode only when
+        :meth:`refresh` is called.
+""",
+    "reweighter_windows": """\
+    n_target
+        Size of the target (current, unlabelled) window; None keeps every sample.
+    refresh_every
+        Re-solve after this many samples taken in. None: every ``n_target`` samples if the
+        target window is bounded, else only when :meth:`refresh` is called.
+    clip
+        Cap of a weight after normalisation; None (faithful) leaves weights unclipped.
+""",
+    "n_source": """\
+    n_source
+        Size of the source (labelled) window; None keeps every sample.
+""",
+    "reselect_every": """\
+    reselect_every
+        Select the hyper-parameters left None again every this many refreshes (the first
+        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
+        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+""",
+}
+
+
+def shared_parameter_docs(cls):
+    """Put the shared entries of :data:`PARAMETER_DOCS` in place of their ``%(name)s`` lines in
+    ``cls``'s docstring, so that ``help()`` and the doctests see the whole text."""
+    doc = cls.__doc__
+    for name, text in PARAMETER_DOCS.items():
+        doc = doc.replace(f"    %({name})s\n", text)
+    if "%(" in doc:
+        raise ValueError(f"{cls.__name__}'s docstring names a parameter entry that is not shared")
+    cls.__doc__ = doc
+    return cls
+
+
+class WindowedRatio(RefreshSchedule):
+    """Two sample windows, their refresh schedule and the batch fit on them.
+
+    Parameters
+    ----------
+    sizes
+        ``{window name: maximum length}`` of the two windows (None keeps every vector), each
+        checked as ``n_<name>``.
+    denominator
+        The window that is the ratio's denominator, the sample a transductive solution covers;
+        the other is its numerator.
+    refresh_every
+        Refresh after this many samples taken in; None: every ``default_period`` samples.
+    reselect_every
+        The selection rule of :class:`~imbalance_stream.base.windows.RefreshSchedule`.
+    default_period
+        The period when ``refresh_every`` is None (None: only when a refresh is asked for).
+    transductive
+        Whether the values a refresh solves at the denominator's rows are kept, so that a query
+        at one of those rows returns its solved value (:meth:`known`): the rule of the methods
+        whose solution exists only at the points it was solved on (KMM, locKMM).
+
+    A refresh (:meth:`run`) needs :data:`MIN_WINDOW` points in each window.
+    """
+
+    def __init__(
+        self,
+        sizes: dict[str, int | None],
+        denominator: str,
+        refresh_every: int | None,
+        reselect_every: int | None,
+        default_period: int | None = None,
+        transductive: bool = False,
+    ):
+        self.sizes = {
+            name: check_int(f"n_{name}", size, low=MIN_WINDOW, optional=True)
+            for name, size in sizes.items()
+        }
+        self.refresh_every = check_int("refresh_every", refresh_every, low=1, optional=True)
+        self.denominator = denominator
+        (self.numerator,) = (name for name in sizes if name != denominator)
+        self.default_period = default_period
+        self.transductive = transductive
+        self._windows = SampleWindows(self.sizes)
+        self._init_selection(reselect_every)
+        self._since_refresh = 0
+        self.solved: dict[bytes, float] = {}  # denominator row -> its solved value
+        self.fitted = False
+
+    @property
+    def windows(self) -> SampleWindows:
+        return self._windows
+
+    @property
+    def _refresh_period(self) -> int | None:
+        return self.refresh_every if self.refresh_every is not None else self.default_period
+
+    def count_sample(self) -> bool:
+        """Count one sample taken in; returns whether the schedule calls for a refresh now."""
+        return self._sample_counted()
+
+    def size(self, name: str) -> int:
+        """Points in window ``name`` now."""
+        return len(self._windows.windows[name])
+
+    def run(self, solve: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray | None:
+        """A refresh: ``solve(denominator, numerator)`` on the windows' matrices over the
+        columns known now, returning a value per denominator row; returns those values, or None
+        when a window holds fewer than :data:`MIN_WINDOW` points (nothing solved)."""
+        self._since_refresh = 0
+        if any(len(window) < MIN_WINDOW for window in self._windows.windows.values()):
+            return None
+        self._windows.freeze()
+        numerator = self._windows.matrix(self.numerator)
+        denominator = self._windows.matrix(self.denominator)
+        values = np.asarray(solve(denominator, numerator), dtype=np.float64)
+        self.solved = {}
+        if self.transductive:
+            self.solved = {row.tobytes(): float(v) for row, v in zip(denominator, values)}
+        self.fitted = True
+        return values
+
+    def known(self, vector: np.ndarray) -> float | None:
+        """The value the last refresh solved at ``vector`` if it was a denominator row then and
+        the method is transductive, else None."""
+        return self.solved.get(vector.tobytes()) if self.solved else None
+
+    def fit(self, estimator, denominator: np.ndarray, numerator: np.ndarray, transductive: str):
+        """Fit the batch ``estimator`` on a refresh's matrices (the denominator as its source) at
+        the selection of :meth:`_fit_selected`; returns it and its value at each denominator row:
+        its attribute ``transductive`` where it has one (KMM's solution), else ``weight``."""
+        estimator = self._fit_selected(estimator, denominator, numerator, self.denominator)
+        values = getattr(estimator, transductive, None)
+        return estimator, values if values is not None else estimator.weight(denominator)
+
+
+@functools.cache
+def _shared_params(owner: type, estimator: type) -> tuple[str, ...]:
+    """The constructor parameters ``owner`` hands on to ``estimator``: those they share."""
+    taken = inspect.signature(estimator).parameters
+    return tuple(name for name in inspect.signature(owner).parameters if name in taken)
+
+
+def estimator_of(owner):
+    """A new, unfitted ``owner.ESTIMATOR`` with the parameters ``owner`` shares with it."""
+    params = _shared_params(type(owner), owner.ESTIMATOR)
+    return owner.ESTIMATOR(**{name: getattr(owner, name) for name in params})
+
+
+def set_estimator_params(owner, **params) -> None:
+    """Check ``params`` by the rules of ``owner.ESTIMATOR`` (without building one) and set them
+    on ``owner``."""
+    for name, value in owner.ESTIMATOR.check_params(**params).items():
+        setattr(owner, name, value)
