@@ -10,6 +10,7 @@ were when taken in, and a refresh reads them back as matrices over the columns k
 from __future__ import annotations
 
 import collections
+import sys
 
 import numpy as np
 
@@ -145,6 +146,17 @@ class RefreshSchedule:
     _since_selection: int = 0  # refreshes run since then, the selecting one included
     _reselect_asked: bool = False
     _warm: tuple[np.ndarray, int] | None = None  # a solution over a window's rows, its pushes then
+
+    def __setstate__(self, state: dict) -> None:
+        # The held selection is keyed by parameter names, the very (interned) strings of the
+        # instances' attribute names, so a pickle writes each once. Unpickling interns an
+        # instance's attribute names (when the class has no __setstate__: here, so this does it)
+        # but not a plain dict's keys: intern both, so that a component read back pickles to
+        # the same bytes (a resumed replay's model sizes).
+        selection = state.get("_selection")
+        if selection is not None:
+            state["_selection"] = {sys.intern(name): value for name, value in selection.items()}
+        self.__dict__.update((sys.intern(name), value) for name, value in state.items())
 
     def _init_selection(self, reselect_every: int | None) -> None:
         self.reselect_every = check_int("reselect_every", reselect_every, low=1, optional=True)
