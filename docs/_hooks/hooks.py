@@ -3,7 +3,8 @@
 * ``<!-- README: Section title -->`` on a line of its own is replaced by that ``##`` section of
   README.md (``<!-- README: -->``: the text before the first section), so the user guide and the
   README say the same thing; a section that does not exist stops the build.
-  ``<!-- FILE: benchmarks/README.md -->`` is replaced by that file of the repository, less its title.
+  ``<!-- FILE: benchmarks/README.md -->`` is replaced by that file of the repository, less its
+  title.
 * The decision ids (``D-ACOG-2``) of every page, docstrings included, link to their entries in
   docs/decisions.md, whose entries get the ids as anchors.
 """
