@@ -1,6 +1,7 @@
 """The documentation stands on its own: every decision id the code cites has its entry in
-docs/decisions.md, and no docstring, README or CONTRIBUTING points at documents outside the
-repository (the working notes the project was built from)."""
+docs/decisions.md, and no docstring, README, CONTRIBUTING or page of the documentation site
+(docs/) points at documents outside the repository (the working notes the project was built
+from)."""
 
 import pathlib
 import re
@@ -19,8 +20,11 @@ def _sources():
         if path.name not in MOVING and "protocols" not in path.parts:
             yield path
     yield from (p for p in sorted((ROOT / "tests").glob("test_*.py")) if "protocol" not in p.name)
-    for name in ("README.md", "CONTRIBUTING.md", "benchmarks/README.md"):
+    for name in ("README.md", "CONTRIBUTING.md", "benchmarks/README.md", "mkdocs.yml"):
         yield ROOT / name
+    # the documentation site: its pages (decisions.md included) and its build hooks
+    yield from sorted((ROOT / "docs").rglob("*.md"))
+    yield from sorted((ROOT / "docs" / "_hooks").glob("*.py"))
 
 
 def test_every_cited_decision_has_an_entry():

@@ -27,16 +27,16 @@ RESELECT_EVERY = 20
 class SampleWindows:
     """Named windows of dense vectors sharing one :class:`FeatureSpace`.
 
-    Parameters
-    ----------
-    sizes
-        ``{name: maximum length}``; None keeps every vector.
-
     A vector is validated and its new names are known only once :meth:`commit` is called, so a
     caller can validate a sample, do whatever else may fail, and then commit, leaving nothing
     changed when something refuses the sample. ``n_columns`` is the number of columns the last
     refresh saw (:meth:`freeze`); :meth:`query` maps a new sample onto those columns without
     changing anything.
+
+    Parameters
+    ----------
+    sizes
+        ``{name: maximum length}``; None keeps every vector.
     """
 
     def __init__(self, sizes: dict[str, int | None]):

@@ -196,7 +196,8 @@ def _mark_empty(values, bad) -> None:
 
 
 def _mark_returns(values, bad) -> None:
-    """Marks the text values with a carriage return (:func:`check_copied` refuses them)."""
+    """Marks the text values with a carriage return
+    (:func:`~imbalance_stream.replay.events.check_copied` refuses them)."""
     if _all_text(values) and "\r" not in "".join(values):
         return
     for k, value in enumerate(values):

@@ -370,7 +370,8 @@ def _count(spec, path) -> int:
 
 
 def records(spec, start: int = 0):
-    """``(row, record)`` of the log ``spec`` (a :class:`LogSpec`) from row ``start + 1`` on."""
+    """``(row, record)`` of the log ``spec`` (a :class:`~imbalance_stream.replay.config.LogSpec`)
+    from row ``start + 1`` on."""
     if spec.format == "dataset":
         from imbalance_stream.registry import build
 

@@ -156,7 +156,7 @@ class SupportVectorExpansion(BinaryClassifier):
     def _state_finite(self, indices: np.ndarray) -> bool:
         """Whether every float of the state is finite: the member arrays in compiled scans, the
         flat store not at all (its values were checked as features), the rest as
-        :class:`~imbalance_stream.base.Transactional` does."""
+        :class:`~imbalance_stream.base.transaction.Transactional` does."""
         arrays = (*self._model, self._sqnorm, self._qrow, self._scalars)
         if not all(all_finite(array) for array in arrays):
             return False
