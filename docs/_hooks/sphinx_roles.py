@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import inspect
 import re
 import types
 import warnings
@@ -125,6 +126,13 @@ class SphinxRoles(griffe.Extension):
         if obj.docstring is None:
             return
         module = obj.module.path
+        if "%(" in obj.docstring.value:
+            # a docstring whose shared parameter entries are filled in at import
+            # (density_ratio.windowed.shared_parameter_docs): the text Python holds
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                runtime = _resolve(obj.path.rpartition(".")[2], module, None)
+            obj.docstring.value = inspect.cleandoc(runtime.__doc__ or "")
         parent = obj.parent
         scope = obj.path if obj.is_class else parent.path if parent and parent.is_class else None
 

@@ -103,7 +103,7 @@ def _from_origin(file: DataFile, transform: str | None = None) -> Source:
 
 
 def _build() -> tuple[dict[str, Source], dict[str, tuple[str, ...]]]:
-    from .files import koil, libsvm, mnist, uci
+    from ._files import koil, libsvm, mnist, uci
 
     lib = libsvm.FILES
     sources: dict[str, Source] = {}

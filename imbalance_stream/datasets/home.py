@@ -6,7 +6,7 @@ user puts them once in a *data home*, the directory named by the environment var
 (``libsvm/a9a.gz``, ``uci/car.csv``, ...), either by hand or with ``imbalance-stream data fetch
 NAME`` (:mod:`imbalance_stream.datasets.fetch`). A :class:`DataFile` knows a file's path there,
 where to get it and its SHA-256; the files of every loader are listed in
-:mod:`imbalance_stream.datasets.files`. Neither module imports numpy or River, so that
+:mod:`imbalance_stream.datasets._files`. Neither module imports numpy or River, so that
 ``imbalance-stream data`` starts at once; :mod:`imbalance_stream.datasets.base` re-exports them
 beside the loaders' base class.
 

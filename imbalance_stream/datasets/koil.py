@@ -26,8 +26,8 @@ import os
 
 import numpy as np
 
+from ._files.koil import _SHA, DATASETS, FOLDS_ONLY, _data_file, koil_files
 from .base import BenchmarkDataset, CorruptedFileError
-from .files.koil import _SHA, DATASETS, FOLDS_ONLY, _data_file, koil_files
 from .libsvm import libsvm_arrays, parse_label
 
 __all__ = [

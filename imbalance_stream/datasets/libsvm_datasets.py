@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._files.libsvm import FILES
 from .base import BenchmarkDataset
-from .files.libsvm import FILES
 from .libsvm import libsvm_arrays
 
 __all__ = [

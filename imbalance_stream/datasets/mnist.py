@@ -8,8 +8,8 @@ import struct
 
 import numpy as np
 
+from ._files.mnist import FILES
 from .base import BenchmarkDataset
-from .files.mnist import FILES
 
 __all__ = ["MNIST", "read_idx"]
 

@@ -11,8 +11,8 @@ import csv
 
 import numpy as np
 
+from ._files.uci import FILES
 from .base import BenchmarkDataset, text_lines
-from .files.uci import FILES
 
 __all__ = ["Abalone", "BreastCancerWisconsin", "Car", "Iris", "Magic04", "PenDigits", "Spambase"]
 

@@ -89,6 +89,8 @@ def shared_parameter_docs(cls):
 class WindowedRatio(RefreshSchedule):
     """Two sample windows, their refresh schedule and the batch fit on them.
 
+    A refresh (:meth:`run`) needs :data:`MIN_WINDOW` points in each window.
+
     Parameters
     ----------
     sizes
@@ -107,8 +109,6 @@ class WindowedRatio(RefreshSchedule):
         Whether the values a refresh solves at the denominator's rows are kept, so that a query
         at one of those rows returns its solved value (:meth:`known`): the rule of the methods
         whose solution exists only at the points it was solved on (KMM, locKMM).
-
-    A refresh (:meth:`run`) needs :data:`MIN_WINDOW` points in each window.
     """
 
     def __init__(
