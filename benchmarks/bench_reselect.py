@@ -74,6 +74,9 @@ def median_time(run, repeats: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--quick", action="store_true", help="a fifth of the rows (a smoke run, not the table)"
+    )
     args = parser.parse_args()
     phishing = list(datasets.Phishing().take(749))
     sea = list(synth.SEA(seed=0).take(3000))
@@ -82,6 +85,8 @@ def main() -> None:
     fixed = {"sigma": first.estimator_.sigma_, "lambda_": first.estimator_.lambda_chosen_}
     kmm_loop(sea[:600], kmm_reweighter())  # compiles the solver's both forms
     _, first_kmm = kmm_loop(sea[:600], kmm_reweighter(reselect_every=None))
+    if args.quick:  # past the first refreshes, a fifth of the work
+        phishing, sea = phishing[:300], sea[:600]
     kmm_sigma = first_kmm.reweighter.estimator_.sigma_
     print(f"uLSIF fixed at sigma={fixed['sigma']:.4g}, lambda_={fixed['lambda_']:.4g}")
     print(f"KMM fixed at sigma={kmm_sigma:.4g} (the first refresh's median distance)\n")

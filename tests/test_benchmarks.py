@@ -47,6 +47,7 @@ SMOKE = [
     # a child process with an empty numba cache: the cheapest estimator to compile
     ("bench_first_use.py", ["--repeats", "1", "--only", "ACOG"], []),
     ("bench_compile.py", ["--repeats", "1", "--only", "SACOG"], []),
+    ("bench_reselect.py", ["--repeats", "1", "--quick"], []),
 ]
 
 
