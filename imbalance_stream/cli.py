@@ -420,7 +420,7 @@ def _replay(args) -> int:
     print(f"{scenario.name}: {scenario.config.get('description', 'replay')}")
     print(format_table(result.table))
     _write_provenance(args, scenario.source, started, out, source)
-    note = plot(str(out), title=scenario.name)
+    note = plot(str(out), title=scenario.name, span=result.time_span)
     if note:
         print(note, file=sys.stderr)
     kind = scenario.options.get("predictions", "csv")

@@ -1,9 +1,11 @@
 """The steps path (BinaryClassifier.run_steps, _numba/stream.steps_acog) against the dict path it
 stands for, and the replay's jitted runs (replay.runners.StepsRunner) against its calls one step
-at a time (``replay.compiled = false``): the same outputs, byte for byte."""
+at a time (``replay.compiled = false``): the same outputs, byte for byte; and the time axis of
+the curves the replay draws."""
 
 from __future__ import annotations
 
+import datetime as dt
 import pickle
 
 import numpy as np
@@ -260,3 +262,26 @@ def test_the_jitted_runs_run_only_when_compiled(tmp_path, monkeypatch):
     # the compiled replay's runs cover the steps of the two ACOGs but the last labels (learned
     # after the log's end); the other replay makes none
     assert sum(calls) >= 2 * 2000
+
+
+def test_the_curves_are_drawn_over_the_events_time_range(tmp_path, monkeypatch):
+    """Labels up to days after the last event: curves.png spans the events (the time span the
+    result reports), not the last label."""
+    matplotlib = pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from imbalance_stream.replay.merge import plot
+
+    write_csv_log(
+        events_from_dataset(datasets.Phishing(), seed=3, interval=60.0, delay_scale=360000.0),
+        tmp_path / "log.csv",
+    )
+    result = replay(parse(_text(ACOGS), base=tmp_path), out_dir=tmp_path / "out")
+    with open(result.out_dir / "predictions.csv") as handle:
+        times = [line.split(",")[2] for line in handle.read().splitlines()[1:]]
+    assert result.time_span == (times[0], times[-1])
+    drawn: list = []
+    monkeypatch.setattr(Figure, "savefig", lambda figure, *a, **k: drawn.append(figure))
+    assert plot(str(result.out_dir), span=result.time_span) is None
+    last = matplotlib.dates.date2num(dt.datetime.fromisoformat(times[-1]))
+    assert all(ax.get_xlim()[1] == pytest.approx(last) for ax in drawn[0].axes)

@@ -96,6 +96,8 @@ class ReplayResult:
         ``{model label: model}``, or ``{model label: {entity: model}}`` for per-entity models.
     rejected
         The number of lines of ``rejected.csv``.
+    time_span
+        The first and the last event time replayed, as the log writes them (None: no row).
 
     """
 
@@ -103,6 +105,7 @@ class ReplayResult:
     out_dir: pathlib.Path
     models: dict
     rejected: int
+    time_span: tuple[str, str] | None = None
 
 
 class IncompleteReplay(ReplayError):
@@ -194,7 +197,7 @@ def replay(
     summaries = _run_cells(
         cells, work, out, n_jobs if parallel else None, scheduler, progress and parallel
     )
-    table, models, rejected = merge(
+    table, models, rejected, span = merge(
         scenario,
         str(work),
         cells,
@@ -202,7 +205,9 @@ def replay(
         predictions_format=scenario.options.get("predictions", "csv"),
     )
     shutil.rmtree(work, ignore_errors=True)
-    result = ReplayResult(table=table, out_dir=out, models=models, rejected=rejected)
+    result = ReplayResult(
+        table=table, out_dir=out, models=models, rejected=rejected, time_span=span
+    )
     damaged = next((s["damaged"] for s in summaries if s.get("damaged")), None)
     if damaged is not None:
         raise IncompleteReplay(damaged, result)

@@ -80,11 +80,12 @@ def _time_writer(iso: bool):
 
 def merge(scenario, work, cells, out, predictions_format="csv"):
     """Write the outputs of a finished replay from the part files and checkpoints in ``work`` to
-    ``out``; returns ``(table rows, models, rejected rows)`` with ``models`` ``{label: model or
-    {entity: model}}``."""
+    ``out``; returns ``(table rows, models, rejected rows, events' time span)`` with ``models``
+    ``{label: model or {entity: model}}`` and the span the first and last event times as the log
+    writes them (None when no row was predicted)."""
     parts = [os.path.join(work, f"cell{cell.index}") for cell in cells]
     states = [load_checkpoint(f"{part}.ckpt") for part in parts]
-    iso, duplicates = _merge_predictions(parts, out, predictions_format)
+    iso, duplicates, span = _merge_predictions(parts, out, predictions_format)
     rejected = _merge_rejects(parts, out)
     tracks = _write_curves(scenario, cells, states, parts, out, _time_writer(bool(iso)))
     models = _final_models(scenario, cells, states)
@@ -98,16 +99,17 @@ def merge(scenario, work, cells, out, predictions_format="csv"):
         writer.writeheader()
         for row in table:
             writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})
-    return table, models, rejected
+    return table, models, rejected, span
 
 
 def _merge_predictions(parts, out, predictions_format):
     """``predictions.csv`` (or ``.parquet``) in replay order; returns whether the times are ISO
-    text (None when nothing was predicted) and the number of duplicate event ids
-    (:class:`_DuplicateIds`)."""
+    text (None when nothing was predicted), the number of duplicate event ids
+    (:class:`_DuplicateIds`) and the first and last event times as written (None: no row)."""
     iso = None
     duplicates = _DuplicateIds(os.path.dirname(parts[0]))
     last_seq = None
+    first = last = None  # the first and the last event time, as the log writes them
     target = os.path.join(out, "predictions.csv")
     with _atomic(target) as handle:
         writer = csv.writer(handle, lineterminator="\n")
@@ -120,11 +122,13 @@ def _merge_predictions(parts, out, predictions_format):
             if record[seq_at] != last_seq:  # the first model's line of a row
                 last_seq = record[seq_at]
                 duplicates.add(record[id_at])
+                last = record[time_at]  # replay order is time order
+                first = last if first is None else first
             writer.writerow(record[OUTPUT])
     if predictions_format == "parquet":
         _to_parquet(target, os.path.join(out, "predictions.parquet"))
         os.unlink(target)
-    return iso, duplicates.count()
+    return iso, duplicates.count(), None if first is None else (first, last)
 
 
 class _DuplicateIds:
@@ -354,9 +358,17 @@ def _to_parquet(csv_path, parquet_path):
         writer.close()
 
 
-def plot(out, title=""):
+def _axis_time(when: str, iso: bool):
+    """A time of ``curves.csv`` (or of the log) on the plot's axis: a date, or seconds."""
+    return dt.datetime.fromisoformat(when.strip().replace("Z", "+00:00")) if iso else float(when)
+
+
+def plot(out, title="", span=None):
     """``curves.png`` from ``curves.csv``: a panel per metric, a line per model (cumulative) and
-    dots per window. Returns a note when matplotlib is missing."""
+    dots per window, over the events' time ``span`` (the first and last event times as the log
+    writes them; None: every point) so that the labels arriving after the last event do not
+    squeeze the events into a corner: the metrics at the end are in ``table.csv``. Returns a note
+    when matplotlib is missing."""
     try:
         import matplotlib
     except ImportError:
@@ -364,6 +376,7 @@ def plot(out, title=""):
             "matplotlib is not installed: curves.png skipped (pip install 'imbalance-stream[plot]')"
         )
     matplotlib.use("Agg")
+    import matplotlib.dates
     import matplotlib.pyplot as plt
 
     data: dict = {}
@@ -372,8 +385,9 @@ def plot(out, title=""):
     for model, curve, when, _, metric, value in rows:
         if iso is None:
             iso = not is_number(when)
-        x = dt.datetime.fromisoformat(when) if iso else float(when)
-        data.setdefault(metric, {}).setdefault((model, curve), []).append((x, float(value)))
+        data.setdefault(metric, {}).setdefault((model, curve), []).append(
+            (_axis_time(when, iso), float(value))
+        )
     names = list(data) or ["(no labels)"]
     fig, axes = plt.subplots(len(names), 1, figsize=(8, 2.6 * len(names)), squeeze=False)
     for ax, metric in zip(axes[:, 0], names):
@@ -385,6 +399,15 @@ def plot(out, title=""):
                 ax.plot(xs, ys, ".", alpha=0.5, label=f"{model} per window")
         ax.set_title(metric)
         ax.grid(alpha=0.3)
+        if span is not None and iso is not None:
+            starts = [x for (_, curve), points in data.get(metric, {}).items()
+                      if curve == "window" for x, _ in points]  # fmt: skip
+            first, last = (_axis_time(when, iso) for when in span)
+            ax.set_xlim(min([first, *starts]), last)
+        if iso:
+            locator = matplotlib.dates.AutoDateLocator()
+            ax.xaxis.set_major_locator(locator)
+            ax.xaxis.set_major_formatter(matplotlib.dates.ConciseDateFormatter(locator))
         if metric in data:  # the "(no labels)" panel has no lines to name
             ax.legend(fontsize="small")
     axes[-1, 0].set_xlabel("event time" if not iso else "time (UTC)")
