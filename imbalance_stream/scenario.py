@@ -147,15 +147,34 @@ class NamedSpecs:
             for name, spec in models.items()
         }
 
-    def make_metrics(self) -> dict:
-        return _build_named(self.config, "metrics", "metric")
+    def metric_specs(self, kind: str | None = None) -> dict:
+        """``{location: spec}`` of the ``[metrics]`` that score a model of ``kind``
+        (``"classifiers"`` or ``"detectors"``, :data:`METRIC_GROUPS`): the entries for every
+        model, then those of the kind's group (``[metrics.detectors]``: a replay can score a
+        classifier and an anomaly detector on one log by metrics of their own)."""
+        table = self.config.get("metrics", {})
+        specs = {
+            f"metrics.{name}": spec
+            for name, spec in table.items()
+            if not is_metric_group(name, spec)
+        }
+        if kind is not None and is_metric_group(kind, table.get(kind)):
+            specs.update((f"metrics.{kind}.{name}", spec) for name, spec in table[kind].items())
+        return specs
+
+    def make_metrics(self, kind: str | None = None) -> dict:
+        """``{name: metric}``, fresh, for a model of ``kind`` (see :meth:`metric_specs`)."""
+        return {
+            where.rpartition(".")[2]: build(spec, "metric", where)
+            for where, spec in self.metric_specs(kind).items()
+        }
 
     def check_metrics(self, error: type[SpecError] = ScenarioError) -> None:
         """Build every model and metric once (a wrong class or parameter is reported now, not
         after a long run) and raise ``error`` naming a metric that does not work with a model."""
         models = self.make_models()
-        metrics = self.make_metrics()
         for model_name, model in models.items():
+            metrics = self.make_metrics(model_kind(model))
             detector = _density_ratio_detector(model)
             if detector is not None and detector.mode == "two-sample":
                 raise error(
@@ -180,16 +199,28 @@ class NamedSpecs:
                     )
 
 
+#: The groups ``[metrics]`` may hold in a replay scenario, by the kind of model they score.
+METRIC_GROUPS = ("classifiers", "detectors")
+
+
+def is_metric_group(name: str, spec) -> bool:
+    """Whether ``[metrics]``'s entry ``name = spec`` is a group of metrics (a table of
+    ``name = spec`` under ``classifiers`` or ``detectors``) rather than one metric's spec (a
+    class name, or a table with a ``class``)."""
+    return name in METRIC_GROUPS and isinstance(spec, Mapping) and "class" not in spec
+
+
+def model_kind(model) -> str:
+    """The group of :data:`METRIC_GROUPS` whose metrics score ``model``."""
+    return "detectors" if is_anomaly_detector(model) else "classifiers"
+
+
 def _density_ratio_detector(model):
     """The package's density-ratio detector a model ends with, or None."""
     from imbalance_stream.anomaly.base import DensityRatioNovelty
 
     final = last_step(model)
     return final if isinstance(final, DensityRatioNovelty) else None
-
-
-def _build_named(config: Mapping, key: str, kind: str) -> dict:
-    return {name: build(spec, kind, f"{key}.{name}") for name, spec in config.get(key, {}).items()}
 
 
 def _positive_int(value, where: str, minimum: int = 1) -> int:
@@ -645,6 +676,12 @@ def _validate(config: dict, name: str, source: str) -> Scenario:
     _validate_stream(config["stream"])
     _named_specs(config, "models")
     _named_specs(config, "metrics")
+    for group in METRIC_GROUPS:
+        if is_metric_group(group, config["metrics"].get(group)):
+            raise ScenarioError(
+                f"[metrics.{group}]: metrics by kind of model are for replay scenarios; a "
+                "prequential run scores every model by every metric of [metrics]"
+            )
 
     # Build everything once: a wrong class or parameter is reported now, not after a long run.
     try:

@@ -16,7 +16,7 @@ from river import datasets
 
 from imbalance_stream.base import InvalidFeature, NumericalError, UnknownLabel
 from imbalance_stream.linear_model import ACOG, PA
-from imbalance_stream.replay import parse, replay
+from imbalance_stream.replay import ReplayError, parse, replay
 from imbalance_stream.replay.sources import events_from_dataset, write_csv_log
 
 CONFIGS = [
@@ -285,3 +285,46 @@ def test_the_curves_are_drawn_over_the_events_time_range(tmp_path, monkeypatch):
     assert plot(str(result.out_dir), span=result.time_span) is None
     last = matplotlib.dates.date2num(dt.datetime.fromisoformat(times[-1]))
     assert all(ax.get_xlim()[1] == pytest.approx(last) for ax in drawn[0].axes)
+
+
+def _grouped(models, metrics):
+    """A replay scenario of the log of ``_text`` with its own ``[models]`` and ``[metrics]``."""
+    head = _text(models).split("[metrics]")[0]
+    return head + metrics + '[replay]\nper_entity = false\nstep = 50\nwindow = "2h"\n'
+
+
+def test_metrics_by_kind_of_model_score_classifiers_and_detectors_on_one_log(tmp_path):
+    """[metrics] for every model, [metrics.classifiers] and [metrics.detectors] for their own:
+    each model's row of table.csv has its metrics only, and so have the curves."""
+    write_csv_log(
+        events_from_dataset(datasets.Phishing(), seed=3, interval=60.0), tmp_path / "log.csv"
+    )
+    text = _grouped(
+        'C = { class = "ACOG" }\n'
+        'H = { class = "river.anomaly.HalfSpaceTrees", params = { seed = 1 } }\n',
+        "[metrics]\n"
+        'AUC = { class = "ExactROCAUC", params = { pos_val = true } }\n'
+        "[metrics.classifiers]\n"
+        'BA = "river.metrics.BalancedAccuracy"\n'
+        "[metrics.detectors]\n"
+        'Prec = { class = "PrecisionAtT", params = { pos_val = true } }\n',
+    )
+    result = replay(parse(text, base=tmp_path), out_dir=tmp_path / "out")
+    rows = {row["model"]: row for row in result.table}
+    assert {"AUC", "BA"} <= set(rows["C"]) and "Prec" not in rows["C"]
+    assert {"AUC", "Prec"} <= set(rows["H"]) and "BA" not in rows["H"]
+    header = (result.out_dir / "table.csv").read_text().splitlines()[0].split(",")
+    assert header[:3] == ["model", "AUC", "BA"] and "Prec" in header
+    curves = (result.out_dir / "curves.csv").read_text()
+    assert ",BA," in curves and ",Prec," in curves
+
+
+def test_metric_groups_are_checked(tmp_path):
+    (tmp_path / "log.csv").write_text("event_id,time,entity,label,label_time,a\n")
+    with pytest.raises(ReplayError, match=r"\[metrics.detectors\] must be a non-empty table"):
+        parse(_grouped('C = { class = "ACOG" }\n', "[metrics.detectors]\n"), base=tmp_path)
+    with pytest.raises(ReplayError, match=r"metrics.classifiers.X: "):
+        parse(
+            _grouped('C = { class = "ACOG" }\n', '[metrics.classifiers]\nX = "NoSuchMetric"\n'),
+            base=tmp_path,
+        )

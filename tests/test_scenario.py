@@ -286,6 +286,10 @@ step = 1000
         (SMALL.replace("[models]\n", "[models]\nx = 1\n"), "expected a class name"),
         (SMALL.replace("[metrics]", "[metrics]\n[nothing]"), "unknown key 'nothing'"),
         (
+            SMALL.replace("[output]", '[metrics.detectors]\nA = "river.metrics.Recall"\n[output]'),
+            r"\[metrics.detectors\]: metrics by kind of model are for replay scenarios",
+        ),
+        (
             '[stream]\nsource = "river.datasets.synth.SEA"\n[models]\nA = "ACOG"\n'
             '[metrics]\nBA = "river.metrics.BalancedAccuracy"\n',
             "endless generator",

@@ -84,8 +84,9 @@ class CellState:
         n_models = len(all_slots)
         tracks = None
         if cell.fold_metrics:
+            makers = scenario.slot_metrics()
             tracks = [
-                MetricTrack(midx, scenario.make_metrics, scenario.step, scenario.window)
+                MetricTrack(midx, makers[midx], scenario.step, scenario.window)
                 for midx in cell.slots
             ]
         return cls(

@@ -47,6 +47,7 @@ Times are held as integer microseconds so that ``time + delay`` is exact and tie
 from __future__ import annotations
 
 import dataclasses
+import functools
 import glob
 import hashlib
 import json
@@ -59,7 +60,15 @@ from collections.abc import Mapping
 
 from imbalance_stream.base.validation import did_you_mean
 from imbalance_stream.registry import SpecError, build, check_size
-from imbalance_stream.scenario import DEFAULT_SEED, NamedSpecs, check_keys, check_name
+from imbalance_stream.scenario import (
+    DEFAULT_SEED,
+    METRIC_GROUPS,
+    NamedSpecs,
+    check_keys,
+    check_name,
+    is_metric_group,
+    model_kind,
+)
 
 # Event, Reject and NEVER are read from here by checkpoints written before they moved to .events
 from .events import MICRO, NEVER, Event, Reject, RowReader, _Never  # noqa: F401
@@ -267,6 +276,13 @@ class ReplayScenario(NamedSpecs):
                 out.append((f"{name} (global)" if self.per_entity else name, name, "global"))
         return out
 
+    def slot_metrics(self) -> list:
+        """For each slot (:meth:`slots`), what builds its fresh metrics: those of ``[metrics]``
+        for every model and those of its kind's group (``[metrics.classifiers]``,
+        ``[metrics.detectors]``)."""
+        kinds = {name: model_kind(model) for name, model in self.make_models().items()}
+        return [functools.partial(self.make_metrics, kinds[name]) for _, name, _ in self.slots()]
+
     def fingerprint(self) -> str:
         """Changes when the scenario or the size or modification time of a log file does."""
         files = []
@@ -459,8 +475,14 @@ def _validate(config, name, source, base) -> ReplayScenario:
     models = config.get("models")
     if not isinstance(models, Mapping) or not models:
         raise ReplayError("[models] must be a non-empty table of name = spec")
-    if not isinstance(config.get("metrics", {}), Mapping):
+    metrics = config.get("metrics", {})
+    if not isinstance(metrics, Mapping):
         raise ReplayError("[metrics] must be a table of name = spec")
+    for group in METRIC_GROUPS:
+        if group in metrics and not is_metric_group(group, metrics[group]):
+            continue  # a metric named so, given by its spec
+        if group in metrics and not metrics[group]:
+            raise ReplayError(f"[metrics.{group}] must be a non-empty table of name = spec")
     options = config.get("replay", {})
     _check_keys(options, _REPLAY_KEYS, "[replay]")
     for key in ("per_entity", "global_model", "compiled"):

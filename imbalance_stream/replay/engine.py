@@ -174,7 +174,8 @@ class _CellRun:
         for j, model in enumerate(state.models):
             if model is None:  # a global model, before its first checkpoint
                 state.models[j] = self.templates[j].clone()
-        self.make_metrics = scenario.make_metrics
+        makers = scenario.slot_metrics()
+        self.make_metrics = [makers[midx] for midx in self.owned]
         self.pred, self.rej, self.cur = (PartWriter(files[kind]) for kind in ("pred", "rej", "cur"))
         self.answers: list = []
         self.pending = {ev.seq: (ev, preds) for ev, preds in state.pending}
@@ -438,7 +439,7 @@ class _CellRun:
         tracks = self.state.tracks
         if tracks is not None:
             for row in tracks[j].update(
-                self.make_metrics, ev.label_time, ev.seq, ev.time, y, taken
+                self.make_metrics[j], ev.label_time, ev.seq, ev.time, y, taken
             ):
                 self.cur.row(row)
             return

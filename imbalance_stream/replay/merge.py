@@ -94,8 +94,10 @@ def merge(scenario, work, cells, out, predictions_format="csv"):
     if scenario.log.id is not None:
         for row in table:
             row["duplicate_ids"] = duplicates
+    # the models may have metrics of their own kind: the columns are every row's, in order
+    columns = list(dict.fromkeys(name for row in table for name in row))
     with _atomic(os.path.join(out, "table.csv")) as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(table[0]), lineterminator="\n")
+        writer = csv.DictWriter(handle, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         for row in table:
             writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})
@@ -219,7 +221,7 @@ def _curve_rows(path):
         yield int(label_time), int(seq), int(midx), int(n), name, value
 
 
-def _fold_answers(paths, tracks, make_metrics):
+def _fold_answers(paths, tracks, makers):
     """The metrics of the models whose rows were spread over partitions: their answer records
     merged in label order (label time, then the question's place), each folded into its model's
     track as a cell does; yields the curve rows."""
@@ -227,7 +229,7 @@ def _fold_answers(paths, tracks, make_metrics):
     for label_time, seq, midx, event_time, y, taken in heapq.merge(
         *streams, key=lambda r: (r[0], r[1], r[2])
     ):
-        yield from tracks[midx].update(make_metrics, label_time, seq, event_time, y, taken)
+        yield from tracks[midx].update(makers[midx], label_time, seq, event_time, y, taken)
 
 
 def _write_curves(scenario, cells, states, parts, out, when):
@@ -241,12 +243,13 @@ def _write_curves(scenario, cells, states, parts, out, when):
                 tracks[midx] = state.tracks[j]
         else:
             folded_here.append(f"{part}.ans")
+    makers = scenario.slot_metrics()
     for midx, track in enumerate(tracks):
         if track is None:
-            tracks[midx] = MetricTrack(midx, scenario.make_metrics, scenario.step, scenario.window)
+            tracks[midx] = MetricTrack(midx, makers[midx], scenario.step, scenario.window)
     streams = [_curve_rows(f"{p}.cur") for p in parts]
     if folded_here:
-        streams.append(_fold_answers(folded_here, tracks, scenario.make_metrics))
+        streams.append(_fold_answers(folded_here, tracks, makers))
     with _atomic(os.path.join(out, "curves.csv")) as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(["model", "curve", "time", "labels", "metric", "value"])
