@@ -148,25 +148,27 @@ class NamedSpecs:
         }
 
     def metric_specs(self, kind: str | None = None) -> dict:
-        """``{location: spec}`` of the ``[metrics]`` that score a model of ``kind``
+        """``{name: (spec, location)}`` of the ``[metrics]`` that score a model of ``kind``
         (``"classifiers"`` or ``"detectors"``, :data:`METRIC_GROUPS`): the entries for every
         model, then those of the kind's group (``[metrics.detectors]``: a replay can score a
         classifier and an anomaly detector on one log by metrics of their own)."""
         table = self.config.get("metrics", {})
         specs = {
-            f"metrics.{name}": spec
+            name: (spec, f"metrics.{name}")
             for name, spec in table.items()
             if not is_metric_group(name, spec)
         }
         if kind is not None and is_metric_group(kind, table.get(kind)):
-            specs.update((f"metrics.{kind}.{name}", spec) for name, spec in table[kind].items())
+            specs.update(
+                (name, (spec, f"metrics.{kind}.{name}")) for name, spec in table[kind].items()
+            )
         return specs
 
     def make_metrics(self, kind: str | None = None) -> dict:
         """``{name: metric}``, fresh, for a model of ``kind`` (see :meth:`metric_specs`)."""
         return {
-            where.rpartition(".")[2]: build(spec, "metric", where)
-            for where, spec in self.metric_specs(kind).items()
+            name: build(spec, "metric", where)
+            for name, (spec, where) in self.metric_specs(kind).items()
         }
 
     def check_metrics(self, error: type[SpecError] = ScenarioError) -> None:
