@@ -57,7 +57,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
     stream = list(datasets.Phishing())
-    makers = {name: make for name, make in peers().items()}
+    makers = dict(peers().items())
     for cls in public_estimators():
         makers[cls.__name__] = lambda cls=cls: build(cls)
     sizes: dict[str, list[int]] = {name: [] for name in makers}

@@ -656,7 +656,7 @@ def _remote_url(cls: type) -> str:
     """The address River downloads ``cls`` from (an attribute set by its constructor)."""
     try:
         return str(cls().url)  # constructing downloads nothing: only iterating does
-    except Exception:  # noqa: BLE001 - a message, whatever the dataset's constructor needs
+    except Exception:  # a message, whatever the dataset's constructor needs
         return "its file"
 
 

@@ -114,7 +114,7 @@ def test_opauc_estimator_matches_the_reference_algorithm():
     ref = {s: [0, np.zeros(d), np.zeros((d, d))] for s in (1.0, -1.0)}
     w = np.zeros(d)
     for x, s in zip(X, y):
-        model.learn_one({j: v for j, v in enumerate(x)}, s > 0)
+        model.learn_one(dict(enumerate(x)), s > 0)
         ref[s] = list(moments_reference(*ref[s], x))
         if ref[-s][0]:
             w = gradient_reference(w, x, s, ref[-s][1], ref[-s][2], 0.05, 0.1)
@@ -126,7 +126,7 @@ def test_oam_buffers_are_bounded_reservoirs_of_their_class():
     model = OAMSeq(C=1.0, budget=5, seed=3)
     X, y = phishing(300)
     for x, s in zip(X, y):
-        model.learn_one({j: v for j, v in enumerate(x)}, s > 0)
+        model.learn_one(dict(enumerate(x)), s > 0)
     assert model._filled[1.0] == 5 and model._filled[-1.0] == 5
     assert model.n_positive + model.n_negative == 300
     # every buffered row is one of the samples of its class

@@ -15,10 +15,10 @@ from scipy import sparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-import bench_acog  # noqa: E402
+import bench_acog
 
-from imbalance_stream.evaluate import replay_array  # noqa: E402
-from imbalance_stream.linear_model import ACOG, SACOG  # noqa: E402
+from imbalance_stream.evaluate import replay_array
+from imbalance_stream.linear_model import ACOG, SACOG
 
 
 def _stream(n=400, d=30, density=0.25, seed=0, m=5):

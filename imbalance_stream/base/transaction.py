@@ -105,11 +105,11 @@ def is_finite_state(value: Any) -> bool:
     if kind in _SCALARS or kind in _CODE:
         return True
     if kind is dict:
-        return all([is_finite_state(v) for v in value.values()])
+        return all(is_finite_state(v) for v in value.values())
     if kind in _SEQUENCES:
-        return all([is_finite_state(v) for v in value])
+        return all(is_finite_state(v) for v in value)
     if hasattr(value, "__dict__") and kind.__reduce_ex__ is object.__reduce_ex__:
-        return all([is_finite_state(v) for v in vars(value).values()])
+        return all(is_finite_state(v) for v in vars(value).values())
     return True  # a generator, a function: nothing numeric to check
 
 

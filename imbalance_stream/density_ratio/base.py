@@ -23,7 +23,7 @@ COUNT = functools.partial(check_int, low=1)
 FOLDS = functools.partial(check_int, low=2)
 
 
-def SEED(name: str, value) -> int | None:  # noqa: N802 - a rule, named like the others
+def SEED(name: str, value) -> int | None:  # a rule, named like the others
     return check_seed(value)
 
 

@@ -144,7 +144,7 @@ def _first_free_slot(root: str):
         for slot in range(1024):
             directory = os.path.join(root, f"worker-{slot}")
             os.makedirs(directory, exist_ok=True)
-            lock = open(os.path.join(directory, ".lock"), "w")  # noqa: SIM115 - held until exit
+            lock = open(os.path.join(directory, ".lock"), "w")  # held until the process exits
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:

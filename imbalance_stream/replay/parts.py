@@ -129,7 +129,7 @@ def open_parts(paths, state, resumed):
     files = {}
     for kind in PARTS:
         mode = "r+b" if resumed and os.path.exists(paths[kind]) else "wb"
-        handle = open(paths[kind], mode)  # noqa: SIM115 - closed by run_cell
+        handle = open(paths[kind], mode)  # closed by run_cell
         handle.truncate(state.sizes[kind] if resumed else 0)
         handle.seek(0, os.SEEK_END)
         files[kind] = handle

@@ -124,7 +124,7 @@ def _open_lines(path) -> tuple:
     """``(binary handle, _Lines)`` of a plain or gzip-compressed file."""
     import gzip
 
-    handle = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")  # noqa: SIM115
+    handle = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
     return handle, _Lines(handle, path)
 
 

@@ -198,7 +198,7 @@ class MulticlassIncLPSVM(Transactional, HeldSamples, base.Classifier):
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict:
         scores = self.decision_one(x)
-        proba = {label: 0.0 for label in self._labels}
+        proba = dict.fromkeys(self._labels, 0.0)
         if scores:
             top = max(scores.values())
             exps = {label: math.exp(score - top) for label, score in scores.items()}
