@@ -271,12 +271,17 @@ def fuzzed_stream(recipe):
     return X, labels
 
 
-def run_prequentially(model, samples):
-    """Predict, then learn, every sample; every output finite and no sample refused."""
+def run_prequentially(model, samples, refusals=()):
+    """Predict, then learn, every sample; every output finite and no sample refused but by one of
+    ``refusals``, which must leave the model exactly as it was."""
     for x, y in samples:
         values = outputs(model, x)
         assert all(math.isfinite(v) for v in values), (x, values)
-        learn(model, x, y)
+        before = pickle.dumps(model) if refusals else None
+        try:
+            learn(model, x, y)
+        except refusals:
+            assert pickle.dumps(model) == before
     assert_finite_outputs(model, [x for x, _ in samples[-5:]])
 
 
@@ -287,7 +292,10 @@ def run_prequentially(model, samples):
 @given(recipe=recipes())
 def test_fuzzed_streams_give_finite_outputs(cls, params, recipe):
     model = cls(**params)
-    run_prequentially(model, as_samples(model, *fuzzed_stream(recipe)))
+    # the interior-point KMM solve refuses a window whose KKT system turns singular short of
+    # tol (documented by KMM): that sample is refused whole, and the stream goes on
+    refusals = (NumericalError,) if params.get("solver") == "interior-point" else ()
+    run_prequentially(model, as_samples(model, *fuzzed_stream(recipe)), refusals)
 
 
 @pytest.mark.parametrize("cls, params", CONFIGURATIONS)

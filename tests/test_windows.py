@@ -294,3 +294,43 @@ def test_clone_keeps_reselect_every_and_starts_fresh():
     clone = detector.clone()
     assert clone.reselect_every is None
     assert clone._ratio._selection is None and not clone._ratio._reselect_asked
+
+
+@pytest.mark.parametrize("kind", ["detector", "reweighter"])
+def test_a_sample_whose_refresh_fails_is_refused_whole(kind, monkeypatch):
+    """The refresh a sample calls for fails (a solve that stops short, say): the sample is
+    refused whole, the detector or re-weighter left as it was, and the stream goes on."""
+    import pickle
+
+    from imbalance_stream.anomaly import ULSIFNovelty
+    from imbalance_stream.base import NumericalError
+    from imbalance_stream.density_ratio import ULSIF, ULSIFReweighter
+
+    rng = np.random.default_rng(0)
+    rows = [dict(enumerate(row)) for row in rng.normal(size=(60, 3))]
+    if kind == "detector":
+        model = ULSIFNovelty(mode="stream", n_reference=20, n_test=10, refresh_every=10, seed=0)
+        take = model.learn_one
+    else:
+        model = ULSIFReweighter(n_source=20, n_target=20, refresh_every=10, seed=0)
+        take = model.learn_target_one
+        for x in rows[30:45]:  # a source window to weigh
+            model.learn_source_one(x)
+    for x in rows[:29]:
+        take(x)
+    while not model._ratio.refresh_due_next():
+        take(rows[0])
+    assert model._ratio.refresh_due_next()
+    before = pickle.dumps(model)
+
+    def stops_short(self, *args, **kwargs):
+        raise NumericalError("the solve stopped short")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ULSIF, "fit", stops_short)
+        with pytest.raises(NumericalError, match="stopped short"):
+            take(rows[29])
+    assert pickle.dumps(model) == before
+    for x in rows[29:]:  # the same sample again, and the rest: refreshed as usual
+        take(x)
+    assert model._ratio.fitted

@@ -21,6 +21,7 @@ from imbalance_stream.density_ratio.windowed import (
     WindowedRatio,
     estimator_of,
     set_estimator_params,
+    whole_sample,
 )
 
 __all__ = ["MIN_WINDOW", "DensityRatioNovelty", "EstimatorNovelty", "ratio_score"]
@@ -163,13 +164,14 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
         """Two-sample mode: add ``x`` to the reference window. Stream mode: add ``x`` to the test
         window and move the point it pushes out into the reference window."""
         vector = self._windows.vector(x)
-        if self.mode == "two-sample":
-            self._push(self._reference, vector)
-        else:
-            left = self._push(self._test, vector)
-            if left is not None:
-                self._push(self._reference, left)
-        self._settle()
+        with whole_sample(self):
+            if self.mode == "two-sample":
+                self._push(self._reference, vector)
+            else:
+                left = self._push(self._test, vector)
+                if left is not None:
+                    self._push(self._reference, left)
+            self._settle()
 
     def observe_one(self, x: dict) -> None:
         """Add an unlabelled arrival to the test window (two-sample mode only)."""
@@ -178,8 +180,10 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
                 "observe_one is for mode='two-sample'; in mode='stream' every sample goes through "
                 "learn_one"
             )
-        self._push(self._test, self._windows.vector(x))
-        self._settle()
+        vector = self._windows.vector(x)
+        with whole_sample(self):
+            self._push(self._test, vector)
+            self._settle()
 
     def _settle(self) -> None:
         """After a sample's window changes: update what follows them, then count the sample

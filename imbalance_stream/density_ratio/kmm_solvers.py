@@ -167,7 +167,7 @@ def solve_kmm_interior(
         # iterate can be far from the optimum, so it is not returned as a solution
         raise NumericalError(
             f"the interior-point KMM solve stopped at iteration {iterations}, relative gap "
-            f"{residual:.1e}, short of tol={tol:g}: use a larger tol (1e-9 or above)"
+            f"{residual:.1e}, short of tol={tol:g}: use a larger tol, or solver='fista'"
         )
     return np.clip(np.array(solution["x"]).ravel(), 0.0, upper), iterations, residual
 

@@ -19,7 +19,13 @@ from imbalance_stream.base.binary import check_label
 from imbalance_stream.base.validation import check_real, check_seed
 from imbalance_stream.base.windows import RESELECT_EVERY
 
-from .windowed import MIN_WINDOW, WindowedRatio, estimator_of, set_estimator_params
+from .windowed import (
+    MIN_WINDOW,
+    WindowedRatio,
+    estimator_of,
+    set_estimator_params,
+    whole_sample,
+)
 
 __all__ = ["MIN_WINDOW", "EstimatorReweighter", "Reweighter"]
 
@@ -129,14 +135,18 @@ class Reweighter(base.Base, abc.ABC):
     def learn_source_one(self, x: dict, y=None) -> None:
         """Add a labelled sample to the source window."""
         self.check_label_one(y)  # before anything changes
-        self._windows.push("source", self._windows.vector(x))
-        self._labels.append(y)
-        self._count_sample()
+        vector = self._windows.vector(x)
+        with whole_sample(self):
+            self._windows.push("source", vector)
+            self._labels.append(y)
+            self._count_sample()
 
     def learn_target_one(self, x: dict) -> None:
         """Add an unlabelled arrival of the current data to the target window."""
-        self._windows.push("target", self._windows.vector(x))
-        self._count_sample()
+        vector = self._windows.vector(x)
+        with whole_sample(self):
+            self._windows.push("target", vector)
+            self._count_sample()
 
     # ---- the exact solve ----------------------------------------------------------------------
 

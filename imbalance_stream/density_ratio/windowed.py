@@ -12,9 +12,11 @@ only their protocol: scores, or normalised and clipped weights.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -28,6 +30,7 @@ __all__ = [
     "estimator_of",
     "set_estimator_params",
     "shared_parameter_docs",
+    "whole_sample",
 ]
 
 #: Fewest points each window must hold before a refresh can estimate anything.
@@ -147,6 +150,11 @@ class WindowedRatio(RefreshSchedule):
         """Count one sample taken in; returns whether the schedule calls for a refresh now."""
         return self._sample_counted()
 
+    def refresh_due_next(self) -> bool:
+        """Whether the next sample counted calls for a refresh."""
+        period = self._refresh_period
+        return period is not None and self._since_refresh + 1 >= period
+
     def size(self, name: str) -> int:
         """Points in window ``name`` now."""
         return len(self._windows.windows[name])
@@ -187,6 +195,28 @@ def _shared_params(owner: type, estimator: type) -> tuple[str, ...]:
     """The constructor parameters ``owner`` hands on to ``estimator``: those they share."""
     taken = inspect.signature(estimator).parameters
     return tuple(name for name in inspect.signature(owner).parameters if name in taken)
+
+
+@contextlib.contextmanager
+def whole_sample(owner) -> Iterator[None]:
+    """Take a sample into ``owner`` (a detector or a re-weighter holding a :class:`WindowedRatio`
+    as ``_ratio``) whole or not at all: the sample has been validated, so the one step that can
+    fail after its windows changed is the refresh it may call for (a solve that stops short, a
+    ``MemoryError``); when the next sample counted calls for one, the owner's state is copied
+    first and put back if the block raises, so a refused sample leaves the owner as it was."""
+    snapshot = None
+    if owner._ratio.refresh_due_next():
+        # the windows' vectors are pushed and dropped, never changed in place: the copy keeps
+        # them rather than copying each (the copy of a window is then a few microseconds)
+        vectors = owner._ratio.windows.windows.values()
+        snapshot = copy.deepcopy(vars(owner), {id(v): v for window in vectors for v in window})
+    try:
+        yield
+    except BaseException:
+        if snapshot is not None:
+            vars(owner).clear()
+            vars(owner).update(snapshot)
+        raise
 
 
 def estimator_of(owner):
