@@ -32,7 +32,6 @@ CLASSES: dict[str, tuple[str, str]] = {
     "DCILIncLPSVM": ("imbalance_stream.svm.DCILIncLPSVM", "estimator"),
     "DDRReweighter": ("imbalance_stream.density_ratio.DDRReweighter", "reweighter"),
     "DNA": ("imbalance_stream.datasets.DNA", "dataset"),
-    "EstimatorReweighter": ("imbalance_stream.density_ratio.EstimatorReweighter", "reweighter"),
     "ExactROCAUC": ("imbalance_stream.metrics.ExactROCAUC", "metric"),
     "Forgetron": ("imbalance_stream.kernel.Forgetron", "estimator"),
     "FullSVM": ("imbalance_stream.svm.FullSVM", "estimator"),

@@ -204,9 +204,14 @@ class EstimatorReweighter(Reweighter):
     source point is the estimator's transductive weight where it has one (KMM's ``weights_``),
     else ``weight`` there, and a new point gets ``weight``."""
 
-    #: The batch estimator refitted at each refresh; it checks the parameters the re-weighter
-    #: shares with it (:func:`~imbalance_stream.density_ratio.windowed.set_estimator_params`).
-    ESTIMATOR: type
+    @property
+    @abc.abstractmethod
+    def ESTIMATOR(self) -> type:  # a class constant in every concrete re-weighter
+        """The batch estimator refitted at each refresh, which checks the parameters the
+        re-weighter shares with it
+        (:func:`~imbalance_stream.density_ratio.windowed.set_estimator_params`). A concrete
+        re-weighter names it as a class attribute (``ESTIMATOR = KMM``), which also keeps this
+        base from being built on its own."""
 
     def _estimator(self):
         """A new, unfitted estimator with this re-weighter's parameters."""
