@@ -87,6 +87,20 @@ def _row(indptr, indices, values, t):
 
 
 @njit(cache=True)
+def _acog_round(
+    mean, full, cov, variance, n, indices, values, y, loss_one, rho, laplace, counts, eta, gamma
+):
+    """Count the label ``y``, then one ACOG round on the row ``(indices, values)`` with the full
+    covariance ``cov`` over the leading ``n`` columns (``full``) or the diagonal ``variance``;
+    returns the step kernel's ``UPDATED``, ``NO_UPDATE`` or ``REFUSED`` (the count stays: the
+    caller decides)."""
+    margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
+    if full:
+        return acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma)
+    return acog_diag_step(mean, variance, indices, values, y, margin, slope, eta, gamma)
+
+
+@njit(cache=True)
 def replay_acog(
     indptr,
     indices,
@@ -115,16 +129,10 @@ def replay_acog(
         predictions[t] = 1 if score >= 0.0 else -1
         if row_indices.shape[0] == 0:
             continue
-        y = signs[t]
-        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
-        if full:
-            updated = acog_full_step(
-                mean, cov, n, row_indices, row_values, y, margin, slope, eta, gamma
-            )
-        else:
-            updated = acog_diag_step(
-                mean, variance, row_indices, row_values, y, margin, slope, eta, gamma
-            )
+        updated = _acog_round(
+            mean, full, cov, variance, n, row_indices, row_values, signs[t],
+            loss_one, rho, laplace, counts, eta, gamma,
+        )  # fmt: skip
         if updated == UPDATED:  # a REFUSED step (an overflow) wrote nothing
             n_updates += 1
     return n_updates
@@ -248,13 +256,10 @@ def steps_acog(
             return t
         n_state = max(sizes[N_STATE], sizes[N_NAMES])
         y = signs[t]
-        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
-        if full:
-            updated = acog_full_step(
-                mean, cov, n_state, idx[:m], val[:m], y, margin, slope, eta, gamma
-            )
-        else:
-            updated = acog_diag_step(mean, variance, idx[:m], val[:m], y, margin, slope, eta, gamma)
+        updated = _acog_round(
+            mean, full, cov, variance, n_state, idx[:m], val[:m], y,
+            loss_one, rho, laplace, counts, eta, gamma,
+        )  # fmt: skip
         if updated == REFUSED:  # nothing written: take back the count and the names too
             counts[0 if y > 0 else 1] -= 1
             _uncommit(colmap, new_names, sizes, n_new)

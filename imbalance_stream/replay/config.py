@@ -276,11 +276,12 @@ class ReplayScenario(NamedSpecs):
                 out.append((f"{name} (global)" if self.per_entity else name, name, "global"))
         return out
 
-    def slot_metrics(self) -> list:
+    def slot_metrics(self, models: dict | None = None) -> list:
         """For each slot (:meth:`slots`), what builds its fresh metrics: those of ``[metrics]``
         for every model and those of its kind's group (``[metrics.classifiers]``,
-        ``[metrics.detectors]``)."""
-        kinds = {name: model_kind(model) for name, model in self.make_models().items()}
+        ``[metrics.detectors]``). ``models``: :meth:`make_models`'s, when already built."""
+        models = self.make_models() if models is None else models
+        kinds = {name: model_kind(model) for name, model in models.items()}
         return [functools.partial(self.make_metrics, kinds[name]) for _, name, _ in self.slots()]
 
     def fingerprint(self) -> str:

@@ -174,7 +174,7 @@ class _CellRun:
         for j, model in enumerate(state.models):
             if model is None:  # a global model, before its first checkpoint
                 state.models[j] = self.templates[j].clone()
-        makers = scenario.slot_metrics()
+        makers = scenario.slot_metrics(built)
         self.make_metrics = [makers[midx] for midx in self.owned]
         self.pred, self.rej, self.cur = (PartWriter(files[kind]) for kind in ("pred", "rej", "cur"))
         self.answers: list = []
