@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DelayedLabels"]
+__all__ = ["DelayedLabels", "answer_order", "interleave"]
 
 
 class DelayedLabels:
@@ -81,19 +81,12 @@ class DelayedLabels:
         stay queued for the next batch, or :meth:`drain`.
         """
         n = len(items)
-        questions = np.asarray(times, dtype=np.int64)
-        answers = np.concatenate([self._answer_times, np.asarray(answer_times, dtype=np.int64)])
         m = len(self._items)
-        # an answer comes out before the first question at or after its time, and not before the
-        # question after its own
-        own = np.concatenate([np.full(m, -1, dtype=np.int64), np.arange(n, dtype=np.int64)])
-        emit = np.maximum(np.searchsorted(questions, answers, side="left"), own + 1)
-        # the queue's order: answer time, then queueing (the carried answers were queued first)
-        order = np.lexsort((np.arange(m + n), answers, emit))
-        cut = int(np.searchsorted(emit[order], n, side="left"))
+        answers = np.concatenate([self._answer_times, np.asarray(answer_times, dtype=np.int64)])
+        order, emit, cut = answer_order(m, times, answers)
         pool = self._items + list(items)
         # the answers before question q are order[bounds[q]:bounds[q + 1]]
-        bounds = np.searchsorted(emit[order[:cut]], np.arange(n + 1), side="left").tolist()
+        bounds = np.searchsorted(emit[:cut], np.arange(n + 1), side="left").tolist()
         emitted = [pool[i] for i in order[:cut].tolist()]
         groups = [(emitted[bounds[q] : bounds[q + 1]], pool[m + q]) for q in range(n)]
         later = order[cut:]
@@ -107,3 +100,43 @@ class DelayedLabels:
         self._items = []
         self._answer_times = self._answer_times[:0]
         return items
+
+
+def answer_order(queued: int, times: npt.ArrayLike, answer_times: np.ndarray) -> tuple:
+    """The order of a batch's answers, as arrays: the rule :class:`DelayedLabels` runs.
+
+    The pool is the ``queued`` answers carried from earlier batches (in queue order) followed by
+    the batch's own, one per question; ``answer_times`` holds the pool's answer times and
+    ``times`` the batch's question times. Returns ``(order, emit, cut)``: the pool in the order
+    its answers come out, the question each comes out before (``len(times)``: after the batch,
+    still queued), aligned with ``order``, and the number that come out within the batch.
+    """
+    questions = np.asarray(times, dtype=np.int64)
+    n = len(questions)
+    # an answer comes out before the first question at or after its time, and not before the
+    # question after its own
+    own = np.concatenate([np.full(queued, -1, dtype=np.int64), np.arange(n, dtype=np.int64)])
+    emit = np.maximum(np.searchsorted(questions, answer_times, side="left"), own + 1)
+    # the queue's order: answer time, then queueing (the carried answers were queued first)
+    order = np.lexsort((np.arange(queued + n), answer_times, emit))
+    emit = emit[order]
+    cut = int(np.searchsorted(emit, n, side="left"))
+    return order, emit, cut
+
+
+def interleave(queued: int, n: int, order: np.ndarray, emit: np.ndarray, cut: int) -> tuple:
+    """The batch's steps in order, from :func:`answer_order`: ``(pool, is_answer)``, each step
+    the pool index of its row and whether it gives the row's answer (else it asks its
+    question); the answers due before question ``q`` come just before it."""
+    pool = np.empty(cut + n, dtype=np.int64)
+    is_answer = np.zeros(cut + n, dtype=bool)
+    # answer i comes after the emit[i] questions before its own; question q after the answers
+    # due at or before it
+    answers_at = np.arange(cut, dtype=np.int64) + emit[:cut]
+    questions_at = np.arange(n, dtype=np.int64) + np.searchsorted(
+        emit[:cut], np.arange(n, dtype=np.int64), side="right"
+    )
+    pool[answers_at] = order[:cut]
+    is_answer[answers_at] = True
+    pool[questions_at] = queued + np.arange(n, dtype=np.int64)
+    return pool, is_answer

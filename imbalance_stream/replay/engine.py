@@ -64,6 +64,7 @@ from imbalance_stream.evaluate.collector import fewer_collections
 from imbalance_stream.evaluate.delayed import DelayedLabels
 
 from .cells import Cell, CellState, load_checkpoint
+from .columnar import ColumnarCell, columnar_fits
 from .columns import read_batch
 from .config import ReplayError
 from .events import NEVER, Event, Reject, text
@@ -84,6 +85,9 @@ from .sources import DamagedLog, records
 
 __all__ = ["partition_of", "run_cell"]
 
+#: Whether cells that can run columnar (:mod:`.columnar`) do; the row-by-row replay is the
+#: reference the columnar one is tested against.
+COLUMNAR = True
 #: Rows read ahead of the replay: the unit of the delayed-label order's computation.
 BATCH = 2048
 #: Rows read into events together, column by column (columns.read_batch).
@@ -125,7 +129,14 @@ def run_cell(cell: Cell) -> dict:
     files = open_parts(paths, state, resumed)
     try:
         with fewer_collections():
-            _CellRun(cell, state, files, paths, resumed).run()
+            loop = _CellRun(cell, state, files, paths, resumed)
+            if not (
+                COLUMNAR
+                and not resumed
+                and columnar_fits(cell, loop.templates, loop.text_labels)
+                and ColumnarCell(loop).run()
+            ):
+                loop.run()  # the whole log, or the rest from where the columnar replay stopped
     finally:
         for handle in files.values():
             handle.close()

@@ -149,6 +149,11 @@ class PartWriter:
         if self.buffer.tell() > 1 << 16:
             self.flush()
 
+    def rows(self, lines):
+        self.writer.writerows(lines)
+        if self.buffer.tell() > 1 << 16:
+            self.flush()
+
     def flush(self):
         data = self.buffer.getvalue()
         if data:

@@ -10,9 +10,12 @@ the label that produced them, the order in which :mod:`~imbalance_stream.replay.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
-__all__ = ["CurveRow", "MetricTrack", "update_metrics"]
+from river.metrics.base import BinaryMetric, ClassificationMetric
+from river.metrics.confusion import ConfusionMatrix
+
+__all__ = ["CurveRow", "MetricTrack", "foldable", "update_metrics"]
 
 #: ``(label time, seq, model index, labels so far, metric name, value text)``.
 CurveRow = tuple[int, int, int, int, str, str]
@@ -25,6 +28,37 @@ def update_metrics(metrics: dict, y, taken) -> None:
             metric.update(y, taken[0] if metric.requires_labels else taken[1])
         else:  # an anomaly detector's score
             metric.update(y, taken)
+
+
+def foldable(metric) -> bool:
+    """Whether ``metric`` takes a label as River's confusion-matrix metrics do: its update adds
+    the label's weight to one cell of its confusion matrix and nothing else, so ``k`` equal
+    ``(label, prediction)`` pairs in a row can be added at once (:func:`_add_pairs`)."""
+    for klass in type(metric).__mro__:
+        if "update" in klass.__dict__:
+            break
+    return (
+        klass in (ClassificationMetric, BinaryMetric)
+        and metric.requires_labels
+        and type(getattr(metric, "cm", None)) is ConfusionMatrix
+    )
+
+
+def _add_pairs(metrics: dict, counts: dict) -> None:
+    """Add ``{(label, prediction): count}`` (in the order the pairs first came) to foldable
+    metrics: the state ``count`` updates of weight 1 would leave (sums of whole numbers are
+    exact in floats, and the matrix's rows and columns are created in the same order)."""
+    for metric in metrics.values():
+        for (y, prediction), count in counts.items():
+            metric.update(y, prediction, w=float(count))
+            metric.cm.n_samples += count - 1
+
+
+def _pair_counts(ys, predictions) -> dict:
+    counts: dict = {}
+    for pair in zip(ys, predictions):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts
 
 
 def metric_values(metrics: dict) -> Iterator[tuple[str, str]]:
@@ -70,6 +104,62 @@ class MetricTrack:
             (label_time, seq, self.midx, self.seen, name, value)
             for name, value in metric_values(self.metrics)
         ]
+
+    def update_many(
+        self,
+        make_metrics,
+        label_times: Sequence[int],
+        seqs: Sequence[int],
+        event_times: Sequence[int],
+        ys: Sequence,
+        predictions: Sequence,
+        taken: Callable[[], list],
+    ) -> list[tuple[int, CurveRow]]:
+        """:meth:`update` for several labels in the order they arrive: ``predictions`` the
+        predicted labels, ``taken`` a function giving what :meth:`update` takes of each (called
+        only if a metric is not :func:`foldable`). Returns the curve rows, each with the index
+        of the label that completed it. Equal pairs in a row are added at once when every metric
+        is foldable, which leaves the metrics exactly as one update per label would."""
+        n = len(ys)
+        out: list[tuple[int, CurveRow]] = []
+        if not all(foldable(metric) for metric in self.metrics.values()):
+            takes = taken()
+            for k in range(n):
+                for row in self.update(
+                    make_metrics, label_times[k], seqs[k], event_times[k], ys[k], takes[k]
+                ):
+                    out.append((k, row))
+            return out
+        if self.window is not None:
+            self._fold_windows(make_metrics, event_times, ys, predictions)
+        start = 0
+        while start < n:
+            stop = min(n, start + self.step - self.seen % self.step)
+            _add_pairs(self.metrics, _pair_counts(ys[start:stop], predictions[start:stop]))
+            self.seen += stop - start
+            last = stop - 1
+            self.last_label_time = label_times[last]
+            if self.seen % self.step == 0:
+                out.extend(
+                    (last, (label_times[last], seqs[last], self.midx, self.seen, name, value))
+                    for name, value in metric_values(self.metrics)
+                )
+            start = stop
+        return out
+
+    def _fold_windows(self, make_metrics, event_times, ys, predictions) -> None:
+        assert self.window is not None
+        counts: dict = {}
+        for index, y, prediction in zip(
+            [when // self.window for when in event_times], ys, predictions
+        ):
+            key = (index, y, prediction)
+            counts[key] = counts.get(key, 0) + 1
+        for (index, y, prediction), count in counts.items():
+            if index not in self.windows:
+                self.windows[index] = [make_metrics(), 0]
+            _add_pairs(self.windows[index][0], {(y, prediction): count})
+            self.windows[index][1] += count
 
     def tail(self) -> list[tuple[int, int, str, str]]:
         """The last cumulative rows ``(label time, labels, name, value)``, when the number of

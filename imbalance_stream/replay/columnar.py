@@ -1,0 +1,349 @@
+"""The columnar replay of a cell whose models all have a steps path: whole blocks of rows at a
+time, the same outputs as the row-by-row replay, byte for byte.
+
+When a cell holds only global models with a steps path (``has_steps_path``: ACOG) and its log
+is one the columnar reader reads (:func:`~.arrow_log.columnar_reader_fits`), the replay runs here
+first. Each block of rows (:class:`~.arrow_log.ArrowLog`), cut where a checkpoint is due, is one
+segment: the order of its questions and answers is computed on arrays
+(:func:`~imbalance_stream.evaluate.delayed.answer_order`, the rule of
+:class:`~imbalance_stream.evaluate.delayed.DelayedLabels`), each model runs the segment's steps in
+one jitted run (:meth:`~imbalance_stream.base.BinaryClassifier.run_steps`), and the prediction
+lines are written a segment at a time. The metrics take each label as it arrives, in the order
+the row-by-row replay gives them.
+
+The moment anything cannot be vouched for (a block the columnar reader does not take, a step a
+model would refuse, an event time before the last), the segment is undone (its models put back
+as they were before it; nothing of it was written) and :meth:`ColumnarCell.run` returns False
+with the cell's state at that point: the rows replayed, the labels pending with their
+predictions, exactly what a checkpoint would hold there. The row-by-row replay goes on from it as
+it would from that checkpoint, and rejects, refuses or stops where it must, naming the reason.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+
+import numpy as np
+
+from imbalance_stream.evaluate.delayed import answer_order, interleave
+
+from .arrow_log import ArrowLog, ColumnBlock, columnar_reader_fits
+from .events import Event, text
+from .parts import write_entities
+
+__all__ = ["ColumnarCell", "columnar_fits"]
+
+
+def columnar_fits(cell, templates, text_labels) -> bool:
+    """Whether ``cell`` can run here: global models only, each with a steps path, under
+    ``replay.compiled``, over a log the columnar reader reads. (A model answering true/false on
+    a log of text labels is left to the row-by-row replay, which stops with the reason.)"""
+    scenario = cell.scenario
+    if cell.kind != "global" or cell.resume or not scenario.compiled:
+        return False
+    for model in templates:
+        if not getattr(model, "has_steps_path", False):
+            return False
+        if text_labels and isinstance(model.positive, bool):
+            return False
+    return columnar_reader_fits(scenario.log)
+
+
+class _Predictions:
+    """One model's predictions of the pool's rows: whether it predicted its positive, the
+    probability of its positive, and the negative label it held then (an index into
+    ``negatives``)."""
+
+    __slots__ = ("is_positive", "negative", "p")
+
+    def __init__(self, is_positive, p, negative):
+        self.is_positive = is_positive
+        self.p = p
+        self.negative = negative
+
+    def take(self, at) -> _Predictions:
+        return _Predictions(self.is_positive[at], self.p[at], self.negative[at])
+
+    @staticmethod
+    def concat(parts) -> _Predictions:
+        return _Predictions(
+            *(
+                np.concatenate([getattr(part, name) for part in parts])
+                for name in ("is_positive", "p", "negative")
+            )
+        )
+
+
+class ColumnarCell:
+    """The columnar replay of one cell over ``state`` (a fresh one): see the module's docstring.
+    ``save`` writes a checkpoint of the state (the row-by-row replay's)."""
+
+    def __init__(self, run):
+        self.run_ = run  # the row-by-row loop's object: its scenario, models, writers, checkpoints
+        self.cell, self.state = run.cell, run.state
+        self.models = run.state.models
+        self.log = run.log
+        self.blocks = ArrowLog(self.log)
+        n_models = len(self.models)
+        self.negatives: list = []  # the negative labels the models held
+        self.carry: ColumnBlock | None = None  # the rows asked whose answers are queued
+        self.carry_seqs = np.zeros(0, dtype=np.int64)
+        self.carry_preds = [
+            _Predictions(np.zeros(0, bool), np.zeros(0), np.zeros(0, np.int64))
+        ] * n_models
+
+    # ---- the loop -----------------------------------------------------------------------------
+
+    def run(self) -> bool:
+        """Replay what this can; True when the whole log was replayed, False when the row-by-row
+        replay must go on from the state as it is left."""
+        for block in self.blocks:
+            start = 0
+            while start < len(block):
+                size = self._segment_size(len(block) - start)
+                if not self._segment(block.take(slice(start, start + size))):
+                    self.hand_over()
+                    return False
+                start += size
+                self._maybe_save()
+        if self.blocks.stopped_at is not None or not self._drain():
+            self.hand_over()
+            return False
+        return True
+
+    def _segment_size(self, left: int) -> int:
+        every = self.cell.checkpoint_every
+        if every is None:
+            return left
+        return min(left, every - self.run_.since_save)
+
+    def _maybe_save(self) -> None:
+        run = self.run_
+        every, seconds = self.cell.checkpoint_every, self.cell.checkpoint_seconds
+        if (every is not None and run.since_save >= every) or (
+            seconds is not None and time.monotonic() - run.last_save >= seconds
+        ):
+            self.hand_over()
+            run._save()
+
+    # ---- one segment --------------------------------------------------------------------------
+
+    def _segment(self, block: ColumnBlock) -> bool:
+        state = self.state
+        n = len(block)
+        if state.last_time is not None and block.times[0] < state.last_time:
+            return False  # the row-by-row replay stops there, naming the row
+        carried = 0 if self.carry is None else len(self.carry)
+        pool = block if self.carry is None else ColumnBlock.concat([self.carry, block])
+        seqs = np.concatenate([self.carry_seqs, state.seq + np.arange(n, dtype=np.int64)])
+        answer_times = np.where(pool.labelled, pool.label_times, pool.times)
+        order, emit, cut = answer_order(carried, block.times, answer_times)
+        steps, is_answer = interleave(carried, n, order, emit, cut)
+        # a label that never arrives only frees its row's place
+        made = ~is_answer | pool.labelled[steps]
+        steps, learn = steps[made], is_answer[made]
+        results = self._run_models(pool, steps, learn)
+        if results is None:
+            return False
+        preds = [_Predictions.concat([self.carry_preds[j], new]) for j, new in enumerate(results)]
+        self._write_predictions(
+            block, seqs[carried:], [p.take(slice(carried, None)) for p in preds]
+        )
+        answered = steps[learn]
+        self._score(pool, seqs, preds, answered)
+        counts = state.counts
+        labelled = int(block.labelled.sum())
+        for midx in self.run_.owned:
+            counts["events"][midx] += n
+            counts["never"][midx] += n - labelled
+            counts["labelled"][midx] += len(answered)
+        later = order[cut:]
+        self.carry = pool.take(later)
+        self.carry_seqs = seqs[later]
+        self.carry_preds = [p.take(later) for p in preds]
+        state.position, state.seq = int(block.rows[-1]), state.seq + n
+        state.last_time = int(block.times[-1])
+        self.run_.since_save += n
+        if self.run_.bar is not None:
+            self.run_.bar.update(n)
+        return True
+
+    def _run_models(self, pool, steps, learn) -> list | None:
+        """Each model's predictions of the segment's questions (rows of the pool past the carried
+        ones), or None (the models as before) when a model would refuse a step."""
+        rows = pool.x[steps]
+        codes = np.where(learn, pool.codes[steps], -1)
+        label_of = np.array([*self.blocks.labels, None], dtype=object)
+        labels = label_of[codes].tolist()
+        before = [copy.deepcopy(model) for model in self.models]
+        out = []
+        for model in self.models:
+            run = model.run_steps(rows, self.blocks.names, learn, labels)
+            if run.done < len(steps):
+                self.models[:] = before
+                return None
+            asked = np.flatnonzero(~learn)
+            negative = np.full(len(asked), self._negative(run.negative_before), dtype=np.int64)
+            negative[asked > run.adopted_at] = self._negative(run.negative_after)
+            out.append(
+                _Predictions(run.decisions[asked] >= 0.0, run.probas[asked].copy(), negative)
+            )
+        return out
+
+    def _negative(self, label) -> int:
+        for k, known in enumerate(self.negatives):
+            if type(known) is type(label) and known == label:
+                return k
+        self.negatives.append(label)
+        return len(self.negatives) - 1
+
+    # ---- outputs ------------------------------------------------------------------------------
+
+    def _write_predictions(self, block, seqs, preds) -> None:
+        run = self.run_
+        n = len(block)
+        label_texts = [text(label) for label in self.blocks.labels]
+        labels = [
+            label_texts[code] if labelled else ""
+            for code, labelled in zip(block.codes.tolist(), block.labelled.tolist())
+        ]
+        entities = block.entities if block.entities is not None else [""] * n
+        common = (seqs.tolist(), block.rows.tolist(), block.ids, block.time_texts, entities)
+        per_model = []
+        for j, midx in enumerate(run.owned):
+            model, pred = self.models[j], preds[j]
+            positive = model.positive
+            written = {
+                k: text(run.as_logged.get(label, label)) for k, label in enumerate(self.negatives)
+            }
+            positive_text = text(run.as_logged.get(positive, positive))
+            prediction = [
+                positive_text if is_positive else written[negative]
+                for is_positive, negative in zip(pred.is_positive.tolist(), pred.negative.tolist())
+            ]
+            scores = self._scores(positive, pred)
+            per_model.append(
+                [
+                    (
+                        seq,
+                        midx,
+                        row,
+                        id_,
+                        when,
+                        entity,
+                        run.labels[j],
+                        guess,
+                        score,
+                        label,
+                        label_time,
+                    )
+                    for seq, row, id_, when, entity, guess, score, label, label_time in zip(
+                        *common, prediction, scores, labels, block.label_time_texts
+                    )
+                ]
+            )
+        lines = (
+            per_model[0]
+            if len(per_model) == 1
+            else [line for group in zip(*per_model) for line in group]
+        )
+        run.pred.rows(lines)
+
+    def _scores(self, positive, pred) -> list[str]:
+        """The score of each prediction as the replay writes it: the probability of the log's
+        positive (``repr`` of the float)."""
+        wanted = self.log.positive
+        if positive == wanted:
+            values = pred.p
+        else:
+            is_wanted = np.array([label == wanted for label in self.negatives] or [False])
+            values = np.where(is_wanted[pred.negative], 1.0 - pred.p, 0.0)
+        return list(map(repr, values.tolist()))
+
+    def _score(self, pool, seqs, preds, answered) -> None:
+        """Each learned label reaches its metrics, in the order the labels arrive (the curve rows
+        of one label in the order of the models, as the row-by-row replay writes them)."""
+        run = self.run_
+        tracks, makers = self.state.tracks, run.make_metrics
+        labels = self.blocks.labels
+        ys = [labels[code] for code in pool.codes[answered].tolist()]
+        label_times = pool.label_times[answered].tolist()
+        times = pool.times[answered].tolist()
+        answered_seqs = seqs[answered].tolist()
+        rows: list = []
+        for j, pred in enumerate(preds):
+            positive, negatives = self.models[j].positive, self.negatives
+            predictions = [
+                positive if is_positive else negatives[negative]
+                for is_positive, negative in zip(
+                    pred.is_positive[answered].tolist(), pred.negative[answered].tolist()
+                )
+            ]
+            made = tracks[j].update_many(
+                makers[j], label_times, answered_seqs, times, ys, predictions,
+                lambda j=j, pred=pred: self._taken(j, pred, answered),
+            )  # fmt: skip
+            rows.extend((k, j, row) for k, row in made)
+        rows.sort(key=lambda item: (item[0], item[1]))
+        for _, _, row in rows:
+            run.cur.row(row)
+
+    def _taken(self, j, pred, at) -> list:
+        """What the metrics take of model ``j``'s predictions of the pool rows ``at``: the
+        prediction and the probabilities, as the row-by-row replay hands them."""
+        positive = self.models[j].positive
+        out = []
+        negatives = self.negatives
+        for is_positive, p, negative in zip(
+            pred.is_positive[at].tolist(), pred.p[at].tolist(), pred.negative[at].tolist()
+        ):
+            label = negatives[negative]
+            out.append((positive if is_positive else label, {positive: p, label: 1.0 - p}))
+        return out
+
+    # ---- the end, and handing over ------------------------------------------------------------
+
+    def _drain(self) -> bool:
+        """The end of the log: every queued answer comes out, in order."""
+        if self.carry is not None and len(self.carry):
+            pool = self.carry
+            steps = np.flatnonzero(pool.labelled)
+            learn = np.ones(len(steps), dtype=bool)
+            if self._run_models(pool, steps, learn) is None:
+                return False
+            self._score(pool, self.carry_seqs, self.carry_preds, steps)
+            for midx in self.run_.owned:
+                self.state.counts["labelled"][midx] += len(steps)
+            self.carry = None
+        self.state.done = True
+        run = self.run_
+        write_entities(run.paths["ent"], run.slots, run.owned, self.models, self.state.entities)
+        self.hand_over()
+        run._save()
+        return True
+
+    def hand_over(self) -> None:
+        """Put the pending rows, with their predictions, where the row-by-row loop keeps them."""
+        run = self.run_
+        run.pending = {}
+        if self.carry is None:
+            return
+        carry, names, labels = self.carry, self.blocks.names, self.blocks.labels
+        taken = [self._taken(j, pred, slice(None)) for j, pred in enumerate(self.carry_preds)]
+        for k in range(len(carry)):
+            code = int(carry.codes[k])
+            labelled = bool(carry.labelled[k])
+            ev = Event(
+                int(carry.rows[k]),
+                carry.ids[k],
+                int(carry.times[k]),
+                carry.time_texts[k],
+                None if carry.entities is None else carry.entities[k],
+                dict(zip(names, carry.x[k].tolist())),
+                labels[code] if code >= 0 else None,
+                int(carry.label_times[k]) if labelled else None,
+                carry.label_time_texts[k],
+            )
+            ev.seq, ev.pos = int(self.carry_seqs[k]), int(carry.rows[k])
+            run.pending[ev.seq] = (ev, [t[k] for t in taken])

@@ -1,0 +1,352 @@
+"""The columnar replay (replay.columnar, replay.arrow_log, replay.vector_times) against the
+row-by-row replay it stands for: the same files, byte for byte, on clean logs (where it runs the
+whole log) and on hostile ones (where it hands over to the row-by-row replay at the first block
+it cannot vouch for); its times against the row reader's; checkpoints it writes resumed by the
+row-by-row replay."""
+
+from __future__ import annotations
+
+import gzip
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from river import datasets
+
+pa = pytest.importorskip("pyarrow")
+
+from imbalance_stream.evaluate.delayed import DelayedLabels, answer_order, interleave  # noqa: E402
+from imbalance_stream.replay import ReplayError, engine, parse, replay  # noqa: E402
+from imbalance_stream.replay import columnar as columnar_module  # noqa: E402
+from imbalance_stream.replay.events import Reject, parse_time  # noqa: E402
+from imbalance_stream.replay.sources import events_from_dataset, write_csv_log  # noqa: E402
+from imbalance_stream.replay.tracking import foldable  # noqa: E402
+from imbalance_stream.replay.vector_times import column_micros  # noqa: E402
+
+# ---- times ----------------------------------------------------------------------------------
+
+
+def _row_reader_micros(value):
+    try:
+        return parse_time(value)
+    except Reject:
+        return None
+
+
+_ISO = st.builds(
+    lambda y, mo, d, sep, h, mi, s, frac, zone: (
+        f"{y:04d}-{mo:02d}-{d:02d}{sep}{h:02d}:{mi:02d}:{s:02d}{frac}{zone}"
+    ),
+    st.sampled_from([0, 1, 4, 100, 1600, 1900, 1969, 1970, 2000, 2023, 2024, 2100, 9999]),
+    st.integers(0, 13),
+    st.integers(0, 32),
+    st.sampled_from(["T", " ", "t", "_"]),
+    st.integers(0, 25),
+    st.integers(0, 60),
+    st.integers(0, 61),
+    st.sampled_from(["", ".1", ".123", ".999999", ".1234567"]),
+    st.sampled_from(["", "Z", "z", "+00:00", "-05:30", "+23:59", "+24:00", "+0530", "-00:00"]),
+)
+_NUMBERS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers(-(10**14), 10**14).map(str),
+    st.sampled_from(["1e3", "+1", ".5", "5.", "1_0", " 1", "0x10", "1e400", "", "nan", "-0"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_ISO, _NUMBERS), min_size=1, max_size=5))
+def test_a_column_of_times_reads_as_the_row_reader_reads_each(values):
+    """Whatever the columnar reading accepts, it reads to the row reader's microseconds; it may
+    give up on a column (None), never read a value otherwise."""
+    got = column_micros(pa.array(values, type=pa.string()))
+    if got is not None:
+        assert got.tolist() == [_row_reader_micros(value) for value in values]
+
+
+def test_the_usual_time_shapes_are_read_a_column_at_a_time():
+    values = [
+        "2024-01-01T00:00:40+00:00",
+        "2024-01-01 00:00:40",
+        "2024-02-29T23:59:59.999999Z",
+        "1999-12-31T23:00:00.500-05:30",
+    ]
+    for value in values:
+        assert column_micros(pa.array([value])).tolist() == [parse_time(value)]
+    assert column_micros(pa.array(["1700000000", "1.5", "-3"])).tolist() == [
+        1_700_000_000_000_000,
+        1_500_000,
+        -3_000_000,
+    ]
+    assert column_micros(pa.array(["2023-02-29T00:00:00"])) is None  # not a date
+    assert column_micros(pa.array(["1", "2024-01-01T00:00:00"])) is None  # mixed
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 4))
+def test_the_array_order_of_answers_is_the_queue_order(seed, batches):
+    rng = np.random.default_rng(seed)
+    queue = DelayedLabels()
+    carried_ids: list = []
+    carried_times = np.zeros(0, dtype=np.int64)
+    clock = 0
+    for b in range(batches):
+        n = int(rng.integers(0, 9))
+        times = np.sort(rng.integers(clock, clock + 10, n))
+        clock = int(times[-1]) if n else clock
+        answers = times + rng.integers(0, 12, n)
+        ids = [(b, i) for i in range(n)]
+        expected = queue.feed(ids, times, answers)
+        pool_times = np.concatenate([carried_times, answers])
+        order, emit, cut = answer_order(len(carried_ids), times, pool_times)
+        steps, is_answer = interleave(len(carried_ids), n, order, emit, cut)
+        pool = carried_ids + ids
+        assert [(bool(a), pool[p]) for p, a in zip(steps.tolist(), is_answer.tolist())] == expected
+        carried_ids = [pool[i] for i in order[cut:].tolist()]
+        carried_times = pool_times[order[cut:]]
+
+
+# ---- the replay, both ways --------------------------------------------------------------------
+
+
+MODELS = """
+D = { class = "ACOG", params = { covariance = "diag" } }
+F = { class = "ACOG", params = { covariance = "full", loss = "I", intercept = true } }
+"""
+FOLDED = 'BA = "river.metrics.BalancedAccuracy"\nF1 = "river.metrics.F1"\n'
+MIXED = FOLDED + 'AUC = { class = "ExactROCAUC", params = { pos_val = true } }\n'
+
+
+def _scenario(models=MODELS, metrics=FOLDED, options="", log="", labels="[false, true]"):
+    return f"""
+name = "s"
+kind = "replay"
+[log]
+path = "log.csv"
+time = "time"
+id = "event_id"
+entity = "entity"
+label = "label"
+labels = {labels}
+label_time = "label_time"
+{log}
+[models]
+{models}
+[metrics]
+{metrics}
+[replay]
+per_entity = false
+step = 50
+window = "2h"
+{options}
+"""
+
+
+def _phishing_log(path, **events):
+    options = {"seed": 3, "interval": 60.0, "entities": 3, "delay_scale": 3600.0, **events}
+    write_csv_log(events_from_dataset(datasets.Phishing(), **options), path)
+
+
+def _outputs(folder):
+    return {
+        path.name: path.read_bytes()
+        for path in sorted(folder.iterdir())
+        if path.is_file() and path.name not in ("run.json", "curves.png")
+    }
+
+
+def _both(tmp_path, monkeypatch, text, **run):
+    """The outputs of the replay with and without the columnar replay, and how the columnar one
+    ended (True: it replayed the whole log; False: it handed over; None: it did not run)."""
+    ended: list = []
+    original = columnar_module.ColumnarCell.run
+
+    def recorded(self):
+        ended.append(original(self))
+        return ended[-1]
+
+    monkeypatch.setattr(columnar_module.ColumnarCell, "run", recorded)
+    outputs, errors = [], []
+    for on in (True, False):
+        monkeypatch.setattr(engine, "COLUMNAR", on)
+        folder = tmp_path / ("columnar" if on else "rows")
+        try:
+            replay(parse(text, base=tmp_path), out_dir=folder, **run)
+            errors.append(None)
+        except ReplayError as error:
+            errors.append(str(error))
+        outputs.append(_outputs(folder) if folder.exists() else {})
+    assert errors[0] == errors[1]
+    assert outputs[0] == outputs[1]
+    return outputs[0], (ended[0] if ended else None), errors[0]
+
+
+@pytest.mark.parametrize(
+    "events,options,metrics",
+    [
+        ({"never": 0.1}, "", FOLDED),
+        ({"never": 0.1}, "", MIXED),
+        ({"never": 0.3, "delay_scale": 36000.0}, "checkpoint_every = 37\n", FOLDED),
+        ({"interval": 0.0}, "", MIXED),  # every row at the same time: ties throughout
+        ({"delay_scale": 0.0}, "checkpoint_seconds = 0.001\n", FOLDED),
+    ],
+    ids=["lost-labels", "unfoldable-metric", "checkpoints", "equal-times", "no-delay"],
+)
+def test_clean_logs_replay_whole_and_write_the_same_files(
+    tmp_path, monkeypatch, events, options, metrics
+):
+    _phishing_log(tmp_path / "log.csv", **events)
+    outputs, ended, _ = _both(tmp_path, monkeypatch, _scenario(metrics=metrics, options=options))
+    assert ended is True
+    assert outputs["predictions.csv"].count(b"\n") == 2 * 1250 + 1
+
+
+def test_models_without_a_steps_path_keep_the_row_by_row_replay(tmp_path, monkeypatch):
+    _phishing_log(tmp_path / "log.csv")
+    models = MODELS + 'R = "river.linear_model.LogisticRegression"\n'
+    _, ended, _ = _both(tmp_path, monkeypatch, _scenario(models=models))
+    assert ended is None
+
+
+def _lines(n=700, seed=0):
+    rng = np.random.default_rng(seed)
+    out = ["event_id,time,entity,label,label_time,a,b,c"]
+    for i in range(n):
+        a, b, c = rng.normal(size=3).round(4)
+        label = "true" if rng.random() < 0.15 else "false"
+        if i % 11 == 3:
+            label = ""  # no label
+        late = "" if i % 17 == 5 else str(i * 30 + int(rng.integers(0, 400)))
+        out.append(f"e{i},{i * 30},x{i % 3},{label},{late},{a},{b},{c}")
+    return out
+
+
+def _write(path, lines, end="\n"):
+    path.write_bytes(end.join(lines).encode() + end.encode())
+
+
+def _hostile(kind, lines):
+    """A clean log made hostile at row 401, labelled (the columnar replay hands over mid-way)."""
+    at = 401
+    if kind == "nan":
+        lines[at] = lines[at].rsplit(",", 1)[0] + ",nan"
+    elif kind == "quote":
+        lines[at] = lines[at].replace(f"e{at - 1}", f'"e{at - 1}"')
+    elif kind == "lone-return":
+        lines[at] = lines[at].replace(f"e{at - 1}", f"e\r{at - 1}")
+    elif kind == "third-label":
+        lines[at] = lines[at].replace(",false,", ",maybe,").replace(",true,", ",maybe,")
+    elif kind == "huge":
+        lines[at] = lines[at].rsplit(",", 1)[0] + ",1e16"
+    elif kind == "short-row":
+        lines[at] = lines[at].rsplit(",", 1)[0]
+    elif kind == "empty-line":
+        lines[at] = ""
+    elif kind == "out-of-order":
+        lines[at] = lines[at].replace(f",{(at - 1) * 30},", ",5,", 1)
+    elif kind == "label-before-time":
+        parts = lines[at].split(",")
+        parts[3], parts[4] = "true", "1"
+        lines[at] = ",".join(parts)
+    elif kind == "unicode-entity":
+        lines[at] = lines[at].replace(",x", ",é", 1)
+    return lines
+
+
+HOSTILE = [
+    "nan",
+    "quote",
+    "lone-return",
+    "third-label",
+    "huge",
+    "short-row",
+    "empty-line",
+    "out-of-order",
+    "label-before-time",
+    "unicode-entity",
+]
+
+
+@pytest.mark.parametrize("kind", HOSTILE)
+def test_a_hostile_row_hands_over_to_the_row_by_row_replay(tmp_path, monkeypatch, kind):
+    from imbalance_stream.replay import arrow_log
+
+    monkeypatch.setattr(arrow_log, "BLOCK_BYTES", 4096)  # blocks of about 100 rows
+    _write(tmp_path / "log.csv", _hostile(kind, _lines()))
+    text = _scenario(options="checkpoint_every = 60\n").replace('window = "2h"', "")
+    outputs, ended, error = _both(tmp_path, monkeypatch, text)
+    assert ended is False
+    if kind == "out-of-order":
+        assert "is before the previous row's" in error
+    else:
+        assert error is None
+        assert outputs["predictions.csv"].count(b"\n") > 500
+
+
+@pytest.mark.parametrize(
+    "variant", ["crlf", "gzip", "tab", "numeric-only", "text-labels", "include", "no-id"]
+)
+def test_log_variants_replay_whole(tmp_path, monkeypatch, variant):
+    lines, log, labels, models = _lines(), "", "[false, true]", MODELS
+    name = "log.csv"
+    end = "\n"
+    if variant == "crlf":
+        end = "\r\n"
+    elif variant == "tab":
+        lines = [line.replace(",", "\t") for line in lines]
+        log = 'delimiter = "\\t"'
+    elif variant == "text-labels":
+        lines = [line.replace(",true,", ",fraud,").replace(",false,", ",ok,") for line in lines]
+        labels = '["ok", "fraud"]'
+        log = 'positive = "fraud"'
+        models = 'D = { class = "ACOG", params = { covariance = "diag", positive = "fraud" } }\n'
+    elif variant == "include":
+        log = '[log.features]\ninclude = ["c", "a"]'
+    elif variant == "no-id":
+        lines = [line.split(",", 1)[1] for line in lines]
+    text = _scenario(models=models, log=log, labels=labels)
+    if variant == "no-id":
+        text = text.replace('id = "event_id"\n', "")
+    if variant == "gzip":
+        name = "log.csv.gz"
+        with gzip.open(tmp_path / name, "wb") as handle:
+            handle.write(("\n".join(lines) + "\n").encode())
+        text = text.replace('path = "log.csv"', f'path = "{name}"')
+    else:
+        _write(tmp_path / name, lines, end)
+    if variant == "tab":
+        text = text.replace('path = "log.csv"', 'path = "log.csv"\nformat = "csv"')
+    _, ended, error = _both(tmp_path, monkeypatch, text)
+    assert error is None and ended is True
+
+
+def test_a_checkpoint_of_the_columnar_replay_resumes_row_by_row(tmp_path, monkeypatch):
+    """A replay stopped after some checkpoints the columnar replay wrote, resumed (row by row,
+    from the checkpoint), writes the uninterrupted run's files byte for byte."""
+    _phishing_log(tmp_path / "log.csv", never=0.2, delay_scale=20000.0)
+    scenario = parse(_scenario(options="checkpoint_every = 100\n"), base=tmp_path)
+    whole = replay(scenario, out_dir=tmp_path / "whole")
+    segments = columnar_module.ColumnarCell._segment
+    count = [0]
+
+    def stopping(self, block):
+        count[0] += 1
+        if count[0] == 7:
+            raise KeyboardInterrupt
+        return segments(self, block)
+
+    monkeypatch.setattr(columnar_module.ColumnarCell, "_segment", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        replay(scenario, out_dir=tmp_path / "stopped")
+    monkeypatch.setattr(columnar_module.ColumnarCell, "_segment", segments)
+    resumed = replay(scenario, out_dir=tmp_path / "stopped", resume=True)
+    assert _outputs(resumed.out_dir) == _outputs(whole.out_dir)
+
+
+def test_only_confusion_matrix_metrics_are_folded():
+    from river import metrics
+
+    assert foldable(metrics.BalancedAccuracy()) and foldable(metrics.F1())
+    assert foldable(metrics.GeometricMean()) and foldable(metrics.MCC())
+    assert not foldable(metrics.ROCAUC()) and not foldable(metrics.LogLoss())
