@@ -249,8 +249,12 @@ def _hostile(kind, lines):
         parts = lines[at].split(",")
         parts[3], parts[4] = "true", "1"
         lines[at] = ",".join(parts)
-    elif kind == "unicode-entity":
-        lines[at] = lines[at].replace(",x", ",é", 1)
+    elif kind == "nul":
+        lines[at] = lines[at].replace(f"e{at - 1}", f"e\0{at - 1}")
+    elif kind == "blank-id":  # white space to Python's str.strip, not to a space-and-tab trim
+        lines[at] = lines[at].replace(f"e{at - 1}", "\x0b\u2003")
+    elif kind == "late-quote":  # a quote in the last block only
+        lines[-1] = lines[-1].replace(f"e{len(lines) - 2}", f'"e{len(lines) - 2}"')
     return lines
 
 
@@ -264,7 +268,9 @@ HOSTILE = [
     "empty-line",
     "out-of-order",
     "label-before-time",
-    "unicode-entity",
+    "nul",
+    "blank-id",
+    "late-quote",
 ]
 
 
@@ -285,7 +291,8 @@ def test_a_hostile_row_hands_over_to_the_row_by_row_replay(tmp_path, monkeypatch
 
 
 @pytest.mark.parametrize(
-    "variant", ["crlf", "gzip", "tab", "numeric-only", "text-labels", "include", "no-id"]
+    "variant",
+    ["crlf", "gzip", "tab", "text-labels", "include", "no-id", "unicode", "commas-in-values"],
 )
 def test_log_variants_replay_whole(tmp_path, monkeypatch, variant):
     lines, log, labels, models = _lines(), "", "[false, true]", MODELS
@@ -301,6 +308,14 @@ def test_log_variants_replay_whole(tmp_path, monkeypatch, variant):
         labels = '["ok", "fraud"]'
         log = 'positive = "fraud"'
         models = 'D = { class = "ACOG", params = { covariance = "diag", positive = "fraud" } }\n'
+    elif variant == "unicode":
+        lines = [line.replace(",x1,", ",é\u2003x,") for line in lines]
+    elif variant == "commas-in-values":  # a tab-separated log whose ids hold commas: quoted
+        lines = [lines[0].replace(",", "\t")] + [
+            "e," + line[1:].replace(",", "\t") for line in lines[1:]
+        ]
+        log = 'delimiter = "\\t"'
+        models = MODELS.replace("D = ", '"D, diag" = ')
     elif variant == "include":
         log = '[log.features]\ninclude = ["c", "a"]'
     elif variant == "no-id":

@@ -7,9 +7,10 @@ labels among the log's, ids and entities not empty, label times not before their
 event times in order. A block that passes is a :class:`ColumnBlock`, the same rows, values and
 texts the row reader (:class:`~imbalance_stream.replay.events.RowReader`) would have made of it.
 
-A block this reader cannot vouch for wholly (a quote, a carriage return, a control character or
-a byte that is not ASCII, an empty line, a row of the wrong width, any value that the row reader
-would refuse or read otherwise) ends the columnar reading: :attr:`ArrowLog.stopped_at` then holds
+A block this reader cannot vouch for wholly (a quote, which may open a field spanning lines; a
+NUL byte; a row of the wrong width, which a lone carriage return or an empty line makes; text
+that is not UTF-8; any value that the row reader would refuse or read otherwise) ends the
+columnar reading: :attr:`ArrowLog.stopped_at` then holds
 the rows read before it, and the replay reads the rest of the log row by row, which rejects what
 it must, naming the reason. The columnar reader never rejects a row itself.
 """
@@ -17,7 +18,7 @@ it must, naming the reason. The columnar reader never rejects a row itself.
 from __future__ import annotations
 
 import dataclasses
-import re
+from typing import Any
 
 import numpy as np
 
@@ -28,14 +29,6 @@ __all__ = ["ArrowLog", "ColumnBlock", "columnar_reader_fits"]
 
 #: Bytes read at a time; a block is cut at its last line end.
 BLOCK_BYTES = 1 << 20
-#: What a block may not hold for this reader to vouch for it: quotes (a field may span lines),
-#: control characters other than the tab and the line ends, and empty lines. (Carriage returns
-#: are taken only as the first half of a "\r\n" line end: see _lone_returns.)
-_UNSURE = re.compile(rb'["\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\n\r?\n|^\r?\n')
-
-
-def _lone_returns(data: bytes) -> bool:
-    return data.count(b"\r") != data.count(b"\r\n")
 
 
 def columnar_reader_fits(spec) -> bool:
@@ -56,20 +49,21 @@ def columnar_reader_fits(spec) -> bool:
 @dataclasses.dataclass
 class ColumnBlock:
     """Valid rows of a log, column by column: ``rows`` (1-based), the texts the outputs copy
-    (``ids``, ``time_texts``, ``entities``, ``label_time_texts``), ``times`` and ``label_times``
+    (``ids``, ``time_texts``, ``entities``, ``label_time_texts``: pyarrow string arrays, the
+    label time empty where the row's label does not arrive), ``times`` and ``label_times``
     in integer microseconds, ``codes`` (index of the row's label in :attr:`ArrowLog.labels`, -1
     for no label), ``labelled`` (a label and a label time: the row's label arrives) and the
     features ``x`` (rows by :attr:`ArrowLog.names`)."""
 
     rows: np.ndarray
-    ids: list
-    time_texts: list
-    entities: list | None
+    ids: Any
+    time_texts: Any
+    entities: Any
     times: np.ndarray
     codes: np.ndarray
     labelled: np.ndarray
     label_times: np.ndarray
-    label_time_texts: list
+    label_time_texts: Any
     x: np.ndarray
 
     def __len__(self) -> int:
@@ -82,24 +76,38 @@ class ColumnBlock:
             value = getattr(self, field.name)
             if value is None:
                 picked.append(None)
-            elif isinstance(value, list) and not isinstance(at, slice):
-                picked.append([value[i] for i in np.asarray(at).tolist()])
-            else:
+            elif isinstance(value, np.ndarray) or isinstance(at, slice):
                 picked.append(value[at])
+            else:
+                picked.append(value.take(np.asarray(at, dtype=np.int64)))
         return ColumnBlock(*picked)
 
     @staticmethod
     def concat(blocks: list) -> ColumnBlock:
+        import pyarrow as pa
+
         values: list = []
         for field in dataclasses.fields(ColumnBlock):
             parts = [getattr(block, field.name) for block in blocks]
             if parts[0] is None:
                 values.append(None)
-            elif isinstance(parts[0], list):
-                values.append([v for part in parts for v in part])
-            else:
+            elif isinstance(parts[0], np.ndarray):
                 values.append(np.concatenate(parts))
+            else:
+                values.append(pa.concat_arrays(parts))
         return ColumnBlock(*values)
+
+
+def _some_empty(texts) -> bool:
+    """Whether an id or entity column holds a value the row reader finds empty (white space
+    only, in Python's sense): checked in Python for the values that do not open with a visible
+    ASCII character, which are few."""
+    import pyarrow.compute as pc
+
+    suspects = pc.invert(pc.match_substring_regex(texts, "^[!-~]"))
+    if not pc.any(suspects).as_py():
+        return False
+    return any(is_empty(value) for value in texts.filter(suspects).to_pylist())
 
 
 class ArrowLog:
@@ -133,7 +141,7 @@ class ArrowLog:
             self.stopped_at = 0
             return
         line = line[:-2] if line.endswith(b"\r\n") else line[:-1]
-        if not line or _UNSURE.search(line) or b"\r" in line:
+        if not line or not line.decode("ascii").replace("\t", " ").isprintable() or b'"' in line:
             self.stopped_at = 0
             return
         header = line.decode("ascii").split(self.spec.delimiter)
@@ -179,7 +187,7 @@ class ArrowLog:
         import pyarrow as pa
         import pyarrow.csv as pa_csv
 
-        if not data.isascii() or _UNSURE.search(data) or _lone_returns(data):
+        if b'"' in data or b"\0" in data:
             return None
         reader, header = self.reader, self._header
         strings = [reader.time, reader.label, reader.id, reader.entity, reader.label_time]
@@ -207,12 +215,10 @@ class ArrowLog:
             )
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return None
-        n = table.num_rows
-        if n != data.count(b"\n") + (not data.endswith(b"\n")):
-            return None
-        return self._checked(table, n)
+        return self._checked(table, table.num_rows)
 
     def _checked(self, table, n) -> ColumnBlock | None:
+        import pyarrow as pa
         import pyarrow.compute as pc
 
         reader = self.reader
@@ -233,13 +239,13 @@ class ArrowLog:
             return None
         texts: dict = {}
         for name in (reader.id, reader.entity):
-            if name is None:
-                continue
-            column = table.column(name).combine_chunks()
-            if pc.any(pc.equal(pc.utf8_length(pc.utf8_trim(column, " \t")), 0)).as_py():
-                return None
-            texts[name] = column.to_pylist()
+            if name is not None:
+                texts[name] = table.column(name).combine_chunks()
+                if _some_empty(texts[name]):
+                    return None
         label_time_column = table.column(reader.label_time).combine_chunks()
+        # (only spaces and tabs count as empty here; a value the row reader finds empty for
+        # other white space does not parse as a time either, and the block is left to it)
         given = pc.not_equal(pc.utf8_length(pc.utf8_trim(label_time_column, " \t")), 0)
         labelled = (codes >= 0) & np.asarray(given.to_numpy(zero_copy_only=False), dtype=bool)
         where = np.flatnonzero(labelled)
@@ -248,23 +254,18 @@ class ArrowLog:
         if parsed is None or np.any(parsed < times[where]):
             return None
         label_times[where] = parsed
-        label_time_list = label_time_column.to_pylist()
-        label_time_texts = [""] * n
-        for k in where.tolist():
-            label_time_texts[k] = label_time_list[k]
         first = self._read + 1
+        rows = np.arange(first, first + n, dtype=np.int64)
         return ColumnBlock(
-            rows=np.arange(first, first + n, dtype=np.int64),
-            ids=texts[reader.id]
-            if reader.id is not None
-            else [str(r) for r in range(first, first + n)],
-            time_texts=time_column.to_pylist(),
-            entities=texts.get(reader.entity) if reader.entity is not None else None,
+            rows=rows,
+            ids=texts[reader.id] if reader.id is not None else pa.array(rows).cast(pa.string()),
+            time_texts=time_column,
+            entities=texts.get(reader.entity),
             times=times,
             codes=codes,
             labelled=labelled,
             label_times=label_times,
-            label_time_texts=label_time_texts,
+            label_time_texts=pc.if_else(pa.array(labelled), label_time_column, ""),
             x=x,
         )
 

@@ -50,6 +50,27 @@ def columnar_fits(cell, templates, text_labels) -> bool:
     return columnar_reader_fits(scenario.log)
 
 
+def _needs_quotes(value: str) -> bool:
+    """Whether the csv module quotes ``value`` (minimal quoting, lines ended by "\\n")."""
+    return any(c in value for c in ',"\r\n')
+
+
+def _interleave(arrays):
+    """The values of equally long arrays in the order (position, array)."""
+    import pyarrow as pa
+
+    n, k = len(arrays[0]), len(arrays)
+    order = (np.arange(n)[:, None] + n * np.arange(k)[None, :]).ravel()
+    return pa.concat_arrays(arrays).take(pa.array(order))
+
+
+def _text_bytes(strings) -> bytes:
+    """The UTF-8 bytes of a pyarrow string array's values, one after the other."""
+    offsets = np.frombuffer(strings.buffers()[1], dtype=np.int32)[strings.offset :]
+    first, last = int(offsets[0]), int(offsets[len(strings)])
+    return strings.buffers()[2].to_pybytes()[first:last]
+
+
 class _Predictions:
     """One model's predictions of the pool's rows: whether it predicted its positive, the
     probability of its positive, and the negative label it held then (an index into
@@ -201,54 +222,58 @@ class ColumnarCell:
     # ---- outputs ------------------------------------------------------------------------------
 
     def _write_predictions(self, block, seqs, preds) -> None:
+        """The segment's prediction lines, in the order (row, model), as the row-by-row replay
+        writes them with the csv module: joined here a column at a time by pyarrow when no value
+        needs quoting (no comma, quote or line break: the block has no quote nor line break, so
+        only a comma in a text copied from a log whose delimiter is not one, or in a model's name
+        or a label, could), else written with the csv module."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
         run = self.run_
         n = len(block)
         label_texts = [text(label) for label in self.blocks.labels]
-        labels = [
-            label_texts[code] if labelled else ""
-            for code, labelled in zip(block.codes.tolist(), block.labelled.tolist())
-        ]
-        entities = block.entities if block.entities is not None else [""] * n
-        common = (seqs.tolist(), block.rows.tolist(), block.ids, block.time_texts, entities)
-        per_model = []
+        label_at = np.where(block.labelled, block.codes, len(label_texts))
+        entities = block.entities if block.entities is not None else pa.array([""] * n)
+        copied = [block.ids, block.time_texts, entities, block.label_time_texts]
+        fixed = [*label_texts, *run.labels]
+        columns = []
         for j, midx in enumerate(run.owned):
             model, pred = self.models[j], preds[j]
-            positive = model.positive
-            written = {
-                k: text(run.as_logged.get(label, label)) for k, label in enumerate(self.negatives)
-            }
-            positive_text = text(run.as_logged.get(positive, positive))
-            prediction = [
-                positive_text if is_positive else written[negative]
-                for is_positive, negative in zip(pred.is_positive.tolist(), pred.negative.tolist())
-            ]
-            scores = self._scores(positive, pred)
-            per_model.append(
+            guesses = [model.positive, *self.negatives]
+            guess_texts = [text(run.as_logged.get(label, label)) for label in guesses]
+            fixed += guess_texts
+            guess_at = np.where(pred.is_positive, 0, 1 + pred.negative)
+            columns.append(
                 [
-                    (
-                        seq,
-                        midx,
-                        row,
-                        id_,
-                        when,
-                        entity,
-                        run.labels[j],
-                        guess,
-                        score,
-                        label,
-                        label_time,
-                    )
-                    for seq, row, id_, when, entity, guess, score, label, label_time in zip(
-                        *common, prediction, scores, labels, block.label_time_texts
-                    )
+                    pa.array(seqs).cast(pa.string()),
+                    str(midx),
+                    pa.array(block.rows).cast(pa.string()),
+                    block.ids,
+                    block.time_texts,
+                    entities,
+                    run.labels[j],
+                    pa.array(guess_texts).take(pa.array(guess_at)),
+                    pa.array(self._scores(model.positive, pred)),
+                    pa.array([*label_texts, ""]).take(pa.array(label_at)),
+                    block.label_time_texts,
                 ]
             )
-        lines = (
-            per_model[0]
-            if len(per_model) == 1
-            else [line for group in zip(*per_model) for line in group]
+        plain = not any(_needs_quotes(value) for value in fixed) and not (
+            self.log.delimiter != ","
+            and any(pc.any(pc.match_substring(c, ",")).as_py() for c in copied)
         )
-        run.pred.rows(lines)
+        if not plain:
+            as_lists = [
+                [c.to_pylist() if isinstance(c, pa.Array) else [c] * n for c in model_columns]
+                for model_columns in columns
+            ]
+            per_model = [list(zip(*model_columns)) for model_columns in as_lists]
+            run.pred.rows([line for group in zip(*per_model) for line in group])
+            return
+        lines = [pc.binary_join_element_wise(*model_columns, ",") for model_columns in columns]
+        joined = lines[0] if len(lines) == 1 else _interleave(lines)
+        run.pred.raw(_text_bytes(pc.binary_join_element_wise(joined, "", "\n")))
 
     def _scores(self, positive, pred) -> list[str]:
         """The score of each prediction as the replay writes it: the probability of the log's
@@ -331,19 +356,22 @@ class ColumnarCell:
             return
         carry, names, labels = self.carry, self.blocks.names, self.blocks.labels
         taken = [self._taken(j, pred, slice(None)) for j, pred in enumerate(self.carry_preds)]
+        ids, time_texts = carry.ids.to_pylist(), carry.time_texts.to_pylist()
+        entities = None if carry.entities is None else carry.entities.to_pylist()
+        label_time_texts = carry.label_time_texts.to_pylist()
         for k in range(len(carry)):
             code = int(carry.codes[k])
             labelled = bool(carry.labelled[k])
             ev = Event(
                 int(carry.rows[k]),
-                carry.ids[k],
+                ids[k],
                 int(carry.times[k]),
-                carry.time_texts[k],
-                None if carry.entities is None else carry.entities[k],
+                time_texts[k],
+                None if entities is None else entities[k],
                 dict(zip(names, carry.x[k].tolist())),
                 labels[code] if code >= 0 else None,
                 int(carry.label_times[k]) if labelled else None,
-                carry.label_time_texts[k],
+                label_time_texts[k],
             )
             ev.seq, ev.pos = int(self.carry_seqs[k]), int(carry.rows[k])
             run.pending[ev.seq] = (ev, [t[k] for t in taken])

@@ -108,11 +108,90 @@ def _merge_predictions(parts, out, predictions_format):
     """``predictions.csv`` (or ``.parquet``) in replay order; returns whether the times are ISO
     text (None when nothing was predicted), the number of duplicate event ids
     (:class:`_DuplicateIds`) and the first and last event times as written (None: no row)."""
+    target = os.path.join(out, "predictions.csv")
+    merged = _one_part(parts, target) if len(parts) == 1 else None
+    if merged is None:
+        merged = _merged_parts(parts, target)
+    if predictions_format == "parquet":
+        _to_parquet(target, os.path.join(out, "predictions.parquet"))
+        os.unlink(target)
+    return merged
+
+
+_CHUNK = 1 << 22
+
+
+def _one_part(parts, target):
+    """The merge of a single part (a serial run, or the global models alone) whose lines hold no
+    quote, so that each line is one record and its fields fall between commas: the lines copied
+    in blocks with their first two fields (the row's place and the model's index) cut off, the
+    fields the merge reads found from the positions of the commas. None (nothing written) if a
+    quote turns up: then the csv module reads the part."""
+    import numpy as np
+
+    duplicates = _DuplicateIds(os.path.dirname(parts[0]))
+    last_seq = first = last = None
+    with open(f"{parts[0]}.pred", "rb") as source, _atomic(target, "wb") as handle:
+        handle.write((",".join(PREDICTION_COLUMNS) + "\n").encode())
+        rest = b""
+        while True:
+            chunk = source.read(_CHUNK)
+            data = rest + chunk
+            if not data:
+                break
+            if b'"' in chunk:
+                return None
+            cut = data.rfind(b"\n") + 1 if chunk else len(data)
+            data, rest = data[:cut], data[cut:]
+            if not data:
+                continue
+            codes = np.frombuffer(data, dtype=np.uint8)
+            ends = np.flatnonzero(codes == ord("\n"))
+            starts = np.concatenate([[0], ends[:-1] + 1])
+            commas = np.flatnonzero(codes == ord(","))
+            # the first five commas of each line: after the place, the model, the row, the id
+            # and the time
+            at = np.searchsorted(commas, starts)
+            c1, c2, c3, c4, c5 = (commas[at + k] for k in range(5))
+            ids = [data[a + 1 : b] for a, b in zip(c3.tolist(), c4.tolist())]
+            if not _one_model(codes, c1, c2):  # keep the first model's line of each row
+                places = [data[a:b] for a, b in zip(starts.tolist(), c1.tolist())]
+                firsts = []
+                for k, place in enumerate(places):
+                    if place != last_seq:
+                        last_seq = place
+                        firsts.append(k)
+                ids = [ids[k] for k in firsts]
+            duplicates.add_many(ids)
+            if first is None:
+                first = data[c4[0] + 1 : c5[0]]
+            last = data[c4[-1] + 1 : c5[-1]]
+            # keep each line from the byte after its second comma
+            keep = np.zeros(len(codes) + 1, dtype=np.int8)
+            keep[starts] -= 1
+            keep[c2 + 1] += 1
+            handle.write(codes[np.cumsum(keep[:-1]) == 0].tobytes())
+    if first is None:
+        return None, duplicates.count(), None
+    span = (first.decode(), last.decode())
+    return not is_number(span[0]), duplicates.count(), span
+
+
+def _one_model(codes, before, after) -> bool:
+    """Whether every line's model field (the bytes between the commas ``before`` and ``after``)
+    is the same: then every line is a row of its own."""
+
+    widths = after - before
+    if len(widths) == 0 or (widths != widths[0]).any():
+        return False
+    return all((codes[before + k] == codes[before[0] + k]).all() for k in range(1, int(widths[0])))
+
+
+def _merged_parts(parts, target):
     iso = None
     duplicates = _DuplicateIds(os.path.dirname(parts[0]))
     last_seq = None
     first = last = None  # the first and the last event time, as the log writes them
-    target = os.path.join(out, "predictions.csv")
     with _atomic(target) as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(PREDICTION_COLUMNS)
@@ -127,9 +206,6 @@ def _merge_predictions(parts, out, predictions_format):
                 last = record[time_at]  # replay order is time order
                 first = last if first is None else first
             writer.writerow(record[OUTPUT])
-    if predictions_format == "parquet":
-        _to_parquet(target, os.path.join(out, "predictions.parquet"))
-        os.unlink(target)
     return iso, duplicates.count(), None if first is None else (first, last)
 
 
@@ -165,6 +241,26 @@ class _DuplicateIds:
                 bucket.tofile(handle)
             del bucket[:]
             self.written[k] = True
+
+    def add_many(self, event_ids) -> None:
+        """:meth:`add` for many ids at once."""
+        import numpy as np
+
+        codes = np.fromiter(map(hash, event_ids), dtype=np.int64, count=len(event_ids))
+        buckets = codes & (self.BUCKETS - 1)
+        order = np.argsort(buckets, kind="stable")
+        codes = codes[order]
+        bounds = np.searchsorted(buckets[order], np.arange(self.BUCKETS + 1)).tolist()
+        for k in range(self.BUCKETS):
+            if bounds[k] == bounds[k + 1]:
+                continue
+            bucket = self.buckets[k]
+            bucket.frombytes(codes[bounds[k] : bounds[k + 1]].tobytes())
+            if len(bucket) >= self._FLUSH:
+                with open(self.paths[k], "ab") as handle:
+                    bucket.tofile(handle)
+                del bucket[:]
+                self.written[k] = True
 
     def count(self) -> int:
         import numpy as np

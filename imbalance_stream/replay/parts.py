@@ -154,6 +154,11 @@ class PartWriter:
         if self.buffer.tell() > 1 << 16:
             self.flush()
 
+    def raw(self, data: bytes) -> None:
+        """Append lines already written as UTF-8 text (after what the writer holds)."""
+        self.flush()
+        self.handle.write(data)
+
     def flush(self):
         data = self.buffer.getvalue()
         if data:

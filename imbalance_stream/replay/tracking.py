@@ -10,6 +10,7 @@ the label that produced them, the order in which :mod:`~imbalance_stream.replay.
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable, Iterator, Sequence
 
 from river.metrics.base import BinaryMetric, ClassificationMetric
@@ -55,10 +56,8 @@ def _add_pairs(metrics: dict, counts: dict) -> None:
 
 
 def _pair_counts(ys, predictions) -> dict:
-    counts: dict = {}
-    for pair in zip(ys, predictions):
-        counts[pair] = counts.get(pair, 0) + 1
-    return counts
+    """``{(label, prediction): count}`` in the order the pairs first come."""
+    return collections.Counter(zip(ys, predictions))
 
 
 def metric_values(metrics: dict) -> Iterator[tuple[str, str]]:
@@ -149,12 +148,9 @@ class MetricTrack:
 
     def _fold_windows(self, make_metrics, event_times, ys, predictions) -> None:
         assert self.window is not None
-        counts: dict = {}
-        for index, y, prediction in zip(
-            [when // self.window for when in event_times], ys, predictions
-        ):
-            key = (index, y, prediction)
-            counts[key] = counts.get(key, 0) + 1
+        counts = collections.Counter(
+            zip([when // self.window for when in event_times], ys, predictions)
+        )
         for (index, y, prediction), count in counts.items():
             if index not in self.windows:
                 self.windows[index] = [make_metrics(), 0]

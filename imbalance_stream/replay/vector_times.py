@@ -61,15 +61,19 @@ def column_micros(texts) -> np.ndarray | None:
 def iso_micros(texts) -> np.ndarray | None:
     """ISO 8601 date-times (a pyarrow string array) as microseconds since 1970 UTC, or None."""
     offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset :][: len(texts) + 1]
-    lengths = np.diff(offsets).astype(np.int64)
     data = np.frombuffer(texts.buffers()[2], dtype=np.uint8)
+    lengths = np.diff(offsets)
     out = np.empty(len(texts), dtype=np.int64)
-    for width in np.unique(lengths).tolist():
+    shortest, longest = int(lengths.min()), int(lengths.max())
+    for width in [shortest] if shortest == longest else np.unique(lengths).tolist():
         if width not in _SHAPES:
             return None
-        at = np.flatnonzero(lengths == width)
-        starts = offsets[at].astype(np.int64)
-        chars = data[starts[:, None] + np.arange(width)]
+        at: slice | np.ndarray = slice(None)
+        if shortest == longest:  # one width: the texts are a matrix as they lie
+            chars = data[offsets[0] : offsets[-1]].reshape(-1, width)
+        else:
+            at = np.flatnonzero(lengths == width)
+            chars = data[offsets[at].astype(np.int64)[:, None] + np.arange(width)]
         micros = _fixed_width(chars, *_SHAPES[width])
         if micros is None:
             return None
@@ -77,44 +81,32 @@ def iso_micros(texts) -> np.ndarray | None:
     return out
 
 
-def _number(digits: np.ndarray) -> np.ndarray:
-    value = np.zeros(len(digits), dtype=np.int64)
-    for k in range(digits.shape[1]):
-        value = value * 10 + digits[:, k]
-    return value
-
-
 def _fixed_width(chars: np.ndarray, fraction: int, zone: str) -> np.ndarray | None:
     """The date-times of one width (rows of ``chars``, ASCII codes), or None if one is not
     valid."""
-    digits = chars.astype(np.int64) - ord("0")
-    digit_at = list(_DIGITS)
-    if fraction:
-        digit_at += list(range(20, 20 + fraction))
     end = 19 + (fraction + 1 if fraction else 0)
+    digit_at = list(_DIGITS) + list(range(20, 20 + fraction))
     if zone == "+":
         digit_at += [end + 1, end + 2, end + 4, end + 5]
-    if ((digits[:, digit_at] < 0) | (digits[:, digit_at] > 9)).any():
+    digits = chars[:, digit_at] - np.uint8(ord("0"))  # (a byte below "0" wraps above 9)
+    if (digits > 9).any():
         return None
-    separators_ok = (
-        (chars[:, 4] == _DASH)
-        & (chars[:, 7] == _DASH)
-        & ((chars[:, 10] == ord("T")) | (chars[:, 10] == ord(" ")))
-        & (chars[:, 13] == _COLON)
-        & (chars[:, 16] == _COLON)
-    )
+    separators = [(4, "-"), (7, "-"), (13, ":"), (16, ":")]
     if fraction:
-        separators_ok &= chars[:, 19] == _DOT
+        separators.append((19, "."))
     if zone == "Z":
-        separators_ok &= chars[:, end] == ord("Z")
+        separators.append((end, "Z"))
     elif zone == "+":
-        separators_ok &= ((chars[:, end] == _PLUS) | (chars[:, end] == _MINUS)) & (
-            chars[:, end + 3] == _COLON
-        )
-    if not separators_ok.all():
+        separators.append((end + 3, ":"))
+    at = [k for k, _ in separators]
+    if (chars[:, at] != np.array([ord(c) for _, c in separators], dtype=np.uint8)).any():
         return None
-    year, month, day = _number(digits[:, 0:4]), _number(digits[:, 5:7]), _number(digits[:, 8:10])
-    hour, minute, second = (_number(digits[:, k : k + 2]) for k in (11, 14, 17))
+    middle = chars[:, 10]
+    if not ((middle == ord("T")) | (middle == ord(" "))).all():
+        return None
+    # the fields as numbers: each a sum of its digits times powers of ten, one product
+    fields = digits.astype(np.int64) @ _place_values(len(digit_at), fraction, zone)
+    year, month, day, hour, minute, second = fields[:, :6].T
     leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
     month_ok = (month >= 1) & (month <= 12)
     days_in = _DAYS_IN_MONTH[np.where(month_ok, month, 0)] + ((month == 2) & leap)
@@ -127,25 +119,37 @@ def _fixed_width(chars: np.ndarray, fraction: int, zone: str) -> np.ndarray | No
         & (minute <= 59)
         & (second <= 59)
     )
-    shift = np.zeros(len(chars), dtype=np.int64)
+    shift = 0
     if zone == "+":
-        zone_hours, zone_minutes = (
-            _number(digits[:, end + 1 : end + 3]),
-            _number(digits[:, end + 4 : end + 6]),
-        )
+        zone_hours, zone_minutes = fields[:, -2], fields[:, -1]
         valid &= (zone_hours <= 23) & (zone_minutes <= 59)
         sign = np.where(chars[:, end] == _MINUS, -1, 1)
+        if not ((chars[:, end] == _PLUS) | (chars[:, end] == _MINUS)).all():
+            return None
         shift = sign * (zone_hours * 3600 + zone_minutes * 60)
     if not valid.all():
         return None
-    micros_of_second = np.zeros(len(chars), dtype=np.int64)
-    if fraction:
-        micros_of_second = _number(digits[:, 20 : 20 + fraction]) * 10 ** (6 - fraction)
     seconds = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
-    micros = (seconds - shift) * MICRO + micros_of_second
+    micros = (seconds - shift) * MICRO
+    if fraction:
+        micros += fields[:, 6] * 10 ** (6 - fraction)
     if not (time_in_range(int(micros.min()), True) and time_in_range(int(micros.max()), True)):
         return None
     return micros
+
+
+def _place_values(n_digits: int, fraction: int, zone: str) -> np.ndarray:
+    """The matrix that turns a row of digits (the date's 14, the fraction's, the offset's 4) into
+    the fields: year, month, day, hour, minute, second, then fraction and offset hours and
+    minutes where present."""
+    widths = [4, 2, 2, 2, 2, 2] + ([fraction] if fraction else []) + ([2, 2] if zone == "+" else [])
+    weights = np.zeros((n_digits, len(widths)), dtype=np.int64)
+    row = 0
+    for column, width in enumerate(widths):
+        for k in range(width):
+            weights[row, column] = 10 ** (width - 1 - k)
+            row += 1
+    return weights
 
 
 def _days_from_civil(year, month, day) -> np.ndarray:
