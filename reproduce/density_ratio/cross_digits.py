@@ -69,12 +69,8 @@ def _subsample(X, digits, pair, rng, cap: int):
 
 
 def _cell(cell: dict) -> list[dict]:
-    domains = digit_domains(cell["seed"])
     pair = tuple(cell["task"])
-    source_name, target_name = cell["direction"].split("->")
-    rng = np.random.default_rng([cell["seed"], pair[0], pair[1], cell["run"], len(source_name)])
-    Xs, ys = _subsample(*domains[source_name], pair, rng, cell["max_per_domain"])
-    Xt, yt = _subsample(*domains[target_name], pair, rng, cell["max_per_domain"])
+    Xs, ys, Xt, yt = _task_data(cell)
     seed = cell["seed"] + cell["run"]
     base = {"direction": cell["direction"], "task": f"{pair[0]} vs {pair[1]}", "run": cell["run"]}
     svm = WeightedTSVM(kernel="linear", lambda2=0.0, seed=seed)
@@ -167,7 +163,8 @@ FIG4_3_TASKS = ((0, 1), (5, 6))
 
 
 def _task_data(cell: dict):
-    """The source and target of one task and run, drawn as :func:`_cell` draws them."""
+    """The source and target of one task and run: a random 90 % of each collection's images of
+    the task's two digits (at most ``max_per_domain``), the second digit labelled 1."""
     domains = digit_domains(cell["seed"])
     pair = tuple(cell["task"])
     source_name, target_name = cell["direction"].split("->")

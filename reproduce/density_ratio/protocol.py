@@ -603,7 +603,28 @@ def _roc_summary(log: list[dict], table: str, key) -> list[dict]:
                     "tpr": np.mean([r["tpr"] for r in mine], axis=0),
                 }
             )
+    _roc_dominance(rows)
     return rows
+
+
+#: The false-positive rate at which the "beginning stage" of a ROC curve is read (Section 5.4.3).
+EARLY_FPR = 0.05
+
+
+def _roc_dominance(rows: list[dict]) -> None:
+    """Add to each row its curve's true-positive rate at :data:`EARLY_FPR` and the share of the
+    grid's inner false-positive rates (0 < FPR < 1) at which its curve is the highest of its
+    task's (ties count for each tied method)."""
+    inner = (ROC_GRID > 0.0) & (ROC_GRID < 1.0)
+    for task in dict.fromkeys(r["task"] for r in rows):
+        mine = [r for r in rows if r["task"] == task]
+        top = np.max([r["tpr"] for r in mine], axis=0)
+        for row in mine:
+            row[f"tpr_at_fpr_{EARLY_FPR:g}"] = round(
+                float(np.interp(EARLY_FPR, ROC_GRID, row["tpr"])), 4
+            )
+            highest = row["tpr"][inner] >= top[inner] - 1e-12
+            row["highest_share"] = round(float(highest.mean()), 3)
 
 
 def _plot_roc(rows: list[dict], tasks, name, path: pathlib.Path, title: str) -> None:

@@ -410,6 +410,12 @@ def _mean_by(rows: list[dict], key: str, value: str) -> tuple[list[float], list[
     return xs, [float(np.mean([r[value] for r in rows if r[key] == x])) for x in xs]
 
 
+def _nmse_panel(xlabel: str, widths, error, marks=()) -> Panel:
+    """The true NMSE (eq. 6.5) against the kernel width, both axes logarithmic."""
+    series = [Series("NMSE", widths, error)]
+    return Panel("true NMSE (eq. 6.5)", xlabel, "NMSE", series, "log", "log", list(marks))
+
+
 def _plot_case(log: list[dict], case: int, path: pathlib.Path) -> None:
     """Figs. 6.2-6.4: J and the true NMSE against the width for one case of Table 6.1 (means over
     the draws), the widths J chose and the thesis's marked."""
@@ -434,15 +440,7 @@ def _plot_case(log: list[dict], case: int, path: pathlib.Path) -> None:
             xscale="log",
             marks=marks,
         ),
-        Panel(
-            "true NMSE (eq. 6.5)",
-            "kernel width",
-            "NMSE",
-            [Series("NMSE", sigmas, error)],
-            xscale="log",
-            yscale="log",
-            marks=marks,
-        ),
+        _nmse_panel("kernel width", sigmas, error, marks),
     ]
     title = f"Case-{case}: N({mu_s:g}, {s_s:g}^2) -> N({mu_t:g}, {s_t:g}^2) (Fig. 6.{case + 1})"
     draw(path, panels, columns=2, size=(5.5, 4.0), title=title)
@@ -529,14 +527,7 @@ def fig6_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=
                 marks=marks,
                 legend_size=7,
             ),
-            Panel(
-                "true NMSE (eq. 6.5)",
-                "KMM kernel width",
-                "NMSE",
-                [Series("NMSE", widths, error)],
-                xscale="log",
-                yscale="log",
-            ),
+            _nmse_panel("KMM kernel width", widths, error),
         ]
         title = f"KMM on N(0, 1) -> N(1, 1), mean of {len(cells)} draws (Fig. 6.1)"
         draw(pathlib.Path(out_dir) / "fig6_1.png", panels, columns=2, size=(5.5, 4.0), title=title)

@@ -170,6 +170,7 @@ def test_fig5_5_small_run_draws_the_roc_curves(tmp_path):
         (0.5, "LOF", 0.7584)
     ]
     assert 0.5 < rows[0]["auc"] <= 1.0 and "tpr" not in rows[0]
+    assert rows[0]["highest_share"] == 1.0  # alone, its curve is the highest everywhere
     assert (tmp_path / "runs.csv").exists()
     pytest.importorskip("matplotlib")
     assert (tmp_path / "fig5_5.png").stat().st_size > 0
