@@ -289,12 +289,15 @@ def fig4_2(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=
 
 
 def _fig4_3_cell(cell: dict) -> list[dict]:
-    Xs, ys, Xt, _ = _task_data(cell)
+    Xs, ys, Xt, yt = _task_data(cell)
     # tol = 0: every iteration runs, so the whole path of the weight change is seen
     ddr = _ddr_tsvm(cell, 1.0, 0.1, tol=0.0).fit(Xs, ys, Xt)
     label = f"{cell['direction'].replace('->', '2')} {cell['task'][0]} vs {cell['task'][1]}"
+    # the fit's target accuracy and the width of its class-wise ratios (leave-one-out), which
+    # show a degenerate fit (one class predicted) beside its weight changes
+    fit = {"accuracy": float(np.mean(ddr.predict(Xt) == yt)), "sigma": float(ddr.sigma_)}
     return [
-        {"task": label, "run": cell["run"], "iteration": t + 1, "delta_w": float(change)}
+        {"task": label, "run": cell["run"], "iteration": t + 1, "delta_w": float(change), **fit}
         for t, change in enumerate(ddr.delta_w_)
     ]
 
@@ -321,15 +324,11 @@ def fig4_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=
     log = run_cells(_fig4_3_cell, cells, n_jobs, scheduler, progress, "fig. 4.3", out_dir)
     rows = []
     for key in dict.fromkeys((r["task"], r["iteration"]) for r in log):
-        values = [r["delta_w"] for r in log if (r["task"], r["iteration"]) == key]
-        rows.append(
-            {
-                "task": key[0],
-                "iteration": key[1],
-                "runs": len(values),
-                "delta_w": float(np.mean(values)),
-            }
-        )
+        mine = [r for r in log if (r["task"], r["iteration"]) == key]
+        row = {"task": key[0], "iteration": key[1], "runs": len(mine)}
+        for name in ("delta_w", "accuracy", "sigma"):
+            row[name] = float(np.mean([r[name] for r in mine]))
+        rows.append(row)
     if out_dir is not None:
         series = [
             Series(

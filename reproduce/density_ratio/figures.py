@@ -102,11 +102,11 @@ def _panel(axes, panel: Panel) -> None:
             ha="right",
             fontsize=8,
         )
-    if panel.xticks is not None:
-        axes.set_xticks(range(len(panel.xticks)))
-        axes.set_xticklabels(panel.xticks, rotation=30, ha="right")
     axes.set_xscale(panel.xscale)
     axes.set_yscale(panel.yscale)
+    if panel.xticks is not None:  # after the scale, which resets the ticks
+        axes.set_xticks(range(len(panel.xticks)))
+        axes.set_xticklabels(panel.xticks, rotation=30, ha="right")
     axes.set_xlabel(panel.xlabel)
     axes.set_ylabel(panel.ylabel)
     axes.set_title(panel.title)

@@ -99,7 +99,7 @@ def test_table4_2_iwsvm_small_run_draws_ours_beside_the_thesis(tmp_path):
 def test_fig4_2_and_fig4_3_small_runs(tmp_path):
     from reproduce.density_ratio import cross_digits
 
-    for name in ("fig4_2", "fig4_2_reduced", "fig4_3", "fig4_3_reduced"):
+    for name in ("fig4_2", "fig4_2_reduced", "fig4_3", "fig4_3_reduced", "fig4_3_small_cap"):
         assert load(f"reproduce/density_ratio/{name}.toml").protocol.endswith(name[:6])
     small = {"runs": 1, "max_per_domain": 100, "tsvm_max_iter": 2, "switch_rounds": 2}
     params = {**small, "tasks": [[0, 1]], "lambda1": [0.0, 1.0], "lambda2": [0.1]}
