@@ -33,10 +33,13 @@ from imbalance_stream.density_ratio.kmm_solvers import check_kmm_solver
 from imbalance_stream.metrics.batch import precision_at_t, roc_auc
 from reproduce.common.published import load_published
 from reproduce.common.results import run_cells, write_rows
+from reproduce.density_ratio.figures import Panel, Series, draw
 
 __all__ = [
     "METHODS",
     "SPLITS",
+    "fig5_3_4",
+    "fig5_5",
     "fig5_6",
     "lockmm_neighbourhood",
     "novelty_scores",
@@ -370,32 +373,18 @@ def fig5_6(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=
 
 
 def _plot_fig5_6(rows: list[dict], path: pathlib.Path) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        from matplotlib import pyplot as plt
-    except ImportError:
-        return
-    figure, axes = plt.subplots(figsize=(6, 4))
-    for method in dict.fromkeys(row["method"] for row in rows):
-        mine = [row for row in rows if row["method"] == method]
-        axes.errorbar(
+    series = [
+        Series(
+            method,
             [row["k"] for row in mine],
             [row["auc"] for row in mine],
-            yerr=[row["auc_std"] for row in mine],
-            marker="o",
-            capsize=3,
-            label=method,
+            [row["auc_std"] for row in mine],
         )
-    axes.set_xscale("log")
-    axes.set_xlabel("k (neighbour rank)")
-    axes.set_ylabel("AUC")
-    axes.set_title("Spambase, rho = 50 %: AUC against k (Fig. 5.6)")
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+        for method in dict.fromkeys(row["method"] for row in rows)
+        if (mine := [row for row in rows if row["method"] == method])
+    ]
+    title = "Spambase, rho = 50 %: AUC against k (Fig. 5.6)"
+    draw(path, [Panel(title, "k (neighbour rank)", "AUC", series, xscale="log")])
 
 
 def solver_tolerance(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
@@ -521,6 +510,180 @@ def table5_2_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progr
     if out_dir is not None:
         write_rows(pathlib.Path(out_dir) / "runs.csv", log)
     return log
+
+
+# ---- Figs. 5.3-5.5: ROC curves ---------------------------------------------------------------
+
+#: The false-positive rates at which each ROC curve is kept (its true-positive rate interpolated
+#: there), so that the curves of several splits can be averaged and drawn.
+ROC_GRID = np.linspace(0.0, 1.0, 201)
+
+
+def roc_points(scores, positive) -> np.ndarray:
+    """The true-positive rate of the ROC curve of ``scores`` (higher is more novel) at each
+    false-positive rate of :data:`ROC_GRID`."""
+    from sklearn.metrics import roc_curve
+
+    fpr, tpr, _ = roc_curve(np.asarray(positive, dtype=bool), np.asarray(scores, dtype=float))
+    return np.interp(ROC_GRID, fpr, tpr)
+
+
+def _roc_cell(cell: dict) -> list[dict]:
+    """One novelty task's test set scored by every method: the digits' (Fig. 5.3-5.4, task = the
+    novel digit) or Spambase's (Fig. 5.5, task = rho)."""
+    if cell["data"] == "digits":
+        X_train, d_train, X_test, d_test = usps_stand_in(cell["seed"])
+        reference, test = X_train[d_train != cell["task"]], X_test
+        novel, seed = d_test == cell["task"], cell["seed"]
+    else:
+        X, is_spam = scaled_spambase()
+        parts = run_split(is_spam, cell["task"], 0.0, cell["seed"], cell["run"], cell["split"])
+        reference, test, novel = X[parts[0]], X[parts[1]], is_spam[parts[1]]
+        seed = cell["seed"] + cell["run"]
+    rows = []
+    for method in cell["methods"]:
+        scores = novelty_scores(
+            method, reference, test, seed, cell["tol"], cell["k"], cell["solver"]
+        )
+        rows.append(
+            {
+                "task": cell["task"],
+                "run": cell["run"],
+                "method": method,
+                "auc": round(roc_auc(scores, novel), 4),
+                "prec_at_t": round(precision_at_t(scores, novel), 4),
+                "tpr": roc_points(scores, novel),
+            }
+        )
+    return rows
+
+
+def _roc(params, data, tasks, n_jobs, scheduler, progress, out_dir) -> list[dict]:
+    """Run :func:`_roc_cell` on every task and run; write ``runs.csv`` (without the curves) and
+    return the log, the curves in it."""
+    methods = list(params.get("methods", METHODS))
+    unknown = sorted(set(methods) - set(METHODS))
+    if unknown:
+        raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
+    shared = {
+        "data": data,
+        "methods": methods,
+        "seed": int(params.get("seed", 2015)),
+        "tol": float(params.get("tol", 1e-6)),
+        "k": int(params.get("k", 7)),
+        "solver": _solver(params),
+        "split": _split(params),
+    }
+    runs = int(params.get("runs", 1))
+    cells = [{**shared, "task": task, "run": run} for task in tasks for run in range(runs)]
+    log = run_cells(_roc_cell, cells, n_jobs, scheduler, progress, f"ROC ({data})", None)
+    if out_dir is not None:
+        write_rows(pathlib.Path(out_dir) / "runs.csv", _without_curves(log))
+    return log
+
+
+def _roc_summary(log: list[dict], table: str, key) -> list[dict]:
+    """Per task and method: the mean AUC and Prec@t over the runs, the thesis's AUC (``table``,
+    its row ``key(task)``), and the vertically averaged ROC curve (``tpr``, on
+    :data:`ROC_GRID`)."""
+    published = load_published(PUBLISHED).get(table, {})
+    rows = []
+    for task in dict.fromkeys(r["task"] for r in log):
+        for method in dict.fromkeys(r["method"] for r in log):
+            mine = [r for r in log if r["task"] == task and r["method"] == method]
+            paper = published.get(key(task), {}).get(method, {})
+            rows.append(
+                {
+                    "task": task,
+                    "method": method,
+                    "runs": len(mine),
+                    "auc": round(float(np.mean([r["auc"] for r in mine])), 4),
+                    "prec_at_t": round(float(np.mean([r["prec_at_t"] for r in mine])), 4),
+                    "paper_auc": paper.get("auc", float("nan")),
+                    "tpr": np.mean([r["tpr"] for r in mine], axis=0),
+                }
+            )
+    _roc_dominance(rows)
+    return rows
+
+
+#: The false-positive rate at which the "beginning stage" of a ROC curve is read (Section 5.4.3).
+EARLY_FPR = 0.05
+
+
+def _roc_dominance(rows: list[dict]) -> None:
+    """Add to each row its curve's true-positive rate at :data:`EARLY_FPR` and the share of the
+    grid's inner false-positive rates (0 < FPR < 1) at which its curve is the highest of its
+    task's (ties count for each tied method)."""
+    inner = (ROC_GRID > 0.0) & (ROC_GRID < 1.0)
+    for task in dict.fromkeys(r["task"] for r in rows):
+        mine = [r for r in rows if r["task"] == task]
+        top = np.max([r["tpr"] for r in mine], axis=0)
+        for row in mine:
+            row[f"tpr_at_fpr_{EARLY_FPR:g}"] = round(
+                float(np.interp(EARLY_FPR, ROC_GRID, row["tpr"])), 4
+            )
+            highest = row["tpr"][inner] >= top[inner] - 1e-12
+            row["highest_share"] = round(float(highest.mean()), 3)
+
+
+def _plot_roc(rows: list[dict], tasks, name, path: pathlib.Path, title: str) -> None:
+    """One ROC panel per task (``name(task)`` its title), a curve per method, its AUC in the
+    legend."""
+    panels = [
+        Panel(
+            name(task),
+            "false-positive rate",
+            "true-positive rate",
+            [
+                Series(f"{r['method']} ({r['auc']:.3f})", ROC_GRID, r["tpr"], fmt="-")
+                for r in rows
+                if r["task"] == task
+            ],
+            diagonal=True,
+            legend_size=7,
+        )
+        for task in tasks
+    ]
+    draw(path, panels, columns=2, size=(4.5, 4.0), title=title)
+
+
+def _without_curves(rows: list[dict]) -> list[dict]:
+    return [{key: value for key, value in row.items() if key != "tpr"} for row in rows]
+
+
+def fig5_3_4(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """ROC curves of the six methods on the novel-digit tasks of Table 5.2 (USPS stand-in, one
+    run): Fig. 5.3 (digits 0-5) and Fig. 5.4 (digits 6-9). Parameters (all optional): ``digits``,
+    ``methods``, ``seed``, ``tol``, ``solver``, ``k`` (as in :func:`table5_2_3`). Draws
+    ``fig5_3.png`` and ``fig5_4.png`` in ``out_dir``; returns each digit's and method's AUC."""
+    digits = [int(d) for d in params.get("digits", range(10))]
+    log = _roc({**params, "runs": 1}, "digits", digits, n_jobs, scheduler, progress, out_dir)
+    rows = _roc_summary(log, "5.2", lambda digit: ("usps", f"digit={digit}"))
+    if out_dir is not None:
+        for figure, shown in (("5.3", range(6)), ("5.4", range(6, 10))):
+            mine = [d for d in digits if d in shown]
+            if mine:
+                path = pathlib.Path(out_dir) / f"fig{figure.replace('.', '_')}.png"
+                title = f"Novel digits (USPS stand-in), ROC curves (Fig. {figure})"
+                _plot_roc(rows, mine, lambda d: f"novel digit {d}", path, title)
+    return _without_curves(rows)
+
+
+def fig5_5(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """ROC curves of the six methods on Spambase at ``rho`` = 30, 50 and 70 % (Fig. 5.5), split
+    as in Table 5.4, averaged vertically over ``runs`` splits (default 1). Parameters (all
+    optional): ``rho``, ``runs``, ``methods``, ``seed``, ``tol``, ``solver``, ``split``, ``k``.
+    Draws ``fig5_5.png`` in ``out_dir``; returns each rho's and method's mean AUC."""
+    rhos = _settings(params, "rho", (0.3, 0.5, 0.7))
+    log = _roc(params, "spam", rhos, n_jobs, scheduler, progress, out_dir)
+    rows = _roc_summary(log, "5.4", lambda rho: ("spam", f"rho={rho:g}"))
+    if out_dir is not None:
+        runs = int(params.get("runs", 1))
+        title = f"Spambase, ROC curves, mean of {runs} split(s) (Fig. 5.5)"
+        path = pathlib.Path(out_dir) / "fig5_5.png"
+        _plot_roc(rows, rhos, lambda rho: f"rho = {100 * rho:g} %", path, title)
+    return _without_curves(rows)
 
 
 class OwnCollectionLocKMM(LocKMMNovelty):

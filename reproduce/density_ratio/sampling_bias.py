@@ -25,6 +25,7 @@ from imbalance_stream.density_ratio import DDR, IWLSPC, KLIEP, KMM, ULSIF, Weigh
 from imbalance_stream.density_ratio.bandwidths import median_distance
 from reproduce.common.published import load_published
 from reproduce.common.results import run_cells
+from reproduce.density_ratio.figures import Panel, Series, draw
 from reproduce.density_ratio.shift import table4_1_sample
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "ddr_synthetic",
     "load_set",
     "scaled",
+    "table4_2_iwsvm",
     "tables4_2_4",
 ]
 
@@ -353,3 +355,62 @@ def ddr_synthetic(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, pr
             row["true_gamma_1"], row["true_gamma_2"] = 1.2, 0.8
         summary.append(row)
     return summary
+
+
+def table4_2_iwsvm(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """Table 4.2's iwSVM rows as a figure: the weighted SVM's accuracy under each estimator
+    (Unweighted, KMM, KLIEP, uLSIF) on the six sets, ours (mean and std over the runs) beside the
+    thesis's. The runs are :func:`tables4_2_4`'s (the same splits and weights: a run of it with
+    these methods gives these numbers); its parameters apply, ``classifiers`` fixed to iwSVM and
+    ``methods`` defaulting to the four. Draws ``table4_2_iwsvm.png`` in ``out_dir``."""
+    methods = list(params.get("methods", ("Unweighted",) + RATIOS))
+    rows = tables4_2_4(
+        {**params, "classifiers": ["iwSVM"], "methods": methods},
+        out_dir=out_dir,
+        n_jobs=n_jobs,
+        scheduler=scheduler,
+        progress=progress,
+    )
+    rows = [row for row in rows if row["method"] != "DR"]
+    if out_dir is not None:
+        names = list(dict.fromkeys(row["dataset"] for row in rows))
+
+        def series(key: str, spread: str, fmt: str, suffix: str) -> list[Series]:
+            return [
+                Series(
+                    method + suffix,
+                    [names.index(r["dataset"]) + 0.08 * j for r in mine],
+                    [r[key] for r in mine],
+                    [r[spread] for r in mine],
+                    fmt=fmt,
+                )
+                for j, method in enumerate(methods)
+                if (mine := [r for r in rows if r["method"] == method])
+            ]
+
+        runs = max(row["runs"] for row in rows)
+        panels = [
+            Panel(
+                f"ours, {runs} runs",
+                "",
+                "accuracy",
+                series("accuracy", "accuracy_std", "o", ""),
+                xticks=names,
+            ),
+            Panel(
+                "thesis (30 runs)",
+                "",
+                "accuracy",
+                series("paper_accuracy", "paper_accuracy_std", "s", ""),
+                xticks=names,
+            ),
+        ]
+        title = "Sampling bias, iwSVM under each density-ratio estimator (Table 4.2)"
+        draw(
+            pathlib.Path(out_dir) / "table4_2_iwsvm.png",
+            panels,
+            columns=2,
+            size=(6.0, 4.2),
+            title=title,
+        )
+    return rows

@@ -30,14 +30,19 @@ from imbalance_stream.density_ratio import IWLSPC, KLIEP, KMM, ULSIF, AutoKMM, K
 from imbalance_stream.density_ratio.auto_kmm import RLS_LAMBDAS, SIGMA_GRID, j_score, rls_loo
 from imbalance_stream.density_ratio.bandwidths import median_distance
 from imbalance_stream.density_ratio.gaussian import sq_distances
+from imbalance_stream.density_ratio.kmm_solvers import solve_kmm
 from reproduce.common.published import load_published
 from reproduce.common.results import run_cells
+from reproduce.density_ratio.figures import Panel, Series, draw
 
 __all__ = [
     "DATASETS",
     "METHODS",
     "biased_split",
     "e1",
+    "fig6_1",
+    "fig6_5_6",
+    "mmd",
     "table4_1_sample",
     "load_table6_3",
     "nmse",
@@ -365,6 +370,9 @@ def table6_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
     (1, 2, 3), ``runs`` (10), ``seed``, ``n_source`` (200), ``n_target`` (1000), ``kmm_jobs``."""
     cells = _table6_1_cells(params, runs=10, kmm_jobs=params.get("kmm_jobs"))
     log = run_cells(_table6_1_cell, cells, n_jobs, scheduler, progress, "table 6.1", out_dir)
+    if out_dir is not None:
+        for case in sorted({r["case"] for r in log}):
+            _plot_case(log, case, pathlib.Path(out_dir) / f"fig6_{case + 1}.png")
     rows = []
     for case in sorted({r["case"] for r in log}):
         mine = [r for r in log if r["case"] == case]
@@ -393,6 +401,136 @@ def table6_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
                 "nmse_at_paper_sigma": float(mean_nmse.get(CASES[case][2], float("nan"))),
             }
         )
+    return rows
+
+
+def _mean_by(rows: list[dict], key: str, value: str) -> tuple[list[float], list[float]]:
+    """The distinct values of ``key`` in ``rows`` (sorted) and the mean of ``value`` at each."""
+    xs = sorted({r[key] for r in rows})
+    return xs, [float(np.mean([r[value] for r in rows if r[key] == x])) for x in xs]
+
+
+def _nmse_panel(xlabel: str, widths, error, marks=()) -> Panel:
+    """The true NMSE (eq. 6.5) against the kernel width, both axes logarithmic."""
+    series = [Series("NMSE", widths, error)]
+    return Panel("true NMSE (eq. 6.5)", xlabel, "NMSE", series, "log", "log", list(marks))
+
+
+def _plot_case(log: list[dict], case: int, path: pathlib.Path) -> None:
+    """Figs. 6.2-6.4: J and the true NMSE against the width for one case of Table 6.1 (means over
+    the draws), the widths J chose and the thesis's marked."""
+    mine = [r for r in log if r["case"] == case]
+    sigmas, j = _mean_by(mine, "sigma", "j")
+    _, j_true = _mean_by(mine, "sigma", "j_true")
+    _, error = _mean_by(mine, "sigma", "nmse")
+    chosen = " ".join(f"{r['sigma']:g}" for r in mine if r["chosen"])
+    marks = [(CASES[case][2], f"thesis {CASES[case][2]:g}")]
+    marks += [(float(np.median([r["sigma"] for r in mine if r["chosen"]])), f"J's: {chosen}")]
+    (mu_s, s_s), (mu_t, s_t), _ = CASES[case]
+    draws = len({r["run"] for r in mine})
+    panels = [
+        Panel(
+            f"J (eq. 6.10), mean of {draws} draws",
+            "kernel width",
+            "J",
+            [
+                Series("J, target term by RLS", sigmas, j),
+                Series("J, true target term", sigmas, j_true),
+            ],
+            xscale="log",
+            marks=marks,
+        ),
+        _nmse_panel("kernel width", sigmas, error, marks),
+    ]
+    title = f"Case-{case}: N({mu_s:g}, {s_s:g}^2) -> N({mu_t:g}, {s_t:g}^2) (Fig. 6.{case + 1})"
+    draw(path, panels, columns=2, size=(5.5, 4.0), title=title)
+
+
+# ---- Fig. 6.1: MMD as a criterion for KMM's width ------------------------------------------
+
+#: Fig. 6.1's MMD widths: the MMD of each KMM solution is measured with each of these kernels.
+MMD_WIDTHS = (0.1, 0.3, 1.0, 3.0, 10.0)
+
+
+def mmd(weights: np.ndarray, source: np.ndarray, target: np.ndarray, width: float) -> float:
+    """Eq. 3.13 (eq. 6.1) with a Gaussian kernel of ``width``: the RKHS distance between the
+    ``weights``-weighted source mean (weights at mean 1) and the target mean."""
+    beta = weights / weights.mean()
+    m, n = len(source), len(target)
+    gram = [
+        np.exp(-sq_distances(a, b) / (2.0 * width * width))
+        for a, b in ((source, source), (source, target), (target, target))
+    ]
+    squared = beta @ gram[0] @ beta / m**2 - 2.0 * beta @ gram[1].sum(1) / (m * n)
+    return math.sqrt(max(squared + gram[2].sum() / n**2, 0.0))
+
+
+def _fig6_1_cell(cell: dict) -> list[dict]:
+    source, target, truth = _case_sample(cell)
+    rows = []
+    for sigma in cell["kmm_widths"]:
+        weights = KMM(sigma=float(sigma), seed=cell["seed"]).fit(source, target).weights_
+        row = {"run": cell["run"], "kmm_width": float(sigma), "nmse": nmse(weights, truth)}
+        for width in cell["mmd_widths"]:
+            row[f"mmd_{width:g}"] = mmd(weights, source, target, float(width))
+        rows.append(row)
+    return rows
+
+
+def fig6_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """Fig. 6.1 (Section 6.2.2): KMM solved at each width of a grid on Table 6.1's case 1
+    (``N(0, 1) -> N(1, 1)``, 200 and 1000 points), and the MMD of its solution measured with a
+    Gaussian kernel of each width of ``mmd_widths``: which KMM width each MMD prefers, beside the
+    width of least true NMSE. Parameters (all optional): ``runs`` (5), ``seed``, ``n_source``,
+    ``n_target``, ``kmm_widths`` (Chapter 6's grid in absolute units), ``mmd_widths``
+    (:data:`MMD_WIDTHS`). Draws ``fig6_1.png`` in ``out_dir``."""
+    extra = {
+        "kmm_widths": [float(s) for s in params.get("kmm_widths", SIGMA_GRID)],
+        "mmd_widths": [float(s) for s in params.get("mmd_widths", MMD_WIDTHS)],
+    }
+    cells = _table6_1_cells({**params, "cases": [1]}, runs=5, **extra)
+    log = run_cells(_fig6_1_cell, cells, n_jobs, scheduler, progress, "fig. 6.1", out_dir)
+    widths, error = _mean_by(log, "kmm_width", "nmse")
+    rows = []
+    for width in extra["mmd_widths"]:
+        _, values = _mean_by(log, "kmm_width", f"mmd_{width:g}")
+        rows.append(
+            {
+                "criterion": f"MMD, width {width:g}",
+                "runs": len(cells),
+                "kmm_width_chosen": widths[int(np.argmin(values))],
+                "value_at_choice": float(min(values)),
+            }
+        )
+    rows.append(
+        {
+            "criterion": "true NMSE",
+            "runs": len(cells),
+            "kmm_width_chosen": widths[int(np.argmin(error))],
+            "value_at_choice": float(min(error)),
+        }
+    )
+    if out_dir is not None:
+        mmd_series = [
+            Series(f"MMD, kernel width {w:g}", widths, _mean_by(log, "kmm_width", f"mmd_{w:g}")[1])
+            for w in extra["mmd_widths"]
+        ]
+        marks = [(row["kmm_width_chosen"], row["criterion"]) for row in rows]
+        panels = [
+            Panel(
+                "MMD of KMM's solution",
+                "KMM kernel width",
+                "MMD",
+                mmd_series,
+                xscale="log",
+                yscale="log",
+                marks=marks,
+                legend_size=7,
+            ),
+            _nmse_panel("KMM kernel width", widths, error),
+        ]
+        title = f"KMM on N(0, 1) -> N(1, 1), mean of {len(cells)} draws (Fig. 6.1)"
+        draw(pathlib.Path(out_dir) / "fig6_1.png", panels, columns=2, size=(5.5, 4.0), title=title)
     return rows
 
 
@@ -537,3 +675,126 @@ def e1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=Fals
             }
         )
     return rows
+
+
+# ---- Section 6.4: AutoKMM with polynomial kernels (Figs. 6.5 and 6.6) ---------------------------
+
+#: Section 6.4: the offsets ``c`` of the polynomial kernels, ``[0:0.1:2]``, among which J chooses.
+C_GRID = np.round(np.arange(21) * 0.1, 10)
+#: The fixed offsets drawn beside the tuned one.
+C_SHOWN = (0.0, 0.5, 1.0, 2.0)
+
+
+def polynomial_gram(a: np.ndarray, b: np.ndarray, c: float, degree: int) -> np.ndarray:
+    """``(a_i' b_j + c) ** degree``, Section 6.4's kernels."""
+    return (a @ b.T + c) ** degree
+
+
+def _polynomial_cell(cell: dict) -> list[dict]:
+    """One draw of Section 6.4's setup (Table 6.1's case 1 in ``d`` dimensions, read as in
+    Sugiyama et al.'s toy setup the section follows: ``N(0, I) -> N(e_1, I)``, true ratio
+    ``exp(x_1 - 1/2)``): KMM with the polynomial kernel
+    at every ``c`` of :data:`C_GRID`, its true NMSE and its J (the weights carried to the target by
+    ridge regression with the same kernel, as AutoKMM does with its Gaussian one)."""
+    d, m, n = cell["d"], cell["n_source"], cell["n_target"]
+    rng = np.random.default_rng([cell["seed"], cell["degree"], d, m, cell["run"]])
+    source, target = rng.normal(size=(m, d)), rng.normal(size=(n, d))
+    target[:, 0] += 1.0
+    truth = np.exp(source[:, 0] - 0.5)
+    epsilon = (math.sqrt(m) - 1.0) / math.sqrt(m)
+    rows = []
+    for c in C_GRID:
+        K = polynomial_gram(source, source, float(c), cell["degree"])
+        K_st = polynomial_gram(source, target, float(c), cell["degree"])
+        beta, _, _ = solve_kmm(
+            K, (m / n) * K_st.sum(1), 1000.0, epsilon, cell["tol"], 100_000, solver=cell["solver"]
+        )
+        j = math.inf
+        if beta.mean() > 0.0:
+            scaled = beta / beta.mean()
+            alpha, _ = rls_loo(K, scaled, RLS_LAMBDAS)
+            j = j_score(scaled, np.clip(K_st.T @ alpha, 0.0, float(scaled.max())))
+        rows.append(
+            {
+                "degree": cell["degree"],
+                "scenario": cell["scenario"],
+                "value": d if cell["scenario"] == "dimension" else m,
+                "run": cell["run"],
+                "c": float(c),
+                "nmse": nmse(beta, truth),
+                "j": j,
+            }
+        )
+    return rows
+
+
+def fig6_5_6(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """Figs. 6.5 and 6.6 (Section 6.4): the mean NMSE of KMM with the polynomial kernel of degree
+    2 and 3 at fixed offsets ``c`` and at the ``c`` of least J, (a) against the dimension ``d``
+    (200 source points) and (b) against the source size (``d`` = 10); 1000 target points.
+    Parameters (all optional): ``degrees`` ([2, 3]), ``dimensions`` (1 to 20), ``sizes`` (100 to
+    300 by 10), ``runs`` (100, the thesis's), ``seed``, ``n_target`` (1000), ``solver``
+    (``"interior-point"``), ``tol`` (1e-8). Draws ``fig6_5.png`` and ``fig6_6.png``."""
+    shared = {
+        "seed": int(params.get("seed", 2015)),
+        "n_target": int(params.get("n_target", 1000)),
+        "solver": str(params.get("solver", "interior-point")),
+        "tol": float(params.get("tol", 1e-8)),
+    }
+    settings = [("dimension", int(d), 200) for d in params.get("dimensions", range(1, 21))]
+    settings += [("size", 10, int(m)) for m in params.get("sizes", range(100, 301, 10))]
+    cells = [
+        {**shared, "degree": int(degree), "scenario": s, "d": d, "n_source": m, "run": run}
+        for degree in params.get("degrees", (2, 3))
+        for s, d, m in settings
+        for run in range(int(params.get("runs", 100)))
+    ]
+    log = run_cells(_polynomial_cell, cells, n_jobs, scheduler, progress, "figs. 6.5-6.6", out_dir)
+    rows = []
+    for key in dict.fromkeys((r["degree"], r["scenario"], r["value"]) for r in log):
+        mine = [r for r in log if (r["degree"], r["scenario"], r["value"]) == key]
+        base = {"degree": key[0], "scenario": key[1], "value": key[2]}
+        for c in C_SHOWN:
+            values = [r["nmse"] for r in mine if r["c"] == c]
+            rows.append(
+                {**base, "c": f"{c:g}", "runs": len(values), "nmse": float(np.mean(values))}
+            )
+        runs = sorted({r["run"] for r in mine})
+        tuned = [min((r for r in mine if r["run"] == run), key=lambda r: r["j"]) for run in runs]
+        _, per_c = _mean_by(mine, "c", "nmse")
+        rows.append(
+            {
+                **base,
+                "c": "tuned",
+                "runs": len(tuned),
+                "nmse": float(np.mean([r["nmse"] for r in tuned])),
+                "c_tuned_mean": float(np.mean([r["c"] for r in tuned])),
+                "best_fixed_c": float(C_GRID[int(np.argmin(per_c))]),
+                "nmse_best_fixed_c": float(min(per_c)),
+            }
+        )
+    if out_dir is not None:
+        for degree in sorted({r["degree"] for r in rows}):
+            _plot_polynomial(rows, degree, pathlib.Path(out_dir) / f"fig6_{degree + 3}.png")
+    return rows
+
+
+def _plot_polynomial(rows: list[dict], degree: int, path: pathlib.Path) -> None:
+    panels = []
+    for scenario, label in (("dimension", "input dimension d"), ("size", "source size n_tr")):
+        mine = [r for r in rows if r["degree"] == degree and r["scenario"] == scenario]
+        if not mine:
+            continue
+        series = [
+            Series(
+                "auto-tuned" if c == "tuned" else f"c = {c}",
+                [r["value"] for r in mine if r["c"] == c],
+                [r["nmse"] for r in mine if r["c"] == c],
+                fmt="s-" if c == "tuned" else "o-",
+            )
+            for c in dict.fromkeys(r["c"] for r in mine)
+        ]
+        part = "(a)" if scenario == "dimension" else "(b)"
+        panels.append(Panel(f"{part} mean NMSE", label, "NMSE (eq. 6.5)", series, yscale="log"))
+    title = f"KMM, polynomial kernel of degree {degree} (Fig. 6.{degree + 3})"
+    draw(path, panels, columns=2, size=(5.5, 4.0), title=title)

@@ -161,3 +161,31 @@ def test_lockmm_neighbourhood_small_run_compares_the_readings(tmp_path):
     for row in rows:
         assert row["tasks"] == 1 and 0.5 < row["auc"] <= 1.0 and row["paper_auc"] == 0.9362
         assert row["auc_minus_paper"] == pytest.approx(row["auc"] - 0.9362, abs=1e-4)
+
+
+def test_fig5_5_small_run_draws_the_roc_curves(tmp_path):
+    assert load("reproduce/density_ratio/fig5_5.toml").protocol.endswith("fig5_5")
+    rows = protocol.fig5_5({"methods": ["LOF"], "rho": [0.5]}, out_dir=tmp_path)
+    assert [(row["task"], row["method"], row["paper_auc"]) for row in rows] == [
+        (0.5, "LOF", 0.7584)
+    ]
+    assert 0.5 < rows[0]["auc"] <= 1.0 and "tpr" not in rows[0]
+    assert rows[0]["highest_share"] == 1.0  # alone, its curve is the highest everywhere
+    assert (tmp_path / "runs.csv").exists()
+    pytest.importorskip("matplotlib")
+    assert (tmp_path / "fig5_5.png").stat().st_size > 0
+
+
+def test_roc_points_follow_the_grid():
+    points = protocol.roc_points([0.9, 0.8, 0.2, 0.1], [True, False, True, False])
+    assert points.shape == protocol.ROC_GRID.shape
+    assert points[0] == 0.5 and points[-1] == 1.0 and np.all(np.diff(points) >= 0)
+
+
+@pytest.mark.requires_data("mnist")
+def test_fig5_3_4_small_run_draws_each_figure_of_the_digits_it_ran(tmp_path):
+    assert load("reproduce/density_ratio/fig5_3_4.toml").protocol.endswith("fig5_3_4")
+    rows = protocol.fig5_3_4({"digits": [1], "methods": ["LOF"]}, out_dir=tmp_path)
+    assert rows[0]["paper_auc"] == 0.7248 and 0.5 < rows[0]["auc"] <= 1.0
+    pytest.importorskip("matplotlib")
+    assert (tmp_path / "fig5_3.png").exists() and not (tmp_path / "fig5_4.png").exists()

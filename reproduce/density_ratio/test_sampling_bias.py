@@ -80,3 +80,38 @@ def test_ddr_weighs_at_the_median_width_not_a_degenerate_one():
     ddr = sampling_bias._ddr(svm, X[train], y[train], X[test], 0, False, 1)
     pooled = np.vstack([X[train], X[test]])
     assert ddr.sigma_ == pytest.approx(median_distance(pooled, 0))
+
+
+def test_table4_2_iwsvm_small_run_draws_ours_beside_the_thesis(tmp_path):
+    for name in ("table4_2_iwsvm", "table4_2_iwsvm_reduced"):
+        assert load(f"reproduce/density_ratio/{name}.toml").protocol.endswith("table4_2_iwsvm")
+    params = {"datasets": ["wdbc"], "runs": 2, "methods": ["Unweighted", "uLSIF"]}
+    rows = sampling_bias.table4_2_iwsvm(params, out_dir=tmp_path)
+    assert [(r["classifier"], r["method"], r["paper_accuracy"]) for r in rows] == [
+        ("iwSVM", "Unweighted", 0.758),
+        ("iwSVM", "uLSIF", 0.7522),
+    ]
+    pytest.importorskip("matplotlib")
+    assert (tmp_path / "table4_2_iwsvm.png").exists()
+
+
+@pytest.mark.requires_data("mnist")
+def test_fig4_2_and_fig4_3_small_runs(tmp_path):
+    from reproduce.density_ratio import cross_digits
+
+    for name in ("fig4_2", "fig4_2_reduced", "fig4_3", "fig4_3_reduced", "fig4_3_small_cap"):
+        assert load(f"reproduce/density_ratio/{name}.toml").protocol.endswith(name[:6])
+    small = {"runs": 1, "max_per_domain": 100, "tsvm_max_iter": 2, "switch_rounds": 2}
+    params = {**small, "tasks": [[0, 1]], "lambda1": [0.0, 1.0], "lambda2": [0.1]}
+    rows = cross_digits.fig4_2(params, out_dir=tmp_path / "a")
+    assert [(r["parameter"], r["value"]) for r in rows] == [
+        ("lambda1", 0.0),
+        ("lambda1", 1.0),
+        ("lambda2", 0.1),
+    ]
+    assert rows[1]["accuracy"] == rows[2]["accuracy"]  # lambda1 = 1, lambda2 = 0.1 in both sweeps
+    rows = cross_digits.fig4_3({**small, "directions": ["MNIST->USPS"]}, out_dir=tmp_path / "b")
+    assert {r["task"] for r in rows} == {"MNIST2USPS 0 vs 1", "MNIST2USPS 5 vs 6"}
+    assert all(r["delta_w"] >= 0.0 and r["iteration"] >= 1 for r in rows)
+    pytest.importorskip("matplotlib")
+    assert (tmp_path / "a" / "fig4_2.png").exists() and (tmp_path / "b" / "fig4_3.png").exists()

@@ -147,3 +147,45 @@ def test_table6_3_runs_autokmm_rescored_at_the_median_width(tmp_path):
     assert float(row["sigma_factor"]) in shift.SIGMA_GRID
     with pytest.raises(ValueError, match="unknown methods"):
         shift.table6_3({**params, "methods": ["KMM(tuned, something else)"]})
+
+
+def test_table6_1_draws_one_figure_per_case(tmp_path):
+    pytest.importorskip("matplotlib")
+    shift.table6_1({"cases": [1, 3], "runs": 1, "n_source": 30, "n_target": 60}, out_dir=tmp_path)
+    assert (tmp_path / "fig6_2.png").exists() and (tmp_path / "fig6_4.png").exists()
+    assert not (tmp_path / "fig6_3.png").exists()
+
+
+def test_mmd_is_zero_between_equal_samples_and_scale_free_in_the_weights():
+    X = np.random.default_rng(0).normal(size=(20, 1))
+    assert shift.mmd(np.ones(20), X, X, 1.0) == pytest.approx(0.0, abs=1e-7)
+    weights = np.linspace(0.5, 2.0, 20)
+    assert shift.mmd(3 * weights, X, X + 1, 1.0) == pytest.approx(shift.mmd(weights, X, X + 1, 1.0))
+
+
+def test_fig6_1_small_run_names_each_criterions_width(tmp_path):
+    assert load("reproduce/density_ratio/fig6_1.toml").protocol.endswith("fig6_1")
+    params = {"runs": 1, "n_source": 40, "n_target": 80, "kmm_widths": [0.3, 1.0, 3.0]}
+    rows = shift.fig6_1({**params, "mmd_widths": [0.3, 3.0]}, out_dir=tmp_path)
+    assert [r["criterion"] for r in rows] == ["MMD, width 0.3", "MMD, width 3", "true NMSE"]
+    assert all(r["kmm_width_chosen"] in (0.3, 1.0, 3.0) for r in rows)
+    pytest.importorskip("matplotlib")
+    assert (tmp_path / "fig6_1.png").exists()
+
+
+def test_fig6_5_6_small_run_compares_fixed_and_tuned_offsets(tmp_path):
+    for name in ("fig6_5_6", "fig6_5_6_reduced"):
+        assert load(f"reproduce/density_ratio/{name}.toml").protocol.endswith("fig6_5_6")
+    params = {"degrees": [2], "runs": 1, "dimensions": [1, 3], "sizes": [30], "n_target": 60}
+    rows = shift.fig6_5_6(params, out_dir=tmp_path)
+    tuned = [r for r in rows if r["c"] == "tuned"]
+    assert [(r["scenario"], r["value"]) for r in tuned] == [
+        ("dimension", 1),
+        ("dimension", 3),
+        ("size", 30),
+    ]
+    for row in tuned:  # J chooses among the grid, so it cannot beat the best fixed offset
+        assert row["c_tuned_mean"] in shift.C_GRID
+        assert row["nmse"] >= row["nmse_best_fixed_c"] - 1e-15
+    pytest.importorskip("matplotlib")
+    assert (tmp_path / "fig6_5.png").exists() and not (tmp_path / "fig6_6.png").exists()
