@@ -499,8 +499,17 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
         signs = np.zeros(len(learn))
         positive, negative = self.positive, self._negative
         adopted_at, adopted = len(learn), None
+        steps = np.flatnonzero(learn[:limit])
+        if negative is not None:
+            # the usual case, at once: every label learned is one of the two already known
+            learned = [labels[t] for t in steps.tolist()]
+            if set(map(type, learned)) <= _PLAIN_LABELS:
+                is_positive = np.array([y == positive for y in learned], dtype=bool)
+                if all(y == negative for y, p in zip(learned, is_positive.tolist()) if not p):
+                    signs[steps] = np.where(is_positive, 1.0, -1.0)
+                    return signs, limit, adopted_at, adopted
         non_empty = self.intercept or None
-        for t in np.flatnonzero(learn[:limit]).tolist():
+        for t in steps.tolist():
             y = labels[t]
             if type(y) not in _PLAIN_LABELS:
                 try:

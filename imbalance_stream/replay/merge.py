@@ -118,7 +118,7 @@ def _merge_predictions(parts, out, predictions_format):
     return merged
 
 
-_CHUNK = 1 << 22
+_CHUNK = 1 << 20
 
 
 def _one_part(parts, target):
@@ -166,11 +166,12 @@ def _one_part(parts, target):
             if first is None:
                 first = data[c4[0] + 1 : c5[0]]
             last = data[c4[-1] + 1 : c5[-1]]
-            # keep each line from the byte after its second comma
-            keep = np.zeros(len(codes) + 1, dtype=np.int8)
-            keep[starts] -= 1
-            keep[c2 + 1] += 1
-            handle.write(codes[np.cumsum(keep[:-1]) == 0].tobytes())
+            # keep each line from the byte after its second comma: drop, keep, drop, keep...
+            spans = np.empty(2 * len(starts), dtype=np.int64)
+            spans[0::2] = c2 + 1 - starts
+            spans[1::2] = ends - c2
+            keep = np.repeat(np.tile(np.array([False, True]), len(starts)), spans)
+            handle.write(codes[keep].tobytes())
     if first is None:
         return None, duplicates.count(), None
     span = (first.decode(), last.decode())
