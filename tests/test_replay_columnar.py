@@ -290,6 +290,30 @@ def test_a_hostile_row_hands_over_to_the_row_by_row_replay(tmp_path, monkeypatch
         assert outputs["predictions.csv"].count(b"\n") > 500
 
 
+@pytest.mark.parametrize("kind", [*HOSTILE, "rejects-everywhere"])
+def test_river_models_read_the_log_a_column_at_a_time_and_bad_blocks_row_by_row(
+    tmp_path, monkeypatch, kind
+):
+    """A River model runs row by row, on events the columnar reader makes of the blocks it
+    vouches for; the others are read by the row reader, block by block (or, from a quote on, the
+    rest of the log): the same files either way, with checkpoints resumed."""
+    from imbalance_stream.replay import arrow_log
+
+    monkeypatch.setattr(arrow_log, "BLOCK_BYTES", 4096)
+    lines = _lines()
+    if kind == "rejects-everywhere":
+        for k in range(5, len(lines), 37):
+            lines[k] = lines[k].rsplit(",", 1)[0] + ",x"
+    else:
+        lines = _hostile(kind, lines)
+    _write(tmp_path / "log.csv", lines)
+    models = 'R = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]\n'
+    text = _scenario(models=models, options="checkpoint_every = 60\n")
+    outputs, ended, error = _both(tmp_path, monkeypatch, text)
+    assert ended is None
+    assert (error is None) == (kind != "out-of-order")
+
+
 @pytest.mark.parametrize(
     "variant",
     ["crlf", "gzip", "tab", "text-labels", "include", "no-id", "unicode", "commas-in-values"],

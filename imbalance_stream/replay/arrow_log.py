@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from .events import is_empty
+from .events import Event, is_empty
 from .vector_times import column_micros
 
-__all__ = ["ArrowLog", "ColumnBlock", "columnar_reader_fits"]
+__all__ = ["ArrowLog", "ColumnBlock", "LineBlock", "columnar_reader_fits"]
 
 #: Bytes read at a time; a block is cut at its last line end.
 BLOCK_BYTES = 1 << 20
@@ -82,6 +82,27 @@ class ColumnBlock:
                 picked.append(value.take(np.asarray(at, dtype=np.int64)))
         return ColumnBlock(*picked)
 
+    def events(self, names, labels) -> list[Event]:
+        """The rows as the row reader's :class:`~imbalance_stream.replay.events.Event` objects
+        (``pos`` their row), features named ``names``, labels from their codes in ``labels``."""
+        ids, time_texts = self.ids.to_pylist(), self.time_texts.to_pylist()
+        entities = [None] * len(self) if self.entities is None else self.entities.to_pylist()
+        label_time_texts = self.label_time_texts.to_pylist()
+        label_of = [*labels, None]  # code -1: no label
+        out = []
+        for row, id_, time, time_text, entity, x, code, labelled, label_time, text_ in zip(
+            self.rows.tolist(), ids, self.times.tolist(), time_texts, entities,
+            self.x.tolist(), self.codes.tolist(), self.labelled.tolist(),
+            self.label_times.tolist(), label_time_texts,
+        ):  # fmt: skip
+            event = Event(
+                row, id_, time, time_text, entity, dict(zip(names, x)), label_of[code],
+                label_time if labelled else None, text_,
+            )  # fmt: skip
+            event.pos = row
+            out.append(event)
+        return out
+
     @staticmethod
     def concat(blocks: list) -> ColumnBlock:
         import pyarrow as pa
@@ -110,11 +131,28 @@ def _some_empty(texts) -> bool:
     return any(is_empty(value) for value in texts.filter(suspects).to_pylist())
 
 
-class ArrowLog:
-    """The log's blocks (see the module's docstring); iterate once."""
+@dataclasses.dataclass
+class LineBlock:
+    """A block this reader does not vouch for, and that holds no quote (so that its lines are its
+    records): its first row's number and its bytes, for the row reader
+    (:func:`~imbalance_stream.replay.sources.csv_block_records`)."""
 
-    def __init__(self, spec):
+    first: int
+    data: bytes
+
+
+class ArrowLog:
+    """The log's blocks (see the module's docstring); iterate once. ``lenient``: a block without
+    a quote that this reader does not vouch for is yielded as a :class:`LineBlock` and the reading
+    goes on; only a block with a quote (or a header it does not read) ends it. ``start``: the
+    rows to skip, skipped a block at a time while no quote is met (else the reading ends at
+    once, :attr:`stopped_at` then ``start``)."""
+
+    def __init__(self, spec, lenient: bool = False, start: int = 0):
         self.spec = spec
+        self.lenient = lenient
+        self.start = start  # rows to skip (a resumed replay's)
+        self.header: list = []
         self.reader = spec.reader
         self.names: tuple = ()
         self.labels: list = []  # the log's labels, in the order first met
@@ -145,9 +183,7 @@ class ArrowLog:
             self.stopped_at = 0
             return
         header = line.decode("ascii").split(self.spec.delimiter)
-        if len(set(header)) < len(header):
-            self.stopped_at = 0
-            return
+        self.spec.check_columns(header, self.spec.paths[0])  # the row reader's refusal
         reader = self.reader
         names = (
             reader.include
@@ -159,7 +195,7 @@ class ArrowLog:
             self.stopped_at = 0  # the row reader names the missing column
             return
         self.names = tuple(names)
-        self._header = header
+        self.header = header
         rest = b""
         while True:
             chunk = handle.read(BLOCK_BYTES)
@@ -174,14 +210,43 @@ class ArrowLog:
                 data, rest = data[:cut], data[cut:]
             else:
                 rest = b""
-            block = self._block(data)
+            if self._read < self.start:
+                data = self._skip(data)
+                if data is None:
+                    self.stopped_at = self.start
+                    return
+                if not data:
+                    if not chunk:
+                        return
+                    continue
+            block: ColumnBlock | LineBlock | None = self._block(data)
             if block is None:
-                self.stopped_at = self._read
-                return
-            self._read += len(block)
+                if not (self.lenient and b'"' not in data):
+                    self.stopped_at = self._read
+                    return
+                block = LineBlock(self._read + 1, data)
+                self._read += data.count(b"\n") + (not data.endswith(b"\n"))
+            else:
+                self._read += len(block)
             yield block
             if not chunk:
                 return
+
+    def _skip(self, data: bytes) -> bytes | None:
+        """What is left of ``data`` once the rows before :attr:`start` are skipped, or None when a
+        quote makes its lines other than its rows."""
+        if b'"' in data:
+            return None
+        lines = data.count(b"\n") + (not data.endswith(b"\n"))
+        wanted = self.start - self._read
+        if lines <= wanted:
+            self._read += lines
+            return b""
+        at = -1
+        for _ in range(wanted):
+            at = data.index(b"\n", at + 1)
+        self._read += wanted
+        return data[at + 1 :]
 
     def _block(self, data: bytes) -> ColumnBlock | None:
         import pyarrow as pa
@@ -189,7 +254,7 @@ class ArrowLog:
 
         if b'"' in data or b"\0" in data:
             return None
-        reader, header = self.reader, self._header
+        reader, header = self.reader, self.header
         strings = [reader.time, reader.label, reader.id, reader.entity, reader.label_time]
         types = {name: pa.float64() for name in self.names}
         types.update({name: pa.string() for name in strings if name is not None})

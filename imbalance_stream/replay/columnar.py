@@ -29,7 +29,7 @@ import numpy as np
 from imbalance_stream.evaluate.delayed import answer_order, interleave
 
 from .arrow_log import ArrowLog, ColumnBlock, columnar_reader_fits
-from .events import Event, text
+from .events import text
 from .parts import write_entities
 
 __all__ = ["ColumnarCell", "columnar_fits"]
@@ -354,24 +354,9 @@ class ColumnarCell:
         run.pending = {}
         if self.carry is None:
             return
-        carry, names, labels = self.carry, self.blocks.names, self.blocks.labels
+        carry = self.carry
         taken = [self._taken(j, pred, slice(None)) for j, pred in enumerate(self.carry_preds)]
-        ids, time_texts = carry.ids.to_pylist(), carry.time_texts.to_pylist()
-        entities = None if carry.entities is None else carry.entities.to_pylist()
-        label_time_texts = carry.label_time_texts.to_pylist()
-        for k in range(len(carry)):
-            code = int(carry.codes[k])
-            labelled = bool(carry.labelled[k])
-            ev = Event(
-                int(carry.rows[k]),
-                ids[k],
-                int(carry.times[k]),
-                time_texts[k],
-                None if entities is None else entities[k],
-                dict(zip(names, carry.x[k].tolist())),
-                labels[code] if code >= 0 else None,
-                int(carry.label_times[k]) if labelled else None,
-                label_time_texts[k],
-            )
-            ev.seq, ev.pos = int(self.carry_seqs[k]), int(carry.rows[k])
-            run.pending[ev.seq] = (ev, [t[k] for t in taken])
+        events = carry.events(self.blocks.names, self.blocks.labels)
+        for k, (ev, seq) in enumerate(zip(events, self.carry_seqs.tolist())):
+            ev.seq = seq
+            run.pending[seq] = (ev, [t[k] for t in taken])

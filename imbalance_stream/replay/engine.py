@@ -63,6 +63,7 @@ from imbalance_stream.base import (
 from imbalance_stream.evaluate.collector import fewer_collections
 from imbalance_stream.evaluate.delayed import DelayedLabels
 
+from .arrow_log import ArrowLog, ColumnBlock, columnar_reader_fits
 from .cells import Cell, CellState, load_checkpoint
 from .columnar import ColumnarCell, columnar_fits
 from .columns import read_batch
@@ -81,7 +82,7 @@ from .parts import (
 )
 from .runners import MODEL_ERRORS, ModelRunner, StepsRunner
 from .sorting import sorted_events
-from .sources import DamagedLog, records
+from .sources import DamagedLog, csv_block_records, records
 
 __all__ = ["partition_of", "run_cell"]
 
@@ -321,10 +322,37 @@ class _CellRun:
                 log, self.cell, self.state, self.bar, self.resumed, self._reject
             )
             return
+        if COLUMNAR and columnar_reader_fits(log):
+            yield from self._read_columns(self.state.position)
+        else:
+            yield from self._read_rows(self.state.position)
+
+    def _read_columns(self, position):
+        """The log read by the columnar reader (:class:`~.arrow_log.ArrowLog`): its events a
+        block at a time, the blocks it does not vouch for by the row reader, and, from a block
+        with a quote on, the rest of the log row by row."""
+        log = self.log
+        blocks = ArrowLog(log, lenient=True, start=position)
+        for block in blocks:
+            if isinstance(block, ColumnBlock):
+                if self.bar is not None:
+                    self.bar.update(len(block))
+                yield from block.events(blocks.names, blocks.labels)
+                continue
+            lines = csv_block_records(block.data, blocks.header, log.delimiter, log.paths[0])
+            pairs = list(enumerate(lines, block.first))
+            for start in range(0, len(pairs), _READ_CHUNK):
+                yield from self._read_chunk(pairs[start : start + _READ_CHUNK])
+        if blocks.stopped_at is not None:
+            yield from self._read_rows(blocks.stopped_at)
+
+    def _read_rows(self, position):
+        """The log from row ``position + 1`` on, row by row."""
+        log = self.log
         chunk: list = []
         damaged = None
         try:
-            for pair in records(log, self.state.position):
+            for pair in records(log, position):
                 chunk.append(pair)
                 if len(chunk) >= _READ_CHUNK:
                     yield from self._read_chunk(chunk)

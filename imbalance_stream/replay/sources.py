@@ -152,41 +152,58 @@ def _csv(path, delimiter, spec):
                 f"the header of {path!r} is not UTF-8 text ({why}); re-encode the file"
             )
         spec.check_columns(header, path)
-        width = len(header)
-        while True:
-            lines.start_record()
-            try:
-                fields = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as error:
-                lines.resynchronise()
-                yield Reject(f"unreadable line: {error}")
-                continue
-            why = lines.not_utf8()
-            if len(fields) == width:
-                yield Reject(why) if why is not None else dict(zip(header, fields))
-            elif len(lines.taken) > 1:
-                lines.resynchronise()
-                yield Reject(
-                    "unterminated quote: the row's quoted field runs past the end of its line "
-                    "(read again from the next line)"
-                )
-            elif '"' in lines.taken[0][0]:  # the last line: its quote ran to the end of the file
-                yield Reject(
-                    "unterminated quote: the row's quoted field runs to the end of the log"
-                )
-            elif why is not None:
-                yield Reject(why)
-            elif not fields:
-                yield Reject("empty line")
-            elif len(fields) < width:
-                yield Reject(
-                    f"{len(fields)} fields, the header has {width}: missing column "
-                    f"{header[len(fields)]!r}"
-                )
-            else:
-                yield Reject(f"{len(fields)} fields, the header has {width}")
+        yield from _csv_records(reader, lines, header)
+
+
+def csv_block_records(data: bytes, header: list, delimiter: str, path: str):
+    """The records of ``data``, lines of a CSV file after its header (``header``, its columns),
+    read as :func:`records` reads the file's (a reject per line that cannot be read). For blocks
+    without a quote: a quoted field could run past the block's end."""
+    import csv
+    import io
+
+    lines = _Lines(io.BytesIO(data), path)
+    lines.first = False
+    yield from _csv_records(csv.reader(lines, delimiter=delimiter), lines, header)
+
+
+def _csv_records(reader, lines, header):
+    """The records of ``reader`` (a csv reader over ``lines``) after the header."""
+    import csv
+
+    width = len(header)
+    while True:
+        lines.start_record()
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            lines.resynchronise()
+            yield Reject(f"unreadable line: {error}")
+            continue
+        why = lines.not_utf8()
+        if len(fields) == width:
+            yield Reject(why) if why is not None else dict(zip(header, fields))
+        elif len(lines.taken) > 1:
+            lines.resynchronise()
+            yield Reject(
+                "unterminated quote: the row's quoted field runs past the end of its line "
+                "(read again from the next line)"
+            )
+        elif '"' in lines.taken[0][0]:  # the last line: its quote ran to the end of the file
+            yield Reject("unterminated quote: the row's quoted field runs to the end of the log")
+        elif why is not None:
+            yield Reject(why)
+        elif not fields:
+            yield Reject("empty line")
+        elif len(fields) < width:
+            yield Reject(
+                f"{len(fields)} fields, the header has {width}: missing column "
+                f"{header[len(fields)]!r}"
+            )
+        else:
+            yield Reject(f"{len(fields)} fields, the header has {width}")
 
 
 def _jsonl(path):
