@@ -72,7 +72,6 @@ from .events import NEVER, Event, Reject, text
 from .parts import (
     PARTS,
     PartWriter,
-    PredictionLine,
     RejectLine,
     open_parts,
     part_paths,
@@ -83,6 +82,7 @@ from .parts import (
 from .runners import MODEL_ERRORS, ModelRunner, StepsRunner
 from .sorting import sorted_events
 from .sources import DamagedLog, csv_block_records, records
+from .tracking import DueLabels
 
 __all__ = ["partition_of", "run_cell"]
 
@@ -180,6 +180,7 @@ class _CellRun:
         self.planned = [kind for kind in self.kinds if isinstance(kind, StepsRunner)]
         # a prediction written as the log writes its label: River's True is the log's 1
         self.as_logged = {label: label for label in self.log.labels or ()}
+        self._label_texts: dict = {}
         self.text_labels = bool(self.log.labels) and all(
             isinstance(label, str) for label in self.log.labels
         )
@@ -190,6 +191,7 @@ class _CellRun:
         self.make_metrics = [makers[midx] for midx in self.owned]
         self.pred, self.rej, self.cur = (PartWriter(files[kind]) for kind in ("pred", "rej", "cur"))
         self.answers: list = []
+        self.due = DueLabels(len(self.slots))  # labels arrived, not yet in their metrics
         self.pending = {ev.seq: (ev, preds) for ev, preds in state.pending}
         self.since_save = 0
         self.last_save = time.monotonic()
@@ -230,6 +232,7 @@ class _CellRun:
                 self._execute(batch, labels)
             for ev in labels.drain():  # the end of the log: every answer comes out
                 self._answer(ev, _label_of(ev))
+            self._fold_due()
         except BaseException:
             # whatever stops the replay, the rows rejected so far reach rejected.csv
             self.rej.flush()
@@ -262,6 +265,7 @@ class _CellRun:
             self._question(ev)
         for reject in batch.rejects.get(len(events), ()):
             self._reject(*reject)
+        self._fold_due()
         if batch.end is not None:
             self.state.seq = batch.valid
             if isinstance(batch.end, ReplayError):
@@ -423,24 +427,38 @@ class _CellRun:
         labelled = ev.label_time is not None
         if not labelled:
             counts["never"][midx] += 1
+        # a PredictionLine's fields, as a plain tuple (built for every row and model)
         self.pred.row(
-            PredictionLine(
-                seq=ev.seq,
-                model_index=midx,
-                row=ev.row,
-                event_id=ev.id,
-                time=ev.time_text,
-                entity="" if ev.entity is None else ev.entity,
-                model=self.labels[j],
-                prediction=text(self.as_logged.get(prediction, prediction))
-                if prediction is not None
-                else "",
-                score=repr(float(score)) if score != "" else "",
-                label=text(ev.label) if labelled else "",
-                label_time=ev.label_time_text,
+            (
+                ev.seq,
+                midx,
+                ev.row,
+                ev.id,
+                ev.time_text,
+                "" if ev.entity is None else ev.entity,
+                self.labels[j],
+                self._written(prediction),
+                repr(float(score)) if score != "" else "",
+                self._written(ev.label) if labelled else "",
+                ev.label_time_text,
             )
         )
         return taken
+
+    def _written(self, label) -> str:
+        """A label (predicted, or the log's) as the outputs write it: as the log's ``labels``
+        write it (River's True as 1 where the labels are 0 and 1), else :func:`text`."""
+        if label is None:
+            return ""
+        key = (type(label), label)
+        try:
+            return self._label_texts[key]
+        except KeyError:
+            pass
+        except TypeError:  # a label that cannot be a key
+            return text(self.as_logged.get(label, label))
+        written = self._label_texts[key] = text(self.as_logged.get(label, label))
+        return written
 
     def _answer(self, ev, y):
         _, preds = self.pending.pop(ev.seq)
@@ -474,13 +492,10 @@ class _CellRun:
             self._score(j, midx, ev, y, preds[j])
 
     def _score(self, j, midx, ev, y, taken):
-        """The label reaches the metrics: folded here, or recorded for the merge."""
-        tracks = self.state.tracks
-        if tracks is not None:
-            for row in tracks[j].update(
-                self.make_metrics[j], ev.label_time, ev.seq, ev.time, y, taken
-            ):
-                self.cur.row(row)
+        """The label reaches the metrics: folded here (a batch of labels at a time,
+        :meth:`_fold_due`), or recorded for the merge."""
+        if self.state.tracks is not None:
+            self.due.add(j, ev.label_time, ev.seq, ev.time, y, taken)
             return
         self.answers.append((ev.label_time, ev.seq, midx, ev.time, y, taken))
         if len(self.answers) >= _ANSWER_BATCH:
@@ -565,9 +580,16 @@ class _CellRun:
                 "see rejected rows in the output folder, fix the log or raise --max-rejects"
             )
 
+    def _fold_due(self) -> None:
+        """The labels arrived since the last fold reach their metrics (before a checkpoint, so
+        that it holds them), and their curve rows the curve part."""
+        if self.state.tracks is not None:
+            self.cur.rows(self.due.fold(self.state.tracks, self.make_metrics))
+
     def _save(self):
         """Flush the part files and write the checkpoint atomically (the pending rows with their
         predictions, the models, the metric tracks, the counters and the part files' sizes)."""
+        self._fold_due()
         state = self.state
         self.pred.flush()
         self.rej.flush()

@@ -137,21 +137,25 @@ def open_parts(paths, state, resumed):
 
 
 class PartWriter:
-    """A csv writer onto a binary file (the sizes recorded in checkpoints are byte offsets)."""
+    """A csv writer onto a binary file (the sizes recorded in checkpoints are byte offsets); the
+    lines are held and written a few thousand at a time."""
+
+    HELD = 4096
 
     def __init__(self, handle):
         self.handle = handle
         self.buffer = io.StringIO()
         self.writer = csv.writer(self.buffer, lineterminator="\n")
+        self.held: list = []
 
     def row(self, values):
-        self.writer.writerow(values)
-        if self.buffer.tell() > 1 << 16:
+        self.held.append(values)
+        if len(self.held) >= self.HELD:
             self.flush()
 
     def rows(self, lines):
-        self.writer.writerows(lines)
-        if self.buffer.tell() > 1 << 16:
+        self.held.extend(lines)
+        if len(self.held) >= self.HELD:
             self.flush()
 
     def raw(self, data: bytes) -> None:
@@ -160,6 +164,9 @@ class PartWriter:
         self.handle.write(data)
 
     def flush(self):
+        if self.held:
+            self.writer.writerows(self.held)
+            self.held.clear()
         data = self.buffer.getvalue()
         if data:
             self.handle.write(data.encode("utf-8"))

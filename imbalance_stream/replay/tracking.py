@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from river.metrics.base import BinaryMetric, ClassificationMetric
 from river.metrics.confusion import ConfusionMatrix
 
-__all__ = ["CurveRow", "MetricTrack", "foldable", "update_metrics"]
+__all__ = ["CurveRow", "DueLabels", "MetricTrack", "foldable", "update_metrics"]
 
 #: ``(label time, seq, model index, labels so far, metric name, value text)``.
 CurveRow = tuple[int, int, int, int, str, str]
@@ -111,17 +111,18 @@ class MetricTrack:
         seqs: Sequence[int],
         event_times: Sequence[int],
         ys: Sequence,
-        predictions: Sequence,
+        predictions: Sequence | None,
         taken: Callable[[], list],
     ) -> list[tuple[int, CurveRow]]:
         """:meth:`update` for several labels in the order they arrive: ``predictions`` the
-        predicted labels, ``taken`` a function giving what :meth:`update` takes of each (called
-        only if a metric is not :func:`foldable`). Returns the curve rows, each with the index
-        of the label that completed it. Equal pairs in a row are added at once when every metric
-        is foldable, which leaves the metrics exactly as one update per label would."""
+        predicted labels (None: not a classifier's), ``taken`` a function giving what
+        :meth:`update` takes of each (called only if a metric is not :func:`foldable`).
+        Returns the curve rows, each with the index of the label that completed it. Equal pairs
+        in a row are added at once when every metric is foldable, which leaves the metrics
+        exactly as one update per label would."""
         n = len(ys)
         out: list[tuple[int, CurveRow]] = []
-        if not all(foldable(metric) for metric in self.metrics.values()):
+        if predictions is None or not all(foldable(m) for m in self.metrics.values()):
             takes = taken()
             for k in range(n):
                 for row in self.update(
@@ -175,3 +176,35 @@ class MetricTrack:
             for index, (metrics, n) in sorted(self.windows.items())
             for name, value in metric_values(metrics)
         ]
+
+
+class DueLabels:
+    """Labels that have arrived, held per model slot until :meth:`fold` folds them into their
+    :class:`MetricTrack` (with :meth:`MetricTrack.update_many`): the same states and curve rows
+    as one :meth:`MetricTrack.update` per label as it arrives, the rows in the order of the
+    labels' arrival and, for one label, of the models."""
+
+    def __init__(self, n_models: int):
+        self.due: list[list] = [[] for _ in range(n_models)]
+        self.arrived = 0
+
+    def add(self, j: int, label_time: int, seq: int, event_time: int, y, taken) -> None:
+        self.due[j].append((self.arrived, label_time, seq, event_time, y, taken))
+        self.arrived += 1
+
+    def fold(self, tracks: list, makers: list) -> list[CurveRow]:
+        rows: list = []
+        for j, due in enumerate(self.due):
+            if not due:
+                continue
+            arrived, label_times, seqs, times, ys, takes = (list(c) for c in zip(*due))
+            classified = all(isinstance(t, tuple) for t in takes)
+            predictions = [t[0] for t in takes] if classified else None
+            made = tracks[j].update_many(
+                makers[j], label_times, seqs, times, ys, predictions, lambda takes=takes: takes
+            )
+            rows.extend((arrived[k], j, row) for k, row in made)
+            due.clear()
+        self.arrived = 0
+        rows.sort(key=lambda item: (item[0], item[1]))
+        return [row for _, _, row in rows]
