@@ -188,7 +188,7 @@ class ArrowLog:
         names = (
             reader.include
             if reader.include is not None
-            else [c for c in header if c not in reader._reserved]
+            else [c for c in header if c not in reader.reserved]
         )
         named = [reader.time, reader.label, reader.id, reader.entity, reader.label_time]
         if any(c is not None and c not in header for c in [*named, *names]):

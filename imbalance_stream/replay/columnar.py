@@ -146,7 +146,7 @@ class ColumnarCell:
             seconds is not None and time.monotonic() - run.last_save >= seconds
         ):
             self.hand_over()
-            run._save()
+            run.save_checkpoint()
 
     # ---- one segment --------------------------------------------------------------------------
 
@@ -345,7 +345,7 @@ class ColumnarCell:
         run = self.run_
         write_entities(run.paths["ent"], run.slots, run.owned, self.models, self.state.entities)
         self.hand_over()
-        run._save()
+        run.save_checkpoint()
         return True
 
     def hand_over(self) -> None:

@@ -165,7 +165,7 @@ def _features(reader, records, bad):
     names = (
         reader.include
         if reader.include is not None
-        else [c for c in first if c not in reader._reserved]
+        else [c for c in first if c not in reader.reserved]
     )
     if any(name not in first for name in names):
         bad[:] = True

@@ -8,8 +8,8 @@ at its event time (predict with every model as it is then; a model that watches 
 before the first question whose time is at or after its label time, answers in order of label time
 and, on ties, of their questions: ``simulate_qa``'s order, which
 :class:`~imbalance_stream.evaluate.delayed.DelayedLabels` computes for a batch of rows at once
-(``BATCH`` rows are read ahead of the replay; the prequential runner's delayed loop uses the same
-executor). Whether an answer comes before a question depends on those two times only, so a cell
+(:mod:`~imbalance_stream.replay.reading` reads ``BATCH`` rows ahead of the replay; the
+prequential runner's delayed loop uses the same executor). Whether an answer comes before a question depends on those two times only, so a cell
 holding a subset of the entities sees, for each of them, exactly what a run over all rows would.
 A row that cannot be read is rejected where ``simulate_qa`` would meet it: after the question
 before it, before the answers due ahead of the next question.
@@ -55,7 +55,6 @@ import os
 import pickle
 import sys
 import time
-import zlib
 
 from imbalance_stream.base import (
     REFUSALS,
@@ -63,12 +62,10 @@ from imbalance_stream.base import (
 from imbalance_stream.evaluate.collector import fewer_collections
 from imbalance_stream.evaluate.delayed import DelayedLabels
 
-from .arrow_log import ArrowLog, ColumnBlock, columnar_reader_fits
 from .cells import Cell, CellState, load_checkpoint
 from .columnar import ColumnarCell, columnar_fits
-from .columns import read_batch
 from .config import ReplayError
-from .events import NEVER, Event, Reject, text
+from .events import NEVER, text
 from .parts import (
     PARTS,
     PartWriter,
@@ -79,9 +76,8 @@ from .parts import (
     write_atomic,
     write_entities,
 )
+from .reading import END, Batch, CellReader, partition_of
 from .runners import MODEL_ERRORS, ModelRunner, StepsRunner
-from .sorting import sorted_events
-from .sources import DamagedLog, csv_block_records, records
 from .tracking import DueLabels
 
 __all__ = ["partition_of", "run_cell"]
@@ -89,19 +85,10 @@ __all__ = ["partition_of", "run_cell"]
 #: Whether cells that can run columnar (:mod:`.columnar`) do; the row-by-row replay is the
 #: reference the columnar one is tested against.
 COLUMNAR = True
-#: Rows read ahead of the replay: the unit of the delayed-label order's computation.
-BATCH = 2048
-#: Rows read into events together, column by column (columns.read_batch).
-_READ_CHUNK = 512
 #: A log whose first this many rows are all unreadable does not fit its scenario (a column
 #: misnamed, labels written otherwise): the replay stops instead of rejecting every row.
 NOTHING_READ_AFTER = 1000
 _ANSWER_BATCH = 4096
-
-
-def partition_of(entity: str, n_partitions: int) -> int:
-    """The partition of an entity: a hash that is the same in every process and on every run."""
-    return zlib.crc32(entity.encode("utf-8")) % n_partitions
 
 
 def _checkpoint_of(cell, paths):
@@ -228,7 +215,8 @@ class _CellRun:
         )
         labels = DelayedLabels((_answer_time(ev), ev) for ev, _ in queued)
         try:
-            for batch in self._batches():
+            reader = CellReader(self.cell, state, self.bar, self.resumed, self._reject, COLUMNAR)
+            for batch in reader.batches():
                 self._execute(batch, labels)
             for ev in labels.drain():  # the end of the log: every answer comes out
                 self._answer(ev, _label_of(ev))
@@ -244,9 +232,9 @@ class _CellRun:
             raise self._nothing_read(f"every row of the log ({state.read_rejects})")
         state.done = True
         write_entities(self.paths["ent"], self.slots, self.owned, state.models, state.entities)
-        self._save()
+        self.save_checkpoint()
 
-    def _execute(self, batch: _Batch, labels: DelayedLabels) -> None:
+    def _execute(self, batch: Batch, labels: DelayedLabels) -> None:
         """Replay one batch in simulate_qa's order. Before each of the cell's rows: the rows
         rejected since the one before (as they were read), then the labels due, then the row's
         question; at the batch's end, the rejects after its last row and, for a log that stops
@@ -270,113 +258,10 @@ class _CellRun:
             self.state.seq = batch.valid
             if isinstance(batch.end, ReplayError):
                 raise batch.end
-            if batch.end is not _END:
+            if batch.end is not END:
                 self.state.damaged = batch.end
 
     # ---- the rows ----------------------------------------------------------------------------
-
-    def _batches(self):
-        """The cell's valid rows (numbered ``seq`` alike in every cell) in batches of at most
-        ``BATCH`` rows read, each with the rejects read between them. Reading runs a batch ahead
-        of the replay, so everything the state records of it (the position, the number of valid
-        rows, the last time) is set as the rows are replayed, not as they are read."""
-        state, cell = self.state, self.cell
-        entity_cell = cell.kind == "entity"
-        valid, last_time = state.seq, state.last_time
-        batch = _Batch()
-        read = 0
-        for item in self._read_items():
-            read += 1
-            if isinstance(item, Event):
-                ev = item
-                if last_time is not None and ev.time < last_time:
-                    batch.end = ReplayError(
-                        f"row {ev.row}: event time {ev.time_text!r} is before the previous row's; "
-                        'sort the log, or set out_of_order = "sort" in [log]'
-                    )
-                    break
-                last_time = ev.time
-                ev.seq = valid  # every cell numbers every valid row alike
-                valid += 1
-                if entity_cell and partition_of(ev.entity, cell.partitions) != cell.partition:
-                    continue
-                batch.events.append(ev)
-            elif isinstance(item, DamagedLog):
-                batch.end = item.after(item.row)
-                break
-            else:  # a row that could not be read: (row, reason)
-                batch.rejects.setdefault(len(batch.events), []).append((*item, valid))
-            if read >= BATCH:
-                yield batch
-                batch, read = _Batch(), 0
-        batch.valid = valid
-        if batch.end is None:
-            batch.end = _END
-        yield batch
-
-    def _read_items(self):
-        """The log from the checkpoint's position on: an :class:`Event` per valid row, ``(row,
-        reason)`` per row that cannot be read, and a :class:`DamagedLog` where a damaged file
-        ends it."""
-        log = self.log
-        if log.out_of_order == "sort":
-            # every row is read (and every reject written) before the first is replayed; a
-            # damaged file ends the reading there (sorted_events notes it in the state)
-            yield from sorted_events(
-                log, self.cell, self.state, self.bar, self.resumed, self._reject
-            )
-            return
-        if COLUMNAR and columnar_reader_fits(log):
-            yield from self._read_columns(self.state.position)
-        else:
-            yield from self._read_rows(self.state.position)
-
-    def _read_columns(self, position):
-        """The log read by the columnar reader (:class:`~.arrow_log.ArrowLog`): its events a
-        block at a time, the blocks it does not vouch for by the row reader, and, from a block
-        with a quote on, the rest of the log row by row."""
-        log = self.log
-        blocks = ArrowLog(log, lenient=True, start=position)
-        for block in blocks:
-            if isinstance(block, ColumnBlock):
-                if self.bar is not None:
-                    self.bar.update(len(block))
-                yield from block.events(blocks.names, blocks.labels)
-                continue
-            lines = csv_block_records(block.data, blocks.header, log.delimiter, log.paths[0])
-            pairs = list(enumerate(lines, block.first))
-            for start in range(0, len(pairs), _READ_CHUNK):
-                yield from self._read_chunk(pairs[start : start + _READ_CHUNK])
-        if blocks.stopped_at is not None:
-            yield from self._read_rows(blocks.stopped_at)
-
-    def _read_rows(self, position):
-        """The log from row ``position + 1`` on, row by row."""
-        log = self.log
-        chunk: list = []
-        damaged = None
-        try:
-            for pair in records(log, position):
-                chunk.append(pair)
-                if len(chunk) >= _READ_CHUNK:
-                    yield from self._read_chunk(chunk)
-                    chunk = []
-        except DamagedLog as error:
-            damaged = error
-        yield from self._read_chunk(chunk)
-        if damaged is not None:
-            yield damaged
-
-    def _read_chunk(self, chunk):
-        """The items of a chunk of ``(row, record)``, read column by column."""
-        if self.bar is not None and chunk:
-            self.bar.update(len(chunk))
-        for (row, _), item in zip(chunk, read_batch(self.log.reader, chunk)):
-            if isinstance(item, Reject):
-                yield (row, str(item))
-            else:
-                item.pos = row
-                yield item
 
     # ---- questions and answers ---------------------------------------------------------------
 
@@ -396,7 +281,7 @@ class _CellRun:
             and self.since_save % 256 == 0
             and time.monotonic() - self.last_save >= seconds
         ):
-            self._save()
+            self.save_checkpoint()
 
     def _predict(self, j, midx, ev):
         """Model ``j``'s prediction of ``ev``, written out; what its metrics take, or None when
@@ -586,7 +471,7 @@ class _CellRun:
         if self.state.tracks is not None:
             self.cur.rows(self.due.fold(self.state.tracks, self.make_metrics))
 
-    def _save(self):
+    def save_checkpoint(self):
         """Flush the part files and write the checkpoint atomically (the pending rows with their
         predictions, the models, the metric tracks, the counters and the part files' sizes)."""
         self._fold_due()
@@ -612,21 +497,3 @@ def _answer_time(ev) -> int:
 
 def _label_of(ev):
     return NEVER if ev.label_time is None else ev.label
-
-
-class _Batch:
-    """Rows read ahead of the replay: the cell's valid rows, the unreadable rows before each
-    (``{index of the next valid row: [(row, reason, valid rows read before it)]}``), and, in the
-    last batch, the number of valid rows read and how the log ended (``_END``, a damaged file's
-    message, or a :class:`ReplayError` that stops the replay there)."""
-
-    __slots__ = ("end", "events", "rejects", "valid")
-
-    def __init__(self):
-        self.events: list = []
-        self.rejects: dict = {}
-        self.end = None
-        self.valid = 0
-
-
-_END = "the end of the log"  # a batch's end that is neither damage nor a stop

@@ -312,7 +312,7 @@ class RowReader:
         self.include: list[str] | None = spec.include
         self.types: dict[str, str] = spec.types
         reserved = {self.time, self.label, self.id, self.entity, self.label_time} - {None}
-        self._reserved = reserved | set(spec.exclude)
+        self.reserved = reserved | set(spec.exclude)
         self._label_map = None
         if self.labels is not None:
             self._label_map = {}
@@ -400,7 +400,7 @@ class RowReader:
         columns = (
             self.include
             if self.include is not None
-            else ([c for c in record if c not in self._reserved])
+            else ([c for c in record if c not in self.reserved])
         )
         x = {}
         types = self.types
