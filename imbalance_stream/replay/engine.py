@@ -9,8 +9,9 @@ before the first question whose time is at or after its label time, answers in o
 and, on ties, of their questions: ``simulate_qa``'s order, which
 :class:`~imbalance_stream.evaluate.delayed.DelayedLabels` computes for a batch of rows at once
 (:mod:`~imbalance_stream.replay.reading` reads ``BATCH`` rows ahead of the replay; the
-prequential runner's delayed loop uses the same executor). Whether an answer comes before a question depends on those two times only, so a cell
-holding a subset of the entities sees, for each of them, exactly what a run over all rows would.
+prequential runner's delayed loop uses the same executor). Whether an answer comes before a
+question depends on those two times only, so a cell holding a subset of the entities sees, for
+each of them, exactly what a run over all rows would.
 A row that cannot be read is rejected where ``simulate_qa`` would meet it: after the question
 before it, before the answers due ahead of the next question.
 
