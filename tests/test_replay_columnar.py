@@ -389,3 +389,20 @@ def test_only_confusion_matrix_metrics_are_folded():
     assert foldable(metrics.BalancedAccuracy()) and foldable(metrics.F1())
     assert foldable(metrics.GeometricMean()) and foldable(metrics.MCC())
     assert not foldable(metrics.ROCAUC()) and not foldable(metrics.LogLoss())
+
+
+@pytest.mark.parametrize("models", [MODELS, 'R = "river.linear_model.LogisticRegression"\n'])
+def test_duplicate_ids_are_counted_by_the_merge_of_one_part(tmp_path, monkeypatch, models):
+    """The merge of a single part counts repeated ids by hashing their bytes where they lie: the
+    count a plain set gives, one model or several."""
+    from imbalance_stream.replay import merge
+
+    monkeypatch.setattr(merge, "_CHUNK", 2048)  # ids spread over many blocks of the part
+    lines = _lines(900)
+    rng = np.random.default_rng(5)
+    ids = [f"id{int(k)}" for k in rng.integers(0, 400, len(lines) - 1)]
+    lines = [lines[0]] + [f"{i}," + line.split(",", 1)[1] for i, line in zip(ids, lines[1:])]
+    _write(tmp_path / "log.csv", lines)
+    result = replay(parse(_scenario(models=models), base=tmp_path), out_dir=tmp_path / "out")
+    expected = len(ids) - len(set(ids))
+    assert {row["duplicate_ids"] for row in result.table} == {expected}

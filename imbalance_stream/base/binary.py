@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import itertools
 import math
 import numbers
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -503,11 +505,12 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
         if negative is not None:
             # the usual case, at once: every label learned is one of the two already known
             learned = [labels[t] for t in steps.tolist()]
-            if set(map(type, learned)) <= _PLAIN_LABELS:
-                is_positive = np.array([y == positive for y in learned], dtype=bool)
-                if all(y == negative for y, p in zip(learned, is_positive.tolist()) if not p):
-                    signs[steps] = np.where(is_positive, 1.0, -1.0)
-                    return signs, limit, adopted_at, adopted
+            if set(map(type, learned)) <= _PLAIN_LABELS and set(learned) <= {positive, negative}:
+                is_positive = np.fromiter(
+                    map(operator.eq, learned, itertools.repeat(positive)), bool, len(learned)
+                )
+                signs[steps] = np.where(is_positive, 1.0, -1.0)
+                return signs, limit, adopted_at, adopted
         non_empty = self.intercept or None
         for t in steps.tolist():
             y = labels[t]

@@ -298,13 +298,9 @@ class ColumnarCell:
         answered_seqs = seqs[answered].tolist()
         rows: list = []
         for j, pred in enumerate(preds):
-            positive, negatives = self.models[j].positive, self.negatives
-            predictions = [
-                positive if is_positive else negatives[negative]
-                for is_positive, negative in zip(
-                    pred.is_positive[answered].tolist(), pred.negative[answered].tolist()
-                )
-            ]
+            guesses = np.array([self.models[j].positive, *self.negatives], dtype=object)
+            guess_at = np.where(pred.is_positive[answered], 0, 1 + pred.negative[answered])
+            predictions = guesses[guess_at].tolist()
             made = tracks[j].update_many(
                 makers[j], label_times, answered_seqs, times, ys, predictions,
                 lambda j=j, pred=pred: self._taken(j, pred, answered),

@@ -244,7 +244,7 @@ class _DuplicateIds:
             self.written[k] = True
 
     def add_many(self, event_ids) -> None:
-        """:meth:`add` for many ids at once."""
+        """:meth:`add` for many ids at once (text or bytes: one merge gives all its ids alike)."""
         import numpy as np
 
         codes = np.fromiter(map(hash, event_ids), dtype=np.int64, count=len(event_ids))
