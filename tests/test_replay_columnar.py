@@ -406,3 +406,67 @@ def test_duplicate_ids_are_counted_by_the_merge_of_one_part(tmp_path, monkeypatc
     result = replay(parse(_scenario(models=models), base=tmp_path), out_dir=tmp_path / "out")
     expected = len(ids) - len(set(ids))
     assert {row["duplicate_ids"] for row in result.table} == {expected}
+
+
+def test_a_prediction_taken_from_the_probabilities_is_river_predict_one(tmp_path, monkeypatch):
+    """Where River's predict_one is the label of highest probability and predicting leaves the
+    model as it was (a pipeline ending in its logistic regression), the replay takes it from
+    predict_proba_one's answer: the files of a replay that calls predict_one too, byte for byte;
+    another model is asked both."""
+    from imbalance_stream.replay import runners
+
+    _phishing_log(tmp_path / "log.csv", never=0.1)
+    models = (
+        'P = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]\n'
+        'A = { class = "PA" }\n'
+    )
+    text = _scenario(models=models, metrics=MIXED)
+    calls = set()
+    original = runners.ModelRunner.predict
+
+    def counted(self, model, ev):
+        calls.add((type(model).__name__, self.argmax))
+        return original(self, model, ev)
+
+    monkeypatch.setattr(runners.ModelRunner, "predict", counted)
+    taken = replay(parse(text, base=tmp_path), out_dir=tmp_path / "taken")
+    assert calls == {("Pipeline", True), ("PA", False)}
+    monkeypatch.setattr(runners, "predicts_by_argmax", lambda model: False)
+    called = replay(parse(text, base=tmp_path), out_dir=tmp_path / "called")
+    assert _outputs(taken.out_dir) == _outputs(called.out_dir)
+
+
+def test_a_classifier_with_its_own_predict_one_is_asked():
+    import pickle
+
+    from river import base, compose, linear_model, preprocessing, tree
+
+    from imbalance_stream.linear_model import ACOG
+    from imbalance_stream.replay.runners import predicts_by_argmax
+
+    class Contrary(base.Classifier):
+        def learn_one(self, x, y):
+            pass
+
+        def predict_proba_one(self, x):
+            return {True: 0.9, False: 0.1}
+
+        def predict_one(self, x):
+            return False
+
+    assert predicts_by_argmax(preprocessing.StandardScaler() | linear_model.LogisticRegression())
+    assert not predicts_by_argmax(Contrary())
+    assert not predicts_by_argmax(preprocessing.StandardScaler() | Contrary())
+    assert not predicts_by_argmax(ACOG())  # its own predict_one (the steps path's twin)
+    assert not predicts_by_argmax(tree.HoeffdingTreeClassifier())
+    model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    twin = model.clone()
+    for x, y in datasets.Phishing():  # predictions leave the pipeline as it was
+        for m in (model, twin):
+            m.predict_proba_one(x)
+        twin.predict_one(x)
+        for m in (model, twin):
+            m.learn_one(x, y)
+    assert pickle.dumps(model) == pickle.dumps(twin)
+    with compose.learn_during_predict():  # each call teaches the scaler: both calls are made
+        assert compose.Pipeline._LEARN_UNSUPERVISED_DURING_PREDICT

@@ -6,6 +6,7 @@ that watches the unlabelled arrivals (``observe_one``)."""
 from __future__ import annotations
 
 import numpy as np
+from river import base, compose
 from river.active.base import ActiveLearningClassifier
 
 from imbalance_stream.base import (
@@ -16,10 +17,48 @@ from imbalance_stream.base import (
     watches_arrivals,
 )
 
-__all__ = ["MODEL_ERRORS", "ModelRunner", "StepsRunner"]
+__all__ = ["MODEL_ERRORS", "ModelRunner", "StepsRunner", "predicts_by_argmax"]
 
 #: Errors a model raises before any state changes: the row is rejected for that model.
 MODEL_ERRORS = (InvalidFeature, UnknownLabel)
+
+
+#: Where the replay takes a classifier's predict_one from its probabilities: River's linear
+#: classifiers, whose predictions leave them untouched, behind River's preprocessing and
+#: composition steps, whose transform_one leaves them untouched. (A model whose prediction
+#: changes its state, as River's Hoeffding trees' does, is asked both questions.)
+_PURE_CLASSIFIERS = ("river.linear_model.",)
+_PURE_TRANSFORMERS = ("river.preprocessing.", "river.compose.")
+
+
+def predicts_by_argmax(model) -> bool:
+    """Whether the replay may take ``model.predict_one(x)`` from ``model.predict_proba_one(x)``:
+    River's default predict_one (the label of highest probability), on a classifier whose
+    predictions leave its state untouched, alone or at the end of a pipeline of such steps; the
+    replay then runs the model once per prediction instead of twice. While River's
+    ``learn_during_predict`` is on, each call also teaches the unsupervised steps, so both calls
+    are made then."""
+    steps = [model]
+    if isinstance(model, compose.Pipeline):
+        kind = type(model)
+        if (
+            kind.predict_one is not compose.Pipeline.predict_one
+            or kind.predict_proba_one is not compose.Pipeline.predict_proba_one
+        ):
+            return False
+        steps = list(model.steps.values())
+        if not all(_from(step, _PURE_TRANSFORMERS) for step in steps[:-1]):
+            return False
+    final = steps[-1]
+    return (
+        isinstance(final, base.Classifier)
+        and type(final).predict_one is base.Classifier.predict_one
+        and _from(final, _PURE_CLASSIFIERS)
+    )
+
+
+def _from(step, modules) -> bool:
+    return type(step).__module__.startswith(modules) and not isinstance(step, compose.Pipeline)
 
 
 class ModelRunner:
@@ -35,6 +74,7 @@ class ModelRunner:
         # River's active protocol: predictions come with whether the model wants the label
         self.active = isinstance(final, ActiveLearningClassifier)
         self.positive = positive
+        self.argmax = predicts_by_argmax(model)
 
     def predict(self, model, ev):
         """``(prediction, score, what the metrics take, whether the label is wanted)``."""
@@ -48,7 +88,11 @@ class ModelRunner:
             prediction = max(proba, key=proba.get) if proba else None
         else:
             proba, ask = model.predict_proba_one(x), True
-            prediction = model.predict_one(x)
+            if self.argmax and not compose.Pipeline._LEARN_UNSUPERVISED_DURING_PREDICT:
+                # what River's predict_one computes from the same probabilities
+                prediction = max(proba, key=proba.get) if proba else None
+            else:
+                prediction = model.predict_one(x)
         if self.observes:
             model.observe_one(x)
         score = proba.get(self.positive, 0.0) if proba else ""
