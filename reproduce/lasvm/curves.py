@@ -211,6 +211,7 @@ class _Recorder:
         self.scores: dict[int, np.ndarray] = {}
         self.stop = SaturationStop()
         self.stopped_at: int | None = None
+        self.stop_cpu: float | None = None  # CPU seconds of learning until saturation
         self.offset = 0  # samples learned before the first callback (the seeds)
         self.start = time.process_time()
         self.excluded = 0.0
@@ -220,6 +221,7 @@ class _Recorder:
         fired = self.stopped_at is None and self.stop.update(model.n_support_)
         if fired:
             self.stopped_at = n_seen
+            self.stop_cpu = time.process_time() - self.start - self.excluded
         keep = n_seen in self.keep_scores_at or (fired and self.keep_at_stop)
         if n_seen in self.checkpoints or keep:
             self.measure(n_seen, model, keep=keep)
@@ -275,7 +277,10 @@ def _learn(method, data, C, gamma, cell, seed, keep_scores_at=()) -> tuple[list[
     else:
         selector = _selector(base, len(train), seed)
         recorder.offset = sum(min(selector.n_seed, labels.count(v)) for v in (True, False))
-        selector.run(model, train, labels, callback=recorder)
+        done = len(selector.run(model, train, labels, callback=recorder).selected)
+        if done not in recorder.checkpoints:  # VIRTUAL learns more than the real examples
+            recorder.checkpoints.add(done)
+            recorder.measure(done, model)
     n_seen = recorder.rows[-1]["n_seen"] if recorder.rows else len(train)
     if finish == "end" and base not in _FAMILY:  # the chapter 6 family is never finished
         model.finish()  # timed: the recorder's clock runs
@@ -284,6 +289,7 @@ def _learn(method, data, C, gamma, cell, seed, keep_scores_at=()) -> tuple[list[
     if base not in _FAMILY and base != "LASVM":  # the saturation point of a selection
         for row in recorder.rows:
             row["stopped_at"] = recorder.stopped_at
+            row["stop_cpu_seconds"] = recorder.stop_cpu and round(recorder.stop_cpu, 3)
     return recorder.rows, recorder
 
 
@@ -366,7 +372,7 @@ def curves(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=
 
 #: the measures averaged over runs
 QUANTITIES = ("n_seen", "cpu_seconds", "error", "gmeans", "prbep", "auc", "n_sv")
-MORE = ("kernel_evaluations", "gap", "stopped_at")
+MORE = ("kernel_evaluations", "gap", "stopped_at", "stop_cpu_seconds")
 
 
 def _mean_curves(log: list[dict]) -> list[dict]:
@@ -579,6 +585,7 @@ def _curve_panels(rows, y, ylabel, x="n_seen", xlabel="training instances seen",
             for method in _methods_of(rows, name)
             if method != "LIBSVM"
         ]
+        lines = [line for line in lines if line[1]]  # methods without this measure left out
         panel = {"title": name, "xlabel": xlabel, "ylabel": ylabel, "lines": lines}
         panel["hlines"] = _libsvm_line(rows, name, y) if extra.get("libsvm", True) else []
         if extra.get("stop"):
@@ -761,6 +768,36 @@ FIGURES: dict[str, tuple[str, Callable]] = {
         lambda rows, log: [_bars(rows, "cpu_seconds", "CPU seconds")],
     ),
 }
+
+
+def draw_mnist_ovr(rows: list[dict], out_dir: pathlib.Path) -> None:
+    """The figures of :func:`protocol.mnist_ovr`'s rows: per digit and method, the test error
+    (Fig. 3.1), CPU seconds (Fig. 3.2) and #SV (Fig. 3.5); and the one-vs-rest multiclass error
+    and summed CPU seconds (Fig. 3.4) when all ten digits ran."""
+    tasks = [r for r in rows if str(r["dataset"]).startswith("mnist-")]
+    for key, y, label in (
+        ("3.1", "error", "test error (%)"),
+        ("3.2", "cpu_seconds", "CPU seconds"),
+        ("3.5", "n_sv", "support vectors"),
+    ):
+        bars: dict[str, dict[str, float]] = {}
+        for r in tasks:
+            bars.setdefault(r["method"], {})[r["dataset"].removeprefix("mnist-")] = r[y]
+        panel = {"title": "MNIST one-vs-rest", "xlabel": "digit", "ylabel": label, "bars": bars}
+        plot_panels(
+            [panel], f"Fig. {key}: {label} per digit", out_dir / f"fig{key[0]}_{key[2:]}.png"
+        )
+    multiclass = [r for r in rows if r["dataset"] == "mnist (10 classes)"]
+    if multiclass:
+        panels = [
+            {"title": "", "xlabel": "", "ylabel": label}
+            | {"bars": {r["method"]: {"": r[y]} for r in multiclass}}
+            for y, label in (
+                ("error", "multiclass test error (%)"),
+                ("cpu_seconds", "CPU s, ten tasks"),
+            )
+        ]
+        plot_panels(panels, "Fig. 3.4: one-vs-rest multiclass", out_dir / "fig3_4.png")
 
 
 def draw(figures, rows, log, out_dir: pathlib.Path) -> None:

@@ -114,3 +114,14 @@ def test_the_cache_sweep_is_relative_to_libsvm_with_the_largest_cache(tmp_path):
         table[("LASVMx1-offline", 0.5)]["kernel_evaluations"]
         >= (table[("LASVMx1-offline", 64.0)]["kernel_evaluations"])
     )
+
+
+@pytest.mark.requires_data("mnist")
+def test_the_mnist_one_vs_rest_run_draws_figs_3_1_3_2_3_4_and_3_5(tmp_path):
+    from reproduce.lasvm import protocol
+
+    params = {"methods": ["LIBSVM", "AVGPERCx1"], "sizes": {"mnist": [200, 100]}}
+    protocol.mnist_ovr(params, out_dir=tmp_path)
+    if _matplotlib():
+        for key in ("3_1", "3_2", "3_4", "3_5"):
+            assert (tmp_path / f"fig{key}.png").stat().st_size > 0
