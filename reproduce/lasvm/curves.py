@@ -784,6 +784,7 @@ def draw_mnist_ovr(rows: list[dict], out_dir: pathlib.Path) -> None:
         for r in tasks:
             bars.setdefault(r["method"], {})[r["dataset"].removeprefix("mnist-")] = r[y]
         panel = {"title": "MNIST one-vs-rest", "xlabel": "digit", "ylabel": label, "bars": bars}
+        panel["yscale"] = "log" if y == "cpu_seconds" else "linear"  # AVGPERC x10 dwarfs them
         plot_panels(
             [panel], f"Fig. {key}: {label} per digit", out_dir / f"fig{key[0]}_{key[2:]}.png"
         )
@@ -814,7 +815,7 @@ def draw(figures, rows, log, out_dir: pathlib.Path) -> None:
 def plot_panels(panels: list[dict], title: str, path: pathlib.Path) -> None:
     """The one plotting helper: a row of panels, each with ``lines`` (label, xs, ys), ``points``
     (label, xs, ys: markers only), ``bars`` ({group: {category: value}}), ``hlines`` and
-    ``vlines`` ((value, label)), ``xscale``. Nothing is drawn without matplotlib."""
+    ``vlines`` ((value, label)), ``xscale``, ``yscale``. Nothing is drawn without matplotlib."""
     try:
         import matplotlib
 
@@ -829,6 +830,7 @@ def plot_panels(panels: list[dict], title: str, path: pathlib.Path) -> None:
     )
     for ax, panel in zip(axes.flat, panels):
         ax.set_xscale(panel.get("xscale", "linear"))
+        ax.set_yscale(panel.get("yscale", "linear"))
         for label, xs, ys in panel.get("lines", []):
             ax.plot(xs, ys, marker=".", label=label)
         for label, xs, ys in panel.get("points", []):
