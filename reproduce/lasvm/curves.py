@@ -144,9 +144,10 @@ def _scores(model, test) -> np.ndarray:
 
 
 def duality_gap(model, seen: list[dict], labels: list[bool]) -> float:
-    """``(J(theta) - G(alpha)) / n`` of a bias-free expansion (the chapter 6 family, eqs. 6.1 and
-    6.2) over the ``n`` samples seen: ``J = 1/2 |w|^2 + C sum_i max(0, 1 - y_i f(x_i))`` and
-    ``G = sum_s alpha_s y_s - 1/2 |w|^2``, with ``|w|^2 = sum_s alpha_s f(x_s)`` (Fig. 6.1)."""
+    """``(J(theta) - G(alpha)) / n`` of a bias-free expansion (the chapter 6 family; the gap of
+    eqs. 6.1 and 6.2, J as in eq. 6.6 with b = 0) over the ``n`` samples seen:
+    ``J = 1/2 |w|^2 + C sum_i max(0, 1 - y_i f(x_i))`` and ``G = sum_s alpha_s y_s - 1/2 |w|^2``,
+    with ``|w|^2 = sum_s alpha_s f(x_s)`` (Fig. 6.1)."""
     pairs = model.support_vectors_
     w2 = sum(alpha * model.decision_one(x) for x, alpha in pairs)
     dual = sum(abs(alpha) for _, alpha in pairs) - 0.5 * w2
