@@ -459,14 +459,20 @@ def mnist_ovr(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progre
     """Figs. 3.1, 3.2, 3.4 and 3.5: the MNIST one-vs-rest tasks of ``digits`` (default all ten)
     for ``methods`` (default LIBSVM, LASVM x1 and x2, AVGPERC x1 and x10) on a subsample
     (``sizes.mnist`` = [n_train, n_test], default [4000, 2000]), and the multiclass error when all
-    ten digits ran."""
+    ten digits ran; with ``out_dir``, draws them as ``fig3_1.png``, ``fig3_2.png``, ``fig3_4.png``
+    and ``fig3_5.png``."""
     digits = [int(d) for d in params.get("digits", range(10))]
     methods = check_names(params.get("methods", MNIST_METHODS), MNIST_METHODS, "methods")
     params = {**params, "sizes": {"mnist": params.get("sizes", {}).get("mnist", [4000, 2000])}}
     datasets = [f"mnist-{d}" for d in digits]
     cells = _cells(params, "3.4", datasets, methods, lambda d: CH3_SETTINGS["mnist"])
     results = _execute(cells, out_dir, n_jobs, scheduler, progress, "MNIST one-vs-rest")
-    return _summary(results, (), ("error", "n_sv", "cpu_seconds")) + _multiclass(results, digits)
+    rows = _summary(results, (), ("error", "n_sv", "cpu_seconds")) + _multiclass(results, digits)
+    if out_dir is not None:  # Figs. 3.1, 3.2, 3.4 and 3.5 as PNG files
+        from reproduce.lasvm.curves import draw_mnist_ovr
+
+        draw_mnist_ovr(rows, pathlib.Path(out_dir))
+    return rows
 
 
 def table6_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
