@@ -418,7 +418,7 @@ def test_a_prediction_taken_from_the_probabilities_is_river_predict_one(tmp_path
     _phishing_log(tmp_path / "log.csv", never=0.1)
     models = (
         'P = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]\n'
-        'A = { class = "PA" }\n'
+        'A = { class = "AROW" }\n'
     )
     text = _scenario(models=models, metrics=MIXED)
     calls = set()
@@ -430,7 +430,7 @@ def test_a_prediction_taken_from_the_probabilities_is_river_predict_one(tmp_path
 
     monkeypatch.setattr(runners.ModelRunner, "predict", counted)
     taken = replay(parse(text, base=tmp_path), out_dir=tmp_path / "taken")
-    assert calls == {("Pipeline", True), ("PA", False)}
+    assert calls == {("Pipeline", True), ("AROW", False)}
     monkeypatch.setattr(runners, "predicts_by_argmax", lambda model: False)
     called = replay(parse(text, base=tmp_path), out_dir=tmp_path / "called")
     assert _outputs(taken.out_dir) == _outputs(called.out_dir)
@@ -470,3 +470,15 @@ def test_a_classifier_with_its_own_predict_one_is_asked():
     assert pickle.dumps(model) == pickle.dumps(twin)
     with compose.learn_during_predict():  # each call teaches the scaler: both calls are made
         assert compose.Pipeline._LEARN_UNSUPERVISED_DURING_PREDICT
+
+
+def test_the_first_order_baselines_replay_columnar(tmp_path, monkeypatch):
+    """PA, Perceptron, PAUM, COG, CPA and ROMMA have a steps path too: the columnar replay runs
+    the whole log and writes the row-by-row replay's files."""
+    _phishing_log(tmp_path / "log.csv", never=0.1)
+    models = "\n".join(
+        f'{name} = {{ class = "{name}" }}' for name in ("PA", "Perceptron", "PAUM", "COG", "CPA")
+    )
+    models += '\nROMMA = { class = "ROMMA", params = { intercept = true } }\n'
+    outputs, ended, error = _both(tmp_path, monkeypatch, _scenario(models=models, metrics=MIXED))
+    assert error is None and ended is True

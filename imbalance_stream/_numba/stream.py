@@ -20,10 +20,12 @@ from .cost import hinge_margin_slope_jit, laplace_ratio_jit
 from .first_order import (
     additive_step,
     cost_sensitive_pa_step,
+    logistic,
     passive_aggressive_step,
     romma_step,
 )
 from .linear import (
+    NO_UPDATE,
     REFUSED,
     UPDATED,
     acog_diag_step,
@@ -41,6 +43,7 @@ __all__ = [
     "replay_baseline",
     "replay_sacog",
     "steps_acog",
+    "steps_baseline",
 ]
 
 #: What :func:`first_positions` gives a column that never occurs.
@@ -318,32 +321,109 @@ def replay_baseline(
         predictions[t] = 1 if score >= 0.0 else -1
         if row_indices.shape[0] == 0:
             continue
-        y = signs[t]
-        if kind == PERCEPTRON:
-            updated = additive_step(weights, row_indices, row_values, y, 0.0, y < 0, 1.0)
-        elif kind == PAUM:
-            rho_t = _count_rho(y, rho, laplace, counts)
-            margin = rho_t if y > 0 else tau_negative
-            updated = additive_step(weights, row_indices, row_values, y, margin, True, eta)
-        elif kind == COG_I or kind == COG_II:
-            margin, slope = _margin_slope(y, rho, laplace, counts, kind == COG_I)
-            updated = additive_step(weights, row_indices, row_values, y, margin, False, eta * slope)
-        elif kind == PA:
-            updated = passive_aggressive_step(
-                weights, row_indices, row_values, y, 1.0, False, 1.0, C
-            )
-        elif kind == CPA or kind == CPAML:
-            rho_t = _count_rho(y, rho, laplace, counts)
-            updated = cost_sensitive_pa_step(
-                weights, row_indices, row_values, y, rho_t if y > 0 else 1.0, kind == CPAML
-            )
-        elif kind == ROMMA:
-            updated = romma_step(weights, n, row_indices, row_values, y) == UPDATED
-        else:
-            updated = arow_full_step(weights, cov, n, row_indices, row_values, y, r) == UPDATED
-        if updated:  # a REFUSED AROW or ROMMA step (an overflow) wrote nothing
+        updated = _baseline_step(
+            kind, weights, cov, n, row_indices, row_values, signs[t],
+            rho, laplace, counts, eta, C, tau_negative, r,
+        )  # fmt: skip
+        if updated == UPDATED:  # a REFUSED AROW or ROMMA step (an overflow) wrote nothing
             n_updates += 1
     return n_updates
+
+
+@njit(cache=True)
+def _baseline_step(
+    kind, weights, cov, n, indices, values, y, rho, laplace, counts, eta, C, tau_negative, r
+):
+    """One step of a baseline on the row ``(indices, values)`` with label ``y``, as its
+    ``_learn`` takes it (the cost-sensitive ones count the label first); returns ``UPDATED``,
+    ``NO_UPDATE`` or ``REFUSED`` (AROW and ROMMA, on an overflow: nothing written)."""
+    if kind == PERCEPTRON:
+        updated = additive_step(weights, indices, values, y, 0.0, y < 0, 1.0)
+    elif kind == PAUM:
+        rho_t = _count_rho(y, rho, laplace, counts)
+        margin = rho_t if y > 0 else tau_negative
+        updated = additive_step(weights, indices, values, y, margin, True, eta)
+    elif kind == COG_I or kind == COG_II:
+        margin, slope = _margin_slope(y, rho, laplace, counts, kind == COG_I)
+        updated = additive_step(weights, indices, values, y, margin, False, eta * slope)
+    elif kind == PA:
+        updated = passive_aggressive_step(weights, indices, values, y, 1.0, False, 1.0, C)
+    elif kind == CPA or kind == CPAML:
+        rho_t = _count_rho(y, rho, laplace, counts)
+        updated = cost_sensitive_pa_step(
+            weights, indices, values, y, rho_t if y > 0 else 1.0, kind == CPAML
+        )
+    elif kind == ROMMA:
+        return romma_step(weights, n, indices, values, y)
+    else:
+        return arow_full_step(weights, cov, n, indices, values, y, r)
+    return UPDATED if updated else NO_UPDATE
+
+
+@njit(cache=True)
+def steps_baseline(
+    kind,
+    rows,
+    learn,
+    signs,
+    colmap,
+    new_names,
+    sizes,
+    intercept,
+    weights,
+    rho,
+    laplace,
+    counts,
+    eta,
+    C,
+    tau_negative,
+    decisions,
+    probas,
+):
+    """Run a first-order baseline (any ``kind`` but AROW) through a schedule of steps, as
+    ``predict_proba_one`` / ``predict_one`` and ``learn_one`` would run them one after the other:
+    the contract of :func:`steps_acog`. A learning step is a transaction as ``learn_one``'s: the
+    weights it touches and the label counts are put back, and the run stops there, when the
+    step refuses (ROMMA's overflow) or leaves one of those weights not finite."""
+    idx = np.empty(rows.shape[1] + 1, dtype=np.int64)
+    val = np.empty(rows.shape[1] + 1, dtype=np.float64)
+    saved = np.empty(rows.shape[1] + 1, dtype=np.float64)
+    no_cov = np.zeros((0, 0))  # AROW's, unused (a global constant would be read-only here)
+    capacity = weights.shape[0]
+    for t in range(rows.shape[0]):
+        if not learn[t]:
+            m = _known_row(rows[t], colmap, intercept, idx, val) if sizes[N_STATE] else 0
+            score = sparse_dot(weights, idx[:m], val[:m]) if m else 0.0
+            decisions[t] = score
+            probas[t] = logistic(score)
+            continue
+        n_new = sizes[N_NEW]
+        m = _learned_row(rows[t], colmap, new_names, sizes, intercept, idx, val)
+        if m == 0:  # an empty sample: learn_one learns nothing
+            continue
+        if sizes[N_NAMES] > capacity:  # the state must grow first: the caller grows it
+            sizes[GROW_TO] = sizes[N_NAMES]
+            _uncommit(colmap, new_names, sizes, n_new)
+            return t
+        for k in range(m):
+            saved[k] = weights[idx[k]]
+        positives, negatives = counts[0], counts[1]
+        updated = _baseline_step(
+            kind, weights, no_cov, sizes[N_NAMES], idx[:m], val[:m], signs[t],
+            rho, laplace, counts, eta, C, tau_negative, 1.0,
+        )  # fmt: skip
+        finite = updated != REFUSED
+        for k in range(m):
+            finite = finite and np.isfinite(weights[idx[k]])
+        if not finite:  # learn_one's rollback: nothing of the step is kept
+            for k in range(m):
+                weights[idx[k]] = saved[k]
+            counts[0], counts[1] = positives, negatives
+            _uncommit(colmap, new_names, sizes, n_new)
+            return t
+        sizes[N_STATE] = max(sizes[N_STATE], sizes[N_NAMES])
+        sizes[N_UPDATES] += updated == UPDATED
+    return rows.shape[0]
 
 
 # ---- SACOG (seed 002, Algorithms 2-6) ---------------------------------------------------------

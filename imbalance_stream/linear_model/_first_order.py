@@ -90,6 +90,20 @@ class FirstOrderLinear(BinaryClassifier):
         self._store_cost_state(counts)
         return predictions
 
+    def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas):
+        """The steps path (:meth:`~imbalance_stream.base.BinaryClassifier.run_steps`):
+        :func:`~imbalance_stream._numba.stream.steps_baseline` with the step ``_learn`` takes."""
+        rho, laplace, counts = self._cost_state()
+        eta, C, tau_negative = self._replay_parameters()
+        sizes[stream.N_UPDATES] = 0
+        ran = stream.steps_baseline(
+            self._replay_kind, rows, learn, signs, colmap, new_names, sizes, self.intercept,
+            self._weights, rho, laplace, counts, eta, C, tau_negative, decisions, probas,
+        )  # fmt: skip
+        self._store_cost_state(counts)
+        self.n_updates += int(sizes[stream.N_UPDATES])
+        return ran
+
     def _decision(self, indices, values):
         if not len(indices):
             return 0.0
