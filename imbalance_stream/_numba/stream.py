@@ -190,6 +190,21 @@ def _learned_row(row, colmap, new_names, sizes, intercept, idx, val):
 
 
 @njit(cache=True)
+def _row_to_learn(row, colmap, new_names, sizes, intercept, idx, val, capacity):
+    """``(m, n_new)``: the encoding ``learn_one`` gives ``row`` (:func:`_learned_row`, its new
+    names committed) and the entries of ``new_names`` before it; ``m`` is 0 for an empty row,
+    -1 when the state (``capacity`` columns) must grow first: its names are then taken back and
+    ``sizes[GROW_TO]`` says how large, for the caller to grow it and run the step again."""
+    n_new = sizes[N_NEW]
+    m = _learned_row(row, colmap, new_names, sizes, intercept, idx, val)
+    if m and sizes[N_NAMES] > capacity:
+        sizes[GROW_TO] = sizes[N_NAMES]
+        _uncommit(colmap, new_names, sizes, n_new)
+        return -1, n_new
+    return m, n_new
+
+
+@njit(cache=True)
 def _uncommit(colmap, new_names, sizes, n_new):
     """Take back the names committed since ``sizes[N_NEW]`` was ``n_new``."""
     while sizes[N_NEW] > n_new:
@@ -249,13 +264,10 @@ def steps_acog(
             else:
                 probas[t] = proba_diag(mean, variance, idx[:m], val[:m])
             continue
-        n_new = sizes[N_NEW]
-        m = _learned_row(rows[t], colmap, new_names, sizes, intercept, idx, val)
+        m, n_new = _row_to_learn(rows[t], colmap, new_names, sizes, intercept, idx, val, capacity)
         if m == 0:  # an empty sample: learn_one learns nothing
             continue
-        if sizes[N_NAMES] > capacity:  # the state must grow first: the caller grows it
-            sizes[GROW_TO] = sizes[N_NAMES]
-            _uncommit(colmap, new_names, sizes, n_new)
+        if m < 0:  # the state must grow first: the caller grows it
             return t
         n_state = max(sizes[N_STATE], sizes[N_NAMES])
         y = signs[t]
@@ -397,13 +409,10 @@ def steps_baseline(
             decisions[t] = score
             probas[t] = logistic(score)
             continue
-        n_new = sizes[N_NEW]
-        m = _learned_row(rows[t], colmap, new_names, sizes, intercept, idx, val)
+        m, n_new = _row_to_learn(rows[t], colmap, new_names, sizes, intercept, idx, val, capacity)
         if m == 0:  # an empty sample: learn_one learns nothing
             continue
-        if sizes[N_NAMES] > capacity:  # the state must grow first: the caller grows it
-            sizes[GROW_TO] = sizes[N_NAMES]
-            _uncommit(colmap, new_names, sizes, n_new)
+        if m < 0:  # the state must grow first: the caller grows it
             return t
         for k in range(m):
             saved[k] = weights[idx[k]]

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .events import Event, is_empty
+from .sources import line_blocks
 from .vector_times import column_micros
 
 __all__ = ["ArrowLog", "ColumnBlock", "LineBlock", "columnar_reader_fits"]
@@ -196,28 +197,13 @@ class ArrowLog:
             return
         self.names = tuple(names)
         self.header = header
-        rest = b""
-        while True:
-            chunk = handle.read(BLOCK_BYTES)
-            data = rest + chunk
-            if not data:
-                return
-            if chunk:
-                cut = data.rfind(b"\n") + 1
-                if cut == 0:
-                    rest = data
-                    continue
-                data, rest = data[:cut], data[cut:]
-            else:
-                rest = b""
+        for data in line_blocks(handle, BLOCK_BYTES):
             if self._read < self.start:
                 data = self._skip(data)
                 if data is None:
                     self.stopped_at = self.start
                     return
                 if not data:
-                    if not chunk:
-                        return
                     continue
             block: ColumnBlock | LineBlock | None = self._block(data)
             if block is None:
@@ -229,8 +215,6 @@ class ArrowLog:
             else:
                 self._read += len(block)
             yield block
-            if not chunk:
-                return
 
     def _skip(self, data: bytes) -> bytes | None:
         """What is left of ``data`` once the rows before :attr:`start` are skipped, or None when a

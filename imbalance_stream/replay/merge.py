@@ -43,6 +43,7 @@ from .parts import (
     order_key,
     read_answers,
 )
+from .sources import line_blocks
 from .tracking import MetricTrack
 
 __all__ = ["merge"]
@@ -133,18 +134,9 @@ def _one_part(parts, target):
     last_seq = first = last = None
     with open(f"{parts[0]}.pred", "rb") as source, _atomic(target, "wb") as handle:
         handle.write((",".join(PREDICTION_COLUMNS) + "\n").encode())
-        rest = b""
-        while True:
-            chunk = source.read(_CHUNK)
-            data = rest + chunk
-            if not data:
-                break
-            if b'"' in chunk:
+        for data in line_blocks(source, _CHUNK):
+            if b'"' in data:
                 return None
-            cut = data.rfind(b"\n") + 1 if chunk else len(data)
-            data, rest = data[:cut], data[cut:]
-            if not data:
-                continue
             codes = np.frombuffer(data, dtype=np.uint8)
             ends = np.flatnonzero(codes == ord("\n"))
             starts = np.concatenate([[0], ends[:-1] + 1])

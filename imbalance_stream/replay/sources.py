@@ -29,7 +29,7 @@ import zlib
 from .config import ReplayError
 from .events import Reject
 
-__all__ = ["events_from_dataset", "records", "write_csv_log"]
+__all__ = ["events_from_dataset", "line_blocks", "records", "write_csv_log"]
 
 BATCH = 10_000
 
@@ -94,6 +94,23 @@ class _Lines:
     def resynchronise(self) -> None:
         """Read the current record's lines again from its second one on."""
         self.pushed.extendleft(reversed(self.taken[1:]))
+
+
+def line_blocks(handle, size: int):
+    """The bytes of the binary ``handle`` in blocks of about ``size`` bytes, each cut just after a
+    line end (the last one as the file ends)."""
+    rest = b""
+    while True:
+        chunk = handle.read(size)
+        data = rest + chunk
+        if not chunk:
+            if data:
+                yield data
+            return
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            yield data[:cut]
+        rest = data[cut:]
 
 
 class DamagedLog(ReplayError):
