@@ -482,3 +482,35 @@ def test_the_first_order_baselines_replay_columnar(tmp_path, monkeypatch):
     models += '\nROMMA = { class = "ROMMA", params = { intercept = true } }\n'
     outputs, ended, error = _both(tmp_path, monkeypatch, _scenario(models=models, metrics=MIXED))
     assert error is None and ended is True
+
+
+@pytest.mark.parametrize("kind", ["quote", "nan"])
+def test_a_resumed_replay_skips_its_rows_a_block_at_a_time(tmp_path, monkeypatch, kind):
+    """A River model's replay stopped after some checkpoints and resumed: the columnar reader
+    skips the rows already replayed (a quote among them: the row reader skips them instead), and
+    the files are the uninterrupted run's."""
+    from imbalance_stream.replay import arrow_log
+    from imbalance_stream.replay import engine as engine_module
+
+    monkeypatch.setattr(arrow_log, "BLOCK_BYTES", 4096)
+    lines = _hostile(kind, _lines())
+    lines[30] = lines[30].replace("e29", '"e29"') if kind == "quote" else lines[30]
+    _write(tmp_path / "log.csv", lines)
+    models = 'R = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]\n'
+    scenario = parse(_scenario(models=models, options="checkpoint_every = 50\n"), base=tmp_path)
+    whole = replay(scenario, out_dir=tmp_path / "whole")
+    saves = engine_module._CellRun.save_checkpoint
+    count = [0]
+
+    def stopping(self):
+        saves(self)
+        count[0] += 1
+        if count[0] == 9:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine_module._CellRun, "save_checkpoint", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        replay(scenario, out_dir=tmp_path / "stopped")
+    monkeypatch.setattr(engine_module._CellRun, "save_checkpoint", saves)
+    resumed = replay(scenario, out_dir=tmp_path / "stopped", resume=True)
+    assert _outputs(resumed.out_dir) == _outputs(whole.out_dir)
