@@ -31,7 +31,7 @@ from imbalance_stream.evaluate.delayed import answer_order, interleave
 
 from .arrow_log import ArrowLog, ColumnBlock, columnar_reader_fits
 from .events import text
-from .parts import write_entities
+from .parts import PredictionLine, write_entities
 
 __all__ = ["ColumnarCell", "columnar_fits"]
 
@@ -245,21 +245,20 @@ class ColumnarCell:
             guess_texts = [text(run.as_logged.get(label, label)) for label in guesses]
             fixed += guess_texts
             guess_at = np.where(pred.is_positive, 0, 1 + pred.negative)
-            columns.append(
-                [
-                    pa.array(seqs).cast(pa.string()),
-                    str(midx),
-                    pa.array(block.rows).cast(pa.string()),
-                    block.ids,
-                    block.time_texts,
-                    entities,
-                    run.labels[j],
-                    pa.array(guess_texts).take(pa.array(guess_at)),
-                    pa.array(self._scores(model.positive, pred)),
-                    pa.array([*label_texts, ""]).take(pa.array(label_at)),
-                    block.label_time_texts,
-                ]
-            )
+            line = PredictionLine(
+                seq=pa.array(seqs).cast(pa.string()),
+                model_index=str(midx),
+                row=pa.array(block.rows).cast(pa.string()),
+                event_id=block.ids,
+                time=block.time_texts,
+                entity=entities,
+                model=run.labels[j],
+                prediction=pa.array(guess_texts).take(pa.array(guess_at)),
+                score=pa.array(self._scores(model.positive, pred)),
+                label=pa.array([*label_texts, ""]).take(pa.array(label_at)),
+                label_time=block.label_time_texts,
+            )  # its fields as columns, or as one value for every row
+            columns.append(list(line))
         plain = not any(_needs_quotes(value) for value in fixed) and not (
             self.log.delimiter != ","
             and any(pc.any(pc.match_substring(c, ",")).as_py() for c in copied)

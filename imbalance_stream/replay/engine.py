@@ -71,6 +71,7 @@ from .events import NEVER, text
 from .parts import (
     PARTS,
     PartWriter,
+    PredictionLine,
     RejectLine,
     open_parts,
     part_paths,
@@ -314,20 +315,19 @@ class _CellRun:
         labelled = ev.label_time is not None
         if not labelled:
             counts["never"][midx] += 1
-        # a PredictionLine's fields, as a plain tuple (built for every row and model)
         self.pred.row(
-            (
-                ev.seq,
-                midx,
-                ev.row,
-                ev.id,
-                ev.time_text,
-                "" if ev.entity is None else ev.entity,
-                self.labels[j],
-                self._written(prediction),
-                repr(float(score)) if score != "" else "",
-                self._written(ev.label) if labelled else "",
-                ev.label_time_text,
+            PredictionLine(
+                seq=ev.seq,
+                model_index=midx,
+                row=ev.row,
+                event_id=ev.id,
+                time=ev.time_text,
+                entity="" if ev.entity is None else ev.entity,
+                model=self.labels[j],
+                prediction=self._written(prediction),
+                score=repr(float(score)) if score != "" else "",
+                label=self._written(ev.label) if labelled else "",
+                label_time=ev.label_time_text,
             )
         )
         return taken
