@@ -98,14 +98,16 @@ class _Predictions:
 
 
 class ColumnarCell:
-    """The columnar replay of one cell over ``state`` (a fresh one): see the module's docstring.
-    ``save`` writes a checkpoint of the state (the row-by-row replay's)."""
+    """The columnar replay of one cell, on behalf of ``loop``, the cell's row-by-row loop
+    (``engine._CellRun``, over a fresh state): its models, writers, counters and checkpoints are
+    the loop's, so that either can go on from where the other stopped. See the module's
+    docstring."""
 
-    def __init__(self, run):
-        self.run_ = run  # the row-by-row loop's object: its scenario, models, writers, checkpoints
-        self.cell, self.state = run.cell, run.state
-        self.models = run.state.models
-        self.log = run.log
+    def __init__(self, loop):
+        self.loop = loop
+        self.cell, self.state = loop.cell, loop.state
+        self.models = loop.state.models
+        self.log = loop.log
         self.blocks = ArrowLog(self.log)
         n_models = len(self.models)
         self.negatives: list = []  # the negative labels the models held
@@ -138,10 +140,10 @@ class ColumnarCell:
         every = self.cell.checkpoint_every
         if every is None:
             return left
-        return min(left, every - self.run_.since_save)
+        return min(left, every - self.loop.since_save)
 
     def _maybe_save(self) -> None:
-        run = self.run_
+        run = self.loop
         every, seconds = self.cell.checkpoint_every, self.cell.checkpoint_seconds
         if (every is not None and run.since_save >= every) or (
             seconds is not None and time.monotonic() - run.last_save >= seconds
@@ -176,7 +178,7 @@ class ColumnarCell:
         self._score(pool, seqs, preds, answered)
         counts = state.counts
         labelled = int(block.labelled.sum())
-        for midx in self.run_.owned:
+        for midx in self.loop.owned:
             counts["events"][midx] += n
             counts["never"][midx] += n - labelled
             counts["labelled"][midx] += len(answered)
@@ -186,9 +188,9 @@ class ColumnarCell:
         self.carry_preds = [p.take(later) for p in preds]
         state.position, state.seq = int(block.rows[-1]), state.seq + n
         state.last_time = int(block.times[-1])
-        self.run_.since_save += n
-        if self.run_.bar is not None:
-            self.run_.bar.update(n)
+        self.loop.since_save += n
+        if self.loop.bar is not None:
+            self.loop.bar.update(n)
         return True
 
     def _run_models(self, pool, steps, learn) -> list | None:
@@ -231,7 +233,7 @@ class ColumnarCell:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        run = self.run_
+        run = self.loop
         n = len(block)
         label_texts = [text(label) for label in self.blocks.labels]
         label_at = np.where(block.labelled, block.codes, len(label_texts))
@@ -289,7 +291,7 @@ class ColumnarCell:
     def _score(self, pool, seqs, preds, answered) -> None:
         """Each learned label reaches its metrics, in the order the labels arrive (the curve rows
         of one label in the order of the models, as the row-by-row replay writes them)."""
-        run = self.run_
+        run = self.loop
         tracks, makers = self.state.tracks, run.make_metrics
         labels = self.blocks.labels
         ys = [labels[code] for code in pool.codes[answered].tolist()]
@@ -334,11 +336,11 @@ class ColumnarCell:
             if self._run_models(pool, steps, learn) is None:
                 return False
             self._score(pool, self.carry_seqs, self.carry_preds, steps)
-            for midx in self.run_.owned:
+            for midx in self.loop.owned:
                 self.state.counts["labelled"][midx] += len(steps)
             self.carry = None
         self.state.done = True
-        run = self.run_
+        run = self.loop
         write_entities(run.paths["ent"], run.slots, run.owned, self.models, self.state.entities)
         self.hand_over()
         run.save_checkpoint()
@@ -346,7 +348,7 @@ class ColumnarCell:
 
     def hand_over(self) -> None:
         """Put the pending rows, with their predictions, where the row-by-row loop keeps them."""
-        run = self.run_
+        run = self.loop
         run.pending = {}
         if self.carry is None:
             return
