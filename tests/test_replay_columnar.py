@@ -514,3 +514,24 @@ def test_a_resumed_replay_skips_its_rows_a_block_at_a_time(tmp_path, monkeypatch
     monkeypatch.setattr(engine_module._CellRun, "save_checkpoint", saves)
     resumed = replay(scenario, out_dir=tmp_path / "stopped", resume=True)
     assert _outputs(resumed.out_dir) == _outputs(whole.out_dir)
+
+
+@pytest.mark.parametrize("delay", ['"1h"', '"0s"', None])
+@pytest.mark.parametrize("times", ["iso", "numbers"])
+def test_labels_a_fixed_delay_after_their_events_replay_columnar(
+    tmp_path, monkeypatch, delay, times
+):
+    """label_delay instead of a label-time column (or neither: each label with its event): the
+    label times made by adding it, and written as the row reader writes them (ISO 8601 in UTC,
+    or numbers), by the columnar replay too."""
+    if times == "iso":
+        _phishing_log(tmp_path / "log.csv", never=0.1)
+    else:
+        _write(tmp_path / "log.csv", _lines())
+    text = _scenario(log='[log.features]\nexclude = ["label_time"]')
+    text = text.replace('label_time = "label_time"\n', "")
+    if delay is not None:
+        text = text.replace('label = "label"\n', f'label = "label"\nlabel_delay = {delay}\n')
+    outputs, ended, error = _both(tmp_path, monkeypatch, text)
+    assert error is None and ended is True
+    assert b"+00:00" in outputs["predictions.csv"] or times == "numbers"

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from .events import Event, is_empty
+from .events import Event, is_empty, time_in_range
 from .sources import line_blocks
-from .vector_times import column_micros
+from .vector_times import column_micros, format_times
 
 __all__ = ["ArrowLog", "ColumnBlock", "LineBlock", "columnar_reader_fits"]
 
@@ -34,9 +34,8 @@ BLOCK_BYTES = 1 << 20
 
 def columnar_reader_fits(spec) -> bool:
     """Whether the log (a :class:`~imbalance_stream.replay.config.LogSpec`) is one this reader
-    can read: one CSV file, features read as numbers, label times from a column, pyarrow
-    installed."""
-    if spec.format != "csv" or len(spec.paths) != 1 or spec.types or spec.label_time is None:
+    can read: one CSV file, features read as numbers, pyarrow installed."""
+    if spec.format != "csv" or len(spec.paths) != 1 or spec.types:
         return False
     if spec.out_of_order != "error" or spec.delimiter in ('"', "\n", "\r"):
         return False
@@ -268,7 +267,6 @@ class ArrowLog:
 
     def _checked(self, table, n) -> ColumnBlock | None:
         import pyarrow as pa
-        import pyarrow.compute as pc
 
         reader = self.reader
         columns = [table.column(name) for name in self.names]
@@ -292,17 +290,10 @@ class ArrowLog:
                 texts[name] = table.column(name).combine_chunks()
                 if _some_empty(texts[name]):
                     return None
-        label_time_column = table.column(reader.label_time).combine_chunks()
-        # (only spaces and tabs count as empty here; a value the row reader finds empty for
-        # other white space does not parse as a time either, and the block is left to it)
-        given = pc.not_equal(pc.utf8_length(pc.utf8_trim(label_time_column, " \t")), 0)
-        labelled = (codes >= 0) & np.asarray(given.to_numpy(zero_copy_only=False), dtype=bool)
-        where = np.flatnonzero(labelled)
-        label_times = np.zeros(n, dtype=np.int64)
-        parsed = column_micros(label_time_column.take(where))
-        if parsed is None or np.any(parsed < times[where]):
+        arrivals = self._arrivals(table, codes, times, time_column)
+        if arrivals is None:
             return None
-        label_times[where] = parsed
+        labelled, label_times, label_time_texts = arrivals
         first = self._read + 1
         rows = np.arange(first, first + n, dtype=np.int64)
         return ColumnBlock(
@@ -314,9 +305,45 @@ class ArrowLog:
             codes=codes,
             labelled=labelled,
             label_times=label_times,
-            label_time_texts=pc.if_else(pa.array(labelled), label_time_column, ""),
+            label_time_texts=label_time_texts,
             x=x,
         )
+
+    def _arrivals(self, table, codes, times, time_column) -> tuple | None:
+        """``(labelled, label times, label time texts)`` of a block: from the label-time column,
+        or the event times plus ``label_delay``; None for a value the row reader would refuse."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        reader = self.reader
+        label_times = np.zeros(len(codes), dtype=np.int64)
+        if reader.label_time is None:  # a fixed delay (none: the label comes with its event)
+            labelled = codes >= 0
+            where = np.flatnonzero(labelled)
+            delay = reader.label_delay or 0
+            if abs(delay) > 2**62 or (len(times) and np.abs(times).max() > 2**62):
+                return None  # beyond what int64 sums hold: the row reader decides
+            delayed = times[where] + delay
+            iso = bool(pc.any(pc.match_substring(time_column, ":")).as_py())
+            if len(where) and not (
+                time_in_range(int(delayed.min()), iso) and time_in_range(int(delayed.max()), iso)
+            ):
+                return None
+            label_times[where] = delayed
+            texts = np.full(len(codes), "", dtype=object)
+            texts[where] = format_times(delayed, iso)
+            return labelled, label_times, pa.array(texts.tolist(), type=pa.string())
+        label_time_column = table.column(reader.label_time).combine_chunks()
+        # (only spaces and tabs count as empty here; a value the row reader finds empty for
+        # other white space does not parse as a time either, and the block is left to it)
+        given = pc.not_equal(pc.utf8_length(pc.utf8_trim(label_time_column, " \t")), 0)
+        labelled = (codes >= 0) & np.asarray(given.to_numpy(zero_copy_only=False), dtype=bool)
+        where = np.flatnonzero(labelled)
+        parsed = column_micros(label_time_column.take(where))
+        if parsed is None or np.any(parsed < times[where]):
+            return None
+        label_times[where] = parsed
+        return labelled, label_times, pc.if_else(pa.array(labelled), label_time_column, "")
 
     def _label_codes(self, column) -> np.ndarray | None:
         """Each row's label code (-1: no label), or None for a label the log does not hold."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .events import MICRO, time_in_range
+from .events import MICRO, format_time, time_in_range
 
-__all__ = ["column_micros", "iso_micros"]
+__all__ = ["column_micros", "format_times", "iso_micros"]
 
 #: Text length -> (digits of the fraction of a second, form of the offset: "", "Z" or "+HH:MM").
 _SHAPES = {
@@ -160,3 +160,15 @@ def _days_from_civil(year, month, day) -> np.ndarray:
     day_of_year = (153 * (month + np.where(month > 2, -3, 9)) + 2) // 5 + day - 1
     day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
     return era * 146097 + day_of_era - 719468
+
+
+def format_times(micros: np.ndarray, iso: bool) -> list[str]:
+    """Times (int64 microseconds) written as :func:`~imbalance_stream.replay.events.format_time`
+    writes a label time made by adding a delay: ISO 8601 in UTC (``+00:00``, the microseconds
+    only when not zero), by numpy a column at a time; numbers in Python, as it does."""
+    if not iso:
+        return [format_time(int(m), 0) for m in micros.tolist()]
+    moments = micros.astype("datetime64[us]")
+    seconds = np.datetime_as_string(moments, unit="s").astype(object)
+    fractions = np.datetime_as_string(moments, unit="us").astype(object)
+    return (np.where(micros % MICRO == 0, seconds, fractions) + "+00:00").tolist()
