@@ -535,3 +535,14 @@ def test_labels_a_fixed_delay_after_their_events_replay_columnar(
     outputs, ended, error = _both(tmp_path, monkeypatch, text)
     assert error is None and ended is True
     assert b"+00:00" in outputs["predictions.csv"] or times == "numbers"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-62_135_596_800_000_000, 253_402_300_799_999_999), min_size=1))
+def test_label_times_are_written_as_the_row_reader_writes_them(micros):
+    from imbalance_stream.replay.events import format_time
+    from imbalance_stream.replay.vector_times import format_times
+
+    values = np.array(micros, dtype=np.int64)
+    assert format_times(values, True) == [format_time(m, "2024-01-01T00:00:00") for m in micros]
+    assert format_times(values, False) == [format_time(m, "0") for m in micros]
