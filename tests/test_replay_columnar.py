@@ -365,22 +365,30 @@ def test_a_checkpoint_of_the_columnar_replay_resumes_row_by_row(tmp_path, monkey
     from the checkpoint), writes the uninterrupted run's files byte for byte."""
     _phishing_log(tmp_path / "log.csv", never=0.2, delay_scale=20000.0)
     scenario = parse(_scenario(options="checkpoint_every = 100\n"), base=tmp_path)
+    resumed, whole = _resumed_after_a_stop(
+        tmp_path, monkeypatch, scenario, columnar_module.ColumnarCell, "_segment", 7
+    )
+    assert _outputs(resumed.out_dir) == _outputs(whole.out_dir)
+
+
+def _resumed_after_a_stop(tmp_path, monkeypatch, scenario, owner, name, calls):
+    """``scenario`` replayed once whole and once stopped (an interrupt) at the ``calls``-th call
+    of ``owner.name``, then resumed: the two results, resumed first."""
     whole = replay(scenario, out_dir=tmp_path / "whole")
-    segments = columnar_module.ColumnarCell._segment
+    original = getattr(owner, name)
     count = [0]
 
-    def stopping(self, block):
+    def stopping(self, *args):
         count[0] += 1
-        if count[0] == 7:
+        if count[0] == calls:
             raise KeyboardInterrupt
-        return segments(self, block)
+        return original(self, *args)
 
-    monkeypatch.setattr(columnar_module.ColumnarCell, "_segment", stopping)
+    monkeypatch.setattr(owner, name, stopping)
     with pytest.raises(KeyboardInterrupt):
         replay(scenario, out_dir=tmp_path / "stopped")
-    monkeypatch.setattr(columnar_module.ColumnarCell, "_segment", segments)
-    resumed = replay(scenario, out_dir=tmp_path / "stopped", resume=True)
-    assert _outputs(resumed.out_dir) == _outputs(whole.out_dir)
+    monkeypatch.setattr(owner, name, original)
+    return replay(scenario, out_dir=tmp_path / "stopped", resume=True), whole
 
 
 def test_only_confusion_matrix_metrics_are_folded():
@@ -498,21 +506,9 @@ def test_a_resumed_replay_skips_its_rows_a_block_at_a_time(tmp_path, monkeypatch
     _write(tmp_path / "log.csv", lines)
     models = 'R = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]\n'
     scenario = parse(_scenario(models=models, options="checkpoint_every = 50\n"), base=tmp_path)
-    whole = replay(scenario, out_dir=tmp_path / "whole")
-    saves = engine_module._CellRun.save_checkpoint
-    count = [0]
-
-    def stopping(self):
-        saves(self)
-        count[0] += 1
-        if count[0] == 9:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(engine_module._CellRun, "save_checkpoint", stopping)
-    with pytest.raises(KeyboardInterrupt):
-        replay(scenario, out_dir=tmp_path / "stopped")
-    monkeypatch.setattr(engine_module._CellRun, "save_checkpoint", saves)
-    resumed = replay(scenario, out_dir=tmp_path / "stopped", resume=True)
+    resumed, whole = _resumed_after_a_stop(
+        tmp_path, monkeypatch, scenario, engine_module._CellRun, "save_checkpoint", 10
+    )
     assert _outputs(resumed.out_dir) == _outputs(whole.out_dir)
 
 

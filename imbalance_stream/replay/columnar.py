@@ -23,7 +23,6 @@ it would from that checkpoint, and rejects, refuses or stops where it must, nami
 from __future__ import annotations
 
 import copy
-import time
 
 import numpy as np
 
@@ -31,7 +30,9 @@ from imbalance_stream.evaluate.delayed import answer_order, interleave
 
 from .arrow_log import ArrowLog, ColumnBlock, columnar_reader_fits
 from .events import text
-from .parts import PredictionLine, write_entities
+from .parts import PredictionLine
+from .runners import steps_taken
+from .tracking import fold_labels
 
 __all__ = ["ColumnarCell", "columnar_fits"]
 
@@ -143,13 +144,9 @@ class ColumnarCell:
         return min(left, every - self.loop.since_save)
 
     def _maybe_save(self) -> None:
-        run = self.loop
-        every, seconds = self.cell.checkpoint_every, self.cell.checkpoint_seconds
-        if (every is not None and run.since_save >= every) or (
-            seconds is not None and time.monotonic() - run.last_save >= seconds
-        ):
+        if self.loop.checkpoint_due(read_clock=True):
             self.hand_over()
-            run.save_checkpoint()
+            self.loop.save_checkpoint()
 
     # ---- one segment --------------------------------------------------------------------------
 
@@ -233,18 +230,18 @@ class ColumnarCell:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        run = self.loop
+        loop = self.loop
         n = len(block)
         label_texts = [text(label) for label in self.blocks.labels]
         label_at = np.where(block.labelled, block.codes, len(label_texts))
         entities = block.entities if block.entities is not None else pa.array([""] * n)
         copied = [block.ids, block.time_texts, entities, block.label_time_texts]
-        fixed = [*label_texts, *run.labels]
+        fixed = [*label_texts, *loop.labels]
         columns = []
-        for j, midx in enumerate(run.owned):
+        for j, midx in enumerate(loop.owned):
             model, pred = self.models[j], preds[j]
             guesses = [model.positive, *self.negatives]
-            guess_texts = [text(run.as_logged.get(label, label)) for label in guesses]
+            guess_texts = [text(loop.as_logged.get(label, label)) for label in guesses]
             fixed += guess_texts
             guess_at = np.where(pred.is_positive, 0, 1 + pred.negative)
             line = PredictionLine(
@@ -254,7 +251,7 @@ class ColumnarCell:
                 event_id=block.ids,
                 time=block.time_texts,
                 entity=entities,
-                model=run.labels[j],
+                model=loop.labels[j],
                 prediction=pa.array(guess_texts).take(pa.array(guess_at)),
                 score=pa.array(self._scores(model.positive, pred)),
                 label=pa.array([*label_texts, ""]).take(pa.array(label_at)),
@@ -271,11 +268,11 @@ class ColumnarCell:
                 for model_columns in columns
             ]
             per_model = [list(zip(*model_columns)) for model_columns in as_lists]
-            run.pred.rows([line for group in zip(*per_model) for line in group])
+            loop.pred.rows([line for group in zip(*per_model) for line in group])
             return
         lines = [pc.binary_join_element_wise(*model_columns, ",") for model_columns in columns]
         joined = lines[0] if len(lines) == 1 else _interleave(lines)
-        run.pred.raw(_text_bytes(pc.binary_join_element_wise(joined, "", "\n")))
+        loop.pred.raw(_text_bytes(pc.binary_join_element_wise(joined, "", "\n")))
 
     def _scores(self, positive, pred) -> list[str]:
         """The score of each prediction as the replay writes it: the probability of the log's
@@ -291,39 +288,32 @@ class ColumnarCell:
     def _score(self, pool, seqs, preds, answered) -> None:
         """Each learned label reaches its metrics, in the order the labels arrive (the curve rows
         of one label in the order of the models, as the row-by-row replay writes them)."""
-        run = self.loop
-        tracks, makers = self.state.tracks, run.make_metrics
         labels = self.blocks.labels
         ys = [labels[code] for code in pool.codes[answered].tolist()]
         label_times = pool.label_times[answered].tolist()
         times = pool.times[answered].tolist()
         answered_seqs = seqs[answered].tolist()
-        rows: list = []
+        order = range(len(ys))  # every model learns every label: one order for all
+        due = {}
         for j, pred in enumerate(preds):
             guesses = np.array([self.models[j].positive, *self.negatives], dtype=object)
             guess_at = np.where(pred.is_positive[answered], 0, 1 + pred.negative[answered])
-            predictions = guesses[guess_at].tolist()
-            made = tracks[j].update_many(
-                makers[j], label_times, answered_seqs, times, ys, predictions,
+            due[j] = (
+                order, label_times, answered_seqs, times, ys, guesses[guess_at].tolist(),
                 lambda j=j, pred=pred: self._taken(j, pred, answered),
             )  # fmt: skip
-            rows.extend((k, j, row) for k, row in made)
-        rows.sort(key=lambda item: (item[0], item[1]))
-        for _, _, row in rows:
-            run.cur.row(row)
+        self.loop.cur.rows(fold_labels(self.state.tracks, self.loop.make_metrics, due))
 
     def _taken(self, j, pred, at) -> list:
         """What the metrics take of model ``j``'s predictions of the pool rows ``at``: the
         prediction and the probabilities, as the row-by-row replay hands them."""
-        positive = self.models[j].positive
-        out = []
-        negatives = self.negatives
-        for is_positive, p, negative in zip(
-            pred.is_positive[at].tolist(), pred.p[at].tolist(), pred.negative[at].tolist()
-        ):
-            label = negatives[negative]
-            out.append((positive if is_positive else label, {positive: p, label: 1.0 - p}))
-        return out
+        positive, negatives = self.models[j].positive, self.negatives
+        return [
+            steps_taken(positive, negatives[negative], is_positive, p)
+            for is_positive, p, negative in zip(
+                pred.is_positive[at].tolist(), pred.p[at].tolist(), pred.negative[at].tolist()
+            )
+        ]
 
     # ---- the end, and handing over ------------------------------------------------------------
 
@@ -339,17 +329,14 @@ class ColumnarCell:
             for midx in self.loop.owned:
                 self.state.counts["labelled"][midx] += len(steps)
             self.carry = None
-        self.state.done = True
-        run = self.loop
-        write_entities(run.paths["ent"], run.slots, run.owned, self.models, self.state.entities)
         self.hand_over()
-        run.save_checkpoint()
+        self.loop.finish()
         return True
 
     def hand_over(self) -> None:
         """Put the pending rows, with their predictions, where the row-by-row loop keeps them."""
-        run = self.loop
-        run.pending = {}
+        loop = self.loop
+        loop.pending = {}
         if self.carry is None:
             return
         carry = self.carry
@@ -357,4 +344,4 @@ class ColumnarCell:
         events = carry.events(self.blocks.names, self.blocks.labels)
         for k, (ev, seq) in enumerate(zip(events, self.carry_seqs.tolist())):
             ev.seq = seq
-            run.pending[seq] = (ev, [t[k] for t in taken])
+            loop.pending[seq] = (ev, [t[k] for t in taken])

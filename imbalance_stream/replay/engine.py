@@ -233,6 +233,11 @@ class _CellRun:
                 self.bar.close()
         if state.seq == 0 and state.read_rejects:
             raise self._nothing_read(f"every row of the log ({state.read_rejects})")
+        self.finish()
+
+    def finish(self) -> None:
+        """The log is replayed: the per-entity sizes, and the last checkpoint, marked done."""
+        state = self.state
         state.done = True
         write_entities(self.paths["ent"], self.slots, self.owned, state.models, state.entities)
         self.save_checkpoint()
@@ -278,13 +283,17 @@ class _CellRun:
         state = self.state
         state.position, state.seq, state.last_time = ev.pos, ev.seq + 1, ev.time
         self.since_save += 1
-        every, seconds = self.cell.checkpoint_every, self.cell.checkpoint_seconds
-        if (every is not None and self.since_save >= every) or (
-            seconds is not None
-            and self.since_save % 256 == 0
-            and time.monotonic() - self.last_save >= seconds
-        ):
+        if self.checkpoint_due(self.since_save % 256 == 0):
             self.save_checkpoint()
+
+    def checkpoint_due(self, read_clock: bool) -> bool:
+        """Whether a checkpoint is due now: ``checkpoint_every`` questions since the last one, or
+        ``checkpoint_seconds`` (the clock read only when ``read_clock``: every 256 questions of
+        this loop, every block of the columnar replay)."""
+        every, seconds = self.cell.checkpoint_every, self.cell.checkpoint_seconds
+        if every is not None and self.since_save >= every:
+            return True
+        return seconds is not None and read_clock and time.monotonic() - self.last_save >= seconds
 
     def _predict(self, j, midx, ev):
         """Model ``j``'s prediction of ``ev``, written out; what its metrics take, or None when

@@ -17,7 +17,7 @@ from imbalance_stream.base import (
     watches_arrivals,
 )
 
-__all__ = ["MODEL_ERRORS", "ModelRunner", "StepsRunner", "predicts_by_argmax"]
+__all__ = ["MODEL_ERRORS", "ModelRunner", "StepsRunner", "predicts_by_argmax", "steps_taken"]
 
 #: Errors a model raises before any state changes: the row is rejected for that model.
 MODEL_ERRORS = (InvalidFeature, UnknownLabel)
@@ -29,6 +29,12 @@ MODEL_ERRORS = (InvalidFeature, UnknownLabel)
 #: changes its state, as River's Hoeffding trees' does, is asked both questions.)
 _PURE_CLASSIFIERS = ("river.linear_model.",)
 _PURE_TRANSFORMERS = ("river.preprocessing.", "river.compose.")
+
+
+def steps_taken(positive, negative, is_positive: bool, p: float) -> tuple:
+    """A prediction of a steps run as ``predict_one`` and ``predict_proba_one`` give it, the form
+    the metrics take: ``(label, {positive: p, negative: 1 - p})``."""
+    return (positive if is_positive else negative), {positive: p, negative: 1.0 - p}
 
 
 def predicts_by_argmax(model) -> bool:
@@ -152,12 +158,8 @@ class StepsRunner(ModelRunner):
         if k is None:
             return super().predict(model, ev)
         decisions, probas, run = self.results
-        p = probas[k]
-        positive = model.positive
-        negative = run.negative_at(k)
-        proba = {positive: p, negative: 1.0 - p}
-        prediction = positive if decisions[k] >= 0.0 else negative
-        return prediction, proba.get(self.positive, 0.0), (prediction, proba), True
+        taken = steps_taken(model.positive, run.negative_at(k), decisions[k] >= 0.0, probas[k])
+        return taken[0], taken[1].get(self.positive, 0.0), taken, True
 
     def learn(self, model, ev, y):
         if self._step(model, True, ev) is None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from river.metrics.base import BinaryMetric, ClassificationMetric
 from river.metrics.confusion import ConfusionMatrix
 
-__all__ = ["CurveRow", "DueLabels", "MetricTrack", "foldable", "update_metrics"]
+__all__ = ["CurveRow", "DueLabels", "MetricTrack", "fold_labels", "foldable", "update_metrics"]
 
 #: ``(label time, seq, model index, labels so far, metric name, value text)``.
 CurveRow = tuple[int, int, int, int, str, str]
@@ -193,18 +193,26 @@ class DueLabels:
         self.arrived += 1
 
     def fold(self, tracks: list, makers: list) -> list[CurveRow]:
-        rows: list = []
-        for j, due in enumerate(self.due):
-            if not due:
-                continue
-            arrived, label_times, seqs, times, ys, takes = (list(c) for c in zip(*due))
-            classified = all(isinstance(t, tuple) for t in takes)
-            predictions = [t[0] for t in takes] if classified else None
-            made = tracks[j].update_many(
-                makers[j], label_times, seqs, times, ys, predictions, lambda takes=takes: takes
-            )
-            rows.extend((arrived[k], j, row) for k, row in made)
-            due.clear()
+        due = {}
+        for j, held in enumerate(self.due):
+            if held:
+                arrived, label_times, seqs, times, ys, takes = (list(c) for c in zip(*held))
+                classified = all(isinstance(t, tuple) for t in takes)
+                predictions = [t[0] for t in takes] if classified else None
+                due[j] = (arrived, label_times, seqs, times, ys, predictions, takes.copy)
+                held.clear()
         self.arrived = 0
-        rows.sort(key=lambda item: (item[0], item[1]))
-        return [row for _, _, row in rows]
+        return fold_labels(tracks, makers, due)
+
+
+def fold_labels(tracks: list, makers: list, due: dict) -> list[CurveRow]:
+    """Fold labels into the tracks of their model slots with :meth:`MetricTrack.update_many`:
+    ``due[j]`` is ``(keys, label times, seqs, event times, labels, predictions, taken)`` for
+    slot ``j``, each label's key its place in the order of arrival. Returns the curve rows in
+    that order and, for one label, in the order of the slots."""
+    rows: list = []
+    for j, (keys, label_times, seqs, times, ys, predictions, taken) in due.items():
+        made = tracks[j].update_many(makers[j], label_times, seqs, times, ys, predictions, taken)
+        rows.extend((keys[k], j, row) for k, row in made)
+    rows.sort(key=lambda item: (item[0], item[1]))
+    return [row for _, _, row in rows]
