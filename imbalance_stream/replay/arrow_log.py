@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .events import Event, is_empty, time_in_range
+from .events import Event, Reject, is_empty, time_in_range
 from .sources import line_blocks
 from .vector_times import column_micros, format_times
 
@@ -183,17 +183,14 @@ class ArrowLog:
             self.stopped_at = 0
             return
         header = line.decode("ascii").split(self.spec.delimiter)
-        self.spec.check_columns(header, self.spec.paths[0])  # the row reader's refusal
+        # the row reader's refusal of a header that lacks a column the scenario names
+        self.spec.check_columns(header, self.spec.paths[0])
         reader = self.reader
         names = (
             reader.include
             if reader.include is not None
             else [c for c in header if c not in reader.reserved]
         )
-        named = [reader.time, reader.label, reader.id, reader.entity, reader.label_time]
-        if any(c is not None and c not in header for c in [*named, *names]):
-            self.stopped_at = 0  # the row reader names the missing column
-            return
         self.names = tuple(names)
         self.header = header
         for data in line_blocks(handle, BLOCK_BYTES):
@@ -357,7 +354,7 @@ class ArrowLog:
                 else:
                     try:
                         label = self.reader.label_of(value)
-                    except Exception:  # the row reader rejects it, naming it
+                    except Reject:  # the row reader rejects it, naming it
                         return None
                     if label not in self.labels:
                         self.labels.append(label)

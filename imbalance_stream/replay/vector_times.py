@@ -41,11 +41,10 @@ def column_micros(texts) -> np.ndarray | None:
 
     if len(texts) == 0:
         return np.zeros(0, dtype=np.int64)
-    if pc.any(pc.match_substring(texts, ":")).as_py():
+    colons = pc.match_substring(texts, ":")
+    if pc.any(colons).as_py():
         # a time of day is never a number (float takes no colon): the ISO shapes, or none
-        if not pc.all(pc.match_substring(texts, ":")).as_py():
-            return None
-        return iso_micros(texts)
+        return iso_micros(texts) if pc.all(colons).as_py() else None
     try:
         seconds = pc.cast(texts, pa.float64()).to_numpy(zero_copy_only=False)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
