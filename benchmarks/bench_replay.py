@@ -18,6 +18,7 @@ one after the other and the load may change in between.
 
     python benchmarks/bench_replay.py --rows 100000 1000000 --model lr acog
     python benchmarks/bench_replay.py --rows 200000 --model pa --jobs     # also --n-jobs 2
+    python benchmarks/bench_replay.py --rows 1000000 --parquet     # also the log as Parquet
 """
 
 from __future__ import annotations
@@ -148,10 +149,26 @@ def replayed(path, out, kind, per_entity=False, n_jobs=None):
     return time.process_time() - start
 
 
+def write_parquet(csv_path, path):
+    """The CSV log as a Parquet file, its times, ids and entities as the CSV's texts."""
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+    import pyarrow.parquet as pq
+
+    texts = {name: pa.string() for name in ("event_id", "time", "entity", "label_time")}
+    options = pa_csv.ConvertOptions(column_types=texts, strings_can_be_null=True)
+    pq.write_table(pa_csv.read_csv(csv_path, convert_options=options), path)
+
+
 def child(what, path, out, kind):
     if what == "bare":
         _, cpu = bare(path, out + ".csv", kind)
     elif what == "replay":
+        cpu = replayed(path, out, kind)
+    elif what == "replay-rows":  # the row-by-row replay (the columnar reading off)
+        from imbalance_stream.replay import engine
+
+        engine.COLUMNAR = False
         cpu = replayed(path, out, kind)
     else:  # per-entity models, serial or on two processes
         cpu = replayed(path, out, kind, per_entity=True, n_jobs=2 if what == "entities2" else None)
@@ -182,6 +199,11 @@ def main():
     parser.add_argument("--rows", type=int, nargs="*", default=[100_000])
     parser.add_argument("--model", nargs="*", choices=sorted(MODELS), default=["lr", "acog"])
     parser.add_argument("--jobs", action="store_true", help="also per-entity, serial and 2 jobs")
+    parser.add_argument(
+        "--parquet",
+        action="store_true",
+        help="also the log as Parquet: replayed a column at a time and row by row",
+    )
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -207,6 +229,20 @@ def main():
                     f"{r['peak_mib']:>10.0f}",
                     flush=True,
                 )
+                if args.parquet:
+                    parquet = os.path.join(folder, f"log{n}.parquet")
+                    if not os.path.exists(parquet):
+                        write_parquet(path, parquet)
+                    columns = run_child("replay", parquet, out + "-pq", kind)
+                    rows = run_child("replay-rows", parquet, out + "-pq-rows", kind)
+                    print(
+                        f"{'':>10}  Parquet log: columnar {columns['process_cpu']:.1f} s, "
+                        f"row by row {rows['process_cpu']:.1f} s process CPU "
+                        f"({rows['process_cpu'] / columns['process_cpu']:.2f}x); against the "
+                        f"bare CSV loop {columns['process_cpu'] / b['process_cpu']:.2f}; "
+                        f"{columns['peak_mib']:.0f} and {rows['peak_mib']:.0f} MiB",
+                        flush=True,
+                    )
                 if args.jobs:
                     one = run_child("entities1", path, out + "-e1", kind)
                     two = run_child("entities2", path, out + "-e2", kind)

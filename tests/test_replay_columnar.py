@@ -542,3 +542,207 @@ def test_label_times_are_written_as_the_row_reader_writes_them(micros):
     values = np.array(micros, dtype=np.int64)
     assert format_times(values, True) == [format_time(m, "2024-01-01T00:00:00") for m in micros]
     assert format_times(values, False) == [format_time(m, "0") for m in micros]
+
+
+# ---- Parquet logs ---------------------------------------------------------------------------
+
+
+def _table(lines=None):
+    """``_lines()`` as a pyarrow table of the types a Parquet log usually holds: integer seconds,
+    boolean labels, a label time that may be missing, numbers."""
+    import io
+
+    import pyarrow.csv as pa_csv
+
+    data = "\n".join(lines or _lines()).encode()
+    return pa_csv.read_csv(
+        io.BytesIO(data),
+        convert_options=pa_csv.ConvertOptions(
+            column_types={
+                "event_id": pa.string(),
+                "entity": pa.string(),
+                "label": pa.bool_(),
+                "time": pa.int64(),
+                "label_time": pa.int64(),
+            }
+        ),
+    )
+
+
+def _set(table, name, column):
+    return table.set_column(table.schema.get_field_index(name), name, column)
+
+
+def _parquet_variant(table, variant):
+    import pyarrow.compute as pc
+
+    seconds = table.column("time").combine_chunks()
+    late = table.column("label_time").combine_chunks()
+    if variant == "float-seconds":
+        table = _set(table, "time", pc.divide(seconds.cast(pa.float64()), 7.0))
+        table = _set(table, "label_time", pc.divide(late.cast(pa.float64()), 7.0))
+    elif variant in ("timestamps", "timestamps-utc-ns"):
+        unit, tz = ("us", None) if variant == "timestamps" else ("ns", "UTC")
+        second = 10**6 if unit == "us" else 10**9
+        for name, column in (("time", seconds), ("label_time", late)):
+            ticks = pc.multiply(column.cast(pa.int64()), second + 1000)  # some microseconds
+            moments = pc.add(ticks, 1_600_000_000 * second).cast(pa.timestamp(unit, tz))
+            table = _set(table, name, moments)
+    elif variant == "iso-texts":
+        for name, column in (("time", seconds), ("label_time", late)):
+            moments = pc.add(column.cast(pa.int64()), 1_700_000_000).cast(pa.timestamp("s"))
+            table = _set(table, name, pc.strftime(moments, "%Y-%m-%dT%H:%M:%SZ"))
+    elif variant == "text-labels-categories":
+        labels = pc.if_else(table.column("label"), "fraud", "ok")
+        table = _set(table, "label", labels.dictionary_encode())
+        table = _set(table, "entity", table.column("entity").dictionary_encode())
+    elif variant == "integer-ids-and-features":
+        ids = pa.array(np.arange(table.num_rows) * 3 + 10**12)
+        table = _set(table, "event_id", ids)
+        table = _set(table, "a", pc.round(pc.multiply(table.column("a"), 100)).cast(pa.int32()))
+        table = _set(table, "b", pc.greater(table.column("b"), 0))
+    elif variant == "commas-quotes-newlines":
+        ids = pc.binary_join_element_wise(table.column("event_id"), 'x,"\n', "")
+        table = _set(table, "event_id", ids)
+    return table
+
+
+def _parquet_scenario(table, tmp_path, models=MODELS, log=""):
+    import pyarrow.parquet as pq
+
+    pq.write_table(table, tmp_path / "log.parquet", row_group_size=250)
+    labels = "[false, true]"
+    text_labels = not pa.types.is_boolean(table.schema.field("label").type)
+    if text_labels:
+        labels = '["ok", "fraud"]'
+        if models == MODELS:
+            models = 'D = { class = "ACOG", params = { covariance = "diag", positive = "fraud" } }'
+    text = _scenario(models=models, log=log, labels=labels)
+    if text_labels:
+        text = text.replace("[log]\n", '[log]\npositive = "fraud"\n', 1)
+    return text.replace('path = "log.csv"', 'path = "log.parquet"')
+
+
+PARQUET_VARIANTS = [
+    "integer-seconds",
+    "float-seconds",
+    "timestamps",
+    "timestamps-utc-ns",
+    "iso-texts",
+    "text-labels-categories",
+    "integer-ids-and-features",
+    "commas-quotes-newlines",
+]
+
+
+@pytest.mark.parametrize("variant", PARQUET_VARIANTS)
+def test_parquet_logs_replay_whole_and_write_the_same_files(tmp_path, monkeypatch, variant):
+    from imbalance_stream.replay import arrow_log
+
+    monkeypatch.setattr(arrow_log, "BLOCK_ROWS", 128)
+    table = _parquet_variant(_table(), variant)
+    text = _parquet_scenario(table, tmp_path, log='[log.features]\nexclude = ["c"]')
+    outputs, ended, error = _both(tmp_path, monkeypatch, text)
+    assert error is None and ended is True
+    assert outputs["predictions.csv"].count(b"\n") > 700
+
+
+def _hostile_parquet(table, kind, at=401):
+    import pyarrow.compute as pc
+
+    def changed(name, value, kind_=None):
+        values = table.column(name).to_pylist()
+        values[at] = value
+        return _set(table, name, pa.array(values, type=kind_ or table.schema.field(name).type))
+
+    if kind == "nan":
+        return changed("a", float("nan"))
+    if kind == "missing-feature":
+        return changed("a", None)
+    if kind == "missing-time":
+        return changed("time", None)
+    if kind == "third-label":
+        labels = pc.if_else(table.column("label"), "fraud", "ok").to_pylist()
+        labels[at] = "maybe"
+        return _set(table, "label", pa.array(labels))
+    if kind == "return-in-id":
+        return changed("event_id", "e\r1")
+    if kind == "text-feature":
+        return _set(table, "a", table.column("a").cast(pa.string()))
+    if kind == "out-of-order":
+        return changed("time", 5)
+    if kind == "nanoseconds":
+        ticks = pc.multiply(table.column("time"), 10**9).to_pylist()
+        ticks[at] += 1
+        return _set(table, "time", pa.array(ticks).cast(pa.timestamp("ns")))
+    raise AssertionError(kind)
+
+
+PARQUET_HOSTILE = [
+    "nan",
+    "missing-feature",
+    "missing-time",
+    "third-label",
+    "return-in-id",
+    "text-feature",
+    "out-of-order",
+    "nanoseconds",
+]
+
+
+@pytest.mark.parametrize("kind", PARQUET_HOSTILE)
+@pytest.mark.parametrize("river", [False, True], ids=["acog", "river"])
+def test_a_hostile_parquet_row_is_read_by_the_row_reader(tmp_path, monkeypatch, kind, river):
+    """A batch the columnar reader does not vouch for: the columnar replay hands over to the
+    row-by-row replay there; a River model's replay reads that batch with the row reader and
+    the others a column at a time. The same files either way."""
+    from imbalance_stream.replay import arrow_log
+
+    monkeypatch.setattr(arrow_log, "BLOCK_ROWS", 100)
+    table = _hostile_parquet(_table(), kind)
+    models = MODELS
+    if river:
+        models = (
+            'R = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]\n'
+        )
+    text = _parquet_scenario(table, tmp_path, models=models)
+    text = text.replace("[replay]", "[replay]\ncheckpoint_every = 60", 1)
+    outputs, ended, error = _both(tmp_path, monkeypatch, text)
+    assert ended is (None if river else False)
+    if kind == "out-of-order":
+        assert "is before the previous row's" in error
+    elif river and kind == "third-label":  # text labels, which River's models do not predict
+        assert "predicts False, True" in error
+    else:
+        assert error is None
+        assert outputs["predictions.csv"].count(b"\n") > 500
+    if kind == "nanoseconds":
+        assert b"whole number of microseconds" in outputs["rejected.csv"]
+
+
+def test_a_resumed_parquet_replay_skips_its_rows_a_batch_at_a_time(tmp_path, monkeypatch):
+    from imbalance_stream.replay import arrow_log
+    from imbalance_stream.replay import engine as engine_module
+
+    monkeypatch.setattr(arrow_log, "BLOCK_ROWS", 64)
+    table = _hostile_parquet(_table(), "missing-feature", at=30)
+    models = 'R = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]\n'
+    text = _parquet_scenario(table, tmp_path, models=models)
+    scenario = parse(text.replace("[replay]", "[replay]\ncheckpoint_every = 50", 1), base=tmp_path)
+    resumed, whole = _resumed_after_a_stop(
+        tmp_path, monkeypatch, scenario, engine_module._CellRun, "save_checkpoint", 10
+    )
+    assert _outputs(resumed.out_dir) == _outputs(whole.out_dir)
+
+
+def test_parquet_times_in_nanoseconds_read_to_the_microsecond_or_are_refused():
+    """Whatever pandas' presence would make of them: a whole number of microseconds is that
+    time, another is a rejected row naming the column."""
+    from imbalance_stream.replay.sources import parquet_records
+
+    ticks = pa.array([1_000, 1_500, None], type=pa.int64()).cast(pa.timestamp("ns"))
+    batch = pa.record_batch([ticks, pa.array([1.0, 2.0, 3.0])], names=["t", "x"])
+    records = parquet_records(batch)
+    assert parse_time(records[0]["t"]) == 1
+    assert isinstance(records[1], Reject) and "column 't'" in str(records[1])
+    assert records[2] == {"t": None, "x": 3.0}

@@ -22,22 +22,26 @@ from typing import Any
 
 import numpy as np
 
-from .events import Event, Reject, is_empty, time_in_range
-from .sources import line_blocks
-from .vector_times import column_micros, format_times
+from .events import MICRO, Event, Reject, is_empty, time_in_range
+from .sources import line_blocks, parquet_records
+from .vector_times import column_micros, format_times, iso_texts
 
-__all__ = ["ArrowLog", "ColumnBlock", "LineBlock", "columnar_reader_fits"]
+__all__ = ["ArrowLog", "ColumnBlock", "LineBlock", "RecordBlock", "columnar_reader_fits"]
 
-#: Bytes read at a time; a block is cut at its last line end.
+#: Bytes read at a time from a CSV log; a block is cut at its last line end.
 BLOCK_BYTES = 1 << 20
+#: Rows read at a time from a Parquet log (about a CSV block's of a dozen numeric columns).
+BLOCK_ROWS = 8192
 
 
 def columnar_reader_fits(spec) -> bool:
     """Whether the log (a :class:`~imbalance_stream.replay.config.LogSpec`) is one this reader
-    can read: one CSV file, features read as numbers, pyarrow installed."""
-    if spec.format != "csv" or len(spec.paths) != 1 or spec.types:
+    can read: one CSV or Parquet file, features read as numbers, pyarrow installed."""
+    if spec.format not in ("csv", "parquet") or len(spec.paths) != 1 or spec.types:
         return False
-    if spec.out_of_order != "error" or spec.delimiter in ('"', "\n", "\r"):
+    if spec.out_of_order != "error":
+        return False
+    if spec.format == "csv" and spec.delimiter in ('"', "\n", "\r"):
         return False
     try:
         import pyarrow.csv  # noqa: F401
@@ -141,6 +145,60 @@ class LineBlock:
     data: bytes
 
 
+@dataclasses.dataclass
+class RecordBlock:
+    """A batch of a Parquet log this reader does not vouch for: its first row's number and its
+    records, for the row reader."""
+
+    first: int
+    records: list
+
+
+def _texts(column, may_be_missing: bool):
+    """The texts the row reader writes of a Parquet column's values (``events.text``): strings
+    as they are, integers in decimal, floats by ``repr``, times (``timestamp``, naive or in UTC)
+    in ISO 8601; a missing value (allowed only where ``may_be_missing``) as an empty text. None
+    for a column of another type, a missing value elsewhere, or a carriage return (which the
+    row reader refuses in a copied value)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_dictionary(column.type):  # (pandas' categories)
+        column = column.cast(column.type.value_type)
+    kind = column.type
+    if column.null_count and not may_be_missing:
+        return None
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        texts = column.cast(pa.string())
+        if pc.any(pc.match_substring(texts, "\r")).as_py():
+            return None
+    elif pa.types.is_integer(kind):
+        texts = column.cast(pa.string())
+    elif pa.types.is_floating(kind):
+        texts = pa.array([None if v is None else repr(v) for v in column.to_pylist()], pa.string())
+    elif pa.types.is_timestamp(kind) and kind.tz in (None, "UTC", "+00:00"):
+        micros = column.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
+        scale = {"s": MICRO, "ms": 1000, "us": 1, "ns": 1}[kind.unit]
+        if kind.unit == "ns":
+            if np.any(micros % 1000):  # not to the microsecond: refused by the row reader
+                return None
+            micros = micros // 1000
+        if len(micros) and np.abs(micros).max() > 2**62 // scale:
+            return None
+        micros = micros * scale
+        if len(micros) and not (
+            time_in_range(int(micros.min()), True) and time_in_range(int(micros.max()), True)
+        ):
+            return None
+        zone = "" if kind.tz is None else "+00:00"
+        texts = pa.array(iso_texts(micros, zone), pa.string())
+        if column.null_count:
+            texts = pc.if_else(column.is_valid(), texts, pa.scalar(None, pa.string()))
+    else:
+        return None
+    return texts.fill_null("") if column.null_count else texts
+
+
 class ArrowLog:
     """The log's blocks (see the module's docstring); iterate once. ``lenient``: a block without
     a quote that this reader does not vouch for is yielded as a :class:`LineBlock` and the reading
@@ -162,6 +220,9 @@ class ArrowLog:
     def __iter__(self):
         import gzip
 
+        if self.spec.format == "parquet":
+            yield from self._parquet_blocks()
+            return
         path = self.spec.paths[0]
         opener = gzip.open if path.endswith(".gz") else open
         try:
@@ -182,17 +243,7 @@ class ArrowLog:
         if not line or not line.decode("ascii").replace("\t", " ").isprintable() or b'"' in line:
             self.stopped_at = 0
             return
-        header = line.decode("ascii").split(self.spec.delimiter)
-        # the row reader's refusal of a header that lacks a column the scenario names
-        self.spec.check_columns(header, self.spec.paths[0])
-        reader = self.reader
-        names = (
-            reader.include
-            if reader.include is not None
-            else [c for c in header if c not in reader.reserved]
-        )
-        self.names = tuple(names)
-        self.header = header
+        self._take_header(line.decode("ascii").split(self.spec.delimiter))
         for data in line_blocks(handle, BLOCK_BYTES):
             if self._read < self.start:
                 data = self._skip(data)
@@ -211,6 +262,96 @@ class ArrowLog:
             else:
                 self._read += len(block)
             yield block
+
+    def _take_header(self, header: list) -> None:
+        """The log's columns, and the feature names they give; refused (a ``ReplayError``) as the
+        row reader refuses a header that lacks a column the scenario names."""
+        self.spec.check_columns(header, self.spec.paths[0])
+        reader = self.reader
+        names = (
+            reader.include
+            if reader.include is not None
+            else [c for c in header if c not in reader.reserved]
+        )
+        self.names = tuple(names)
+        self.header = header
+
+    def _parquet_blocks(self):
+        """A Parquet log's record batches as blocks: a batch whose columns this reader vouches
+        for as a :class:`ColumnBlock`; another, when ``lenient``, as a :class:`RecordBlock` (its
+        records, for the row reader), else the reading ends there."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self._read = 0
+        path = self.spec.paths[0]
+        try:
+            handle = pq.ParquetFile(path)
+        except (pa.ArrowException, OSError):  # the row reader says why, in one line
+            self.stopped_at = 0
+            return
+        with handle:
+            header = handle.schema_arrow.names
+            if len(set(header)) != len(header):  # a record keeps one of the namesakes
+                self.stopped_at = 0
+                return
+            self._take_header(header)
+            batches = handle.iter_batches(batch_size=BLOCK_ROWS)
+            while True:
+                try:
+                    batch = next(batches, None)
+                except (pa.ArrowException, OSError):  # a damaged file: the row reader says where
+                    self.stopped_at = self._read
+                    return
+                if batch is None:
+                    return
+                if self._read + batch.num_rows <= self.start:  # a resumed replay's rows
+                    self._read += batch.num_rows
+                    continue
+                if self._read < self.start:
+                    batch = batch.slice(self.start - self._read)
+                    self._read = self.start
+                block: ColumnBlock | RecordBlock | None = None
+                table = self._parquet_columns(batch)
+                if table is not None:
+                    block = self._checked(table, batch.num_rows)
+                if block is None:
+                    if not self.lenient:
+                        self.stopped_at = self._read
+                        return
+                    block = RecordBlock(self._read + 1, parquet_records(batch))
+                self._read += batch.num_rows
+                yield block
+
+    def _parquet_columns(self, batch):
+        """A Parquet batch as the CSV reader's tables are: the features as numbers, the texts the
+        row reader writes of the times, ids, entities and label times (:func:`_texts`), the
+        labels as they are; or None where this reader does not vouch for a column."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        reader = self.reader
+        columns: dict = {}
+        for name in self.names:
+            column = batch.column(name)
+            kind = column.type
+            numeric = pa.types.is_floating(kind) or pa.types.is_integer(kind)
+            if not (numeric or pa.types.is_boolean(kind)) or column.null_count:
+                return None  # text, a missing value, ...: the row reader reads it
+            columns[name] = column
+        for name in (reader.time, reader.id, reader.entity, reader.label_time):
+            if name is not None:
+                texts = _texts(batch.column(name), may_be_missing=name == reader.label_time)
+                if texts is None:
+                    return None
+                columns[name] = texts
+        label = batch.column(reader.label)
+        if pa.types.is_dictionary(label.type):  # its values in the order first met
+            label = label.cast(label.type.value_type)
+        if pa.types.is_floating(label.type) and pc.any(pc.is_nan(label)).as_py():
+            return None  # NaN is not equal to itself: the row reader reads it
+        columns[reader.label] = label
+        return pa.table(columns)
 
     def _skip(self, data: bytes) -> bytes | None:
         """What is left of ``data`` once the rows before :attr:`start` are skipped, or None when a
@@ -344,7 +485,10 @@ class ArrowLog:
 
     def _label_codes(self, column) -> np.ndarray | None:
         """Each row's label code (-1: no label), or None for a label the log does not hold."""
-        encoded = column.dictionary_encode()
+        try:
+            encoded = column.dictionary_encode()
+        except Exception:  # a type pyarrow does not encode: the row reader reads it
+            return None
         mapping = []
         for value in encoded.dictionary.to_pylist():
             code = self._codes.get(value)
@@ -361,5 +505,6 @@ class ArrowLog:
                     code = self.labels.index(label)
                 self._codes[value] = code
             mapping.append(code)
-        indices = encoded.indices.to_numpy(zero_copy_only=False)
-        return np.asarray(mapping, dtype=np.int64)[indices] if mapping else indices.astype(np.int64)
+        mapping.append(-1)  # a missing label (a Parquet null): none
+        indices = encoded.indices.fill_null(len(mapping) - 1).to_numpy(zero_copy_only=False)
+        return np.asarray(mapping, dtype=np.int64)[indices]

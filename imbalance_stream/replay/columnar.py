@@ -2,8 +2,8 @@
 time, the same outputs as the row-by-row replay, byte for byte.
 
 When a cell holds only global models with a steps path (``has_steps_path``: ACOG and the
-first-order baselines) and its log is one the columnar reader reads
-(:func:`~.arrow_log.columnar_reader_fits`), the replay runs here first. Each block of rows
+first-order baselines) and its log is one the columnar reader reads (CSV or Parquet:
+:func:`~.arrow_log.columnar_reader_fits`), the replay runs here first. Each block of rows
 (:class:`~.arrow_log.ArrowLog`), cut where a checkpoint is due, is one segment: the order of its
 questions and answers is computed on arrays
 (:func:`~imbalance_stream.evaluate.delayed.answer_order`, the rule of
@@ -110,6 +110,11 @@ class ColumnarCell:
         self.models = loop.state.models
         self.log = loop.log
         self.blocks = ArrowLog(self.log)
+        # what may need quoting in a text copied from the log (see _write_predictions)
+        log = self.log
+        self._quoted: str | None = "," if log.format == "csv" else '[,"\n]'
+        if log.format == "csv" and log.delimiter == ",":
+            self._quoted = None  # nothing: a field of a comma-separated block holds no comma
         n_models = len(self.models)
         self.negatives: list = []  # the negative labels the models held
         self.carry: ColumnBlock | None = None  # the rows asked whose answers are queued
@@ -224,9 +229,9 @@ class ColumnarCell:
     def _write_predictions(self, block, seqs, preds) -> None:
         """The segment's prediction lines, in the order (row, model), as the row-by-row replay
         writes them with the csv module: joined here a column at a time by pyarrow when no value
-        needs quoting (no comma, quote or line break: the block has no quote nor line break, so
-        only a comma in a text copied from a log whose delimiter is not one, or in a model's name
-        or a label, could), else written with the csv module."""
+        needs quoting (no comma, quote or line break: a CSV block has no quote nor line break, so
+        only a comma in a text copied from a log whose delimiter is not one, in a Parquet log's
+        texts, or in a model's name or a label, could), else written with the csv module."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -258,9 +263,9 @@ class ColumnarCell:
                 label_time=block.label_time_texts,
             )  # its fields as columns, or as one value for every row
             columns.append(list(line))
+        quoted = self._quoted
         plain = not any(_needs_quotes(value) for value in fixed) and not (
-            self.log.delimiter != ","
-            and any(pc.any(pc.match_substring(c, ",")).as_py() for c in copied)
+            quoted and any(pc.any(pc.match_substring_regex(c, quoted)).as_py() for c in copied)
         )
         if not plain:
             as_lists = [

@@ -1,10 +1,10 @@
 """Reading a cell's rows into batches: the events of its valid rows, numbered alike in every
 cell, with the rows that cannot be read between them, a batch of ``BATCH`` rows at a time.
 
-A CSV log is read by the columnar reader (:class:`~.arrow_log.ArrowLog`) where it can: its
-events made a block at a time from the block's columns, the blocks it does not vouch for (but
-that hold no quote) read by the row reader, and from a block with a quote on the rest of the
-log row by row. Every other log (and a log to be sorted first) is read row by row, a chunk of
+A CSV or Parquet log is read by the columnar reader (:class:`~.arrow_log.ArrowLog`) where it
+can: its events made a block at a time from the block's columns, the blocks it does not vouch for
+(but that hold no quote) read by the row reader, and from a CSV block with a quote on the rest of
+the log row by row. Every other log (and a log to be sorted first) is read row by row, a chunk of
 rows converted column by column (:func:`~.columns.read_batch`). Either way every row gets the
 same event, or the same reason for its rejection.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import zlib
 
-from .arrow_log import ArrowLog, ColumnBlock, columnar_reader_fits
+from .arrow_log import ArrowLog, ColumnBlock, RecordBlock, columnar_reader_fits
 from .columns import read_batch
 from .config import ReplayError
 from .events import Event, Reject
@@ -115,7 +115,10 @@ class CellReader:
                     self.bar.update(len(block))
                 yield from block.events(blocks.names, blocks.labels)
                 continue
-            lines = csv_block_records(block.data, blocks.header, log.delimiter, log.paths[0])
+            if isinstance(block, RecordBlock):
+                lines = block.records
+            else:
+                lines = csv_block_records(block.data, blocks.header, log.delimiter, log.paths[0])
             pairs = list(enumerate(lines, block.first))
             for start in range(0, len(pairs), _READ_CHUNK):
                 yield from self._read_chunk(pairs[start : start + _READ_CHUNK])

@@ -26,6 +26,8 @@ import os
 import pathlib
 import zlib
 
+import numpy as np
+
 from .config import ReplayError
 from .events import Reject
 
@@ -274,9 +276,55 @@ def _parquet(path, start, spec):
             if skipped + batch.num_rows <= start:  # a resumed replay skips whole batches
                 skipped += batch.num_rows
                 continue
-            rows = batch.to_pylist()
-            yield skipped, rows
+            yield skipped, parquet_records(batch)
             skipped += batch.num_rows
+
+
+def parquet_records(batch) -> list:
+    """A Parquet record batch's rows as records (dicts of Python values). A time in nanoseconds
+    is read to the microsecond, as every time is held: where it is not a whole number of
+    microseconds its row is a :class:`~imbalance_stream.replay.events.Reject` naming the column
+    (the same with or without pandas installed, which would otherwise decide how such a value
+    reads); so is a row holding any other value pyarrow cannot give as a Python value."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    refused: dict[int, str] = {}
+    columns = []
+    for name, column in zip(batch.schema.names, batch.columns):
+        kind = column.type
+        if pa.types.is_timestamp(kind) and kind.unit == "ns":
+            nanos = pc.cast(column, pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
+            for at in np.flatnonzero(nanos % 1000).tolist():
+                refused.setdefault(
+                    at,
+                    f"column {name!r}: a time in nanoseconds that is not a whole number of "
+                    "microseconds (the replay reads times to the microsecond); round it",
+                )
+            column = column.cast(pa.timestamp("us", kind.tz), safe=False)
+        columns.append(column)
+    table = pa.Table.from_arrays(columns, names=batch.schema.names)
+    try:
+        rows: list = table.to_pylist()
+    except (ValueError, OverflowError, pa.ArrowException):  # a value with no Python form
+        rows = [_parquet_row(table, at, refused) for at in range(table.num_rows)]
+    for at, reason in refused.items():
+        rows[at] = Reject(reason)
+    return rows
+
+
+def _parquet_row(table, at: int, refused: dict) -> dict:
+    """Row ``at`` of ``table`` as a record, a value pyarrow cannot give noted in ``refused``."""
+    import pyarrow as pa
+
+    record = {}
+    for name, column in zip(table.column_names, table.columns):
+        try:
+            record[name] = column[at].as_py()
+        except (ValueError, OverflowError, pa.ArrowException) as error:
+            record[name] = None
+            refused.setdefault(at, f"column {name!r}: cannot read the value: {_first_line(error)}")
+    return record
 
 
 class _NotText(bytes):

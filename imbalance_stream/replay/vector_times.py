@@ -14,7 +14,7 @@ import numpy as np
 
 from .events import MICRO, format_time, time_in_range
 
-__all__ = ["column_micros", "format_times", "iso_micros"]
+__all__ = ["column_micros", "format_times", "iso_micros", "iso_texts"]
 
 #: Text length -> (digits of the fraction of a second, form of the offset: "", "Z" or "+HH:MM").
 _SHAPES = {
@@ -163,11 +163,18 @@ def _days_from_civil(year, month, day) -> np.ndarray:
 
 def format_times(micros: np.ndarray, iso: bool) -> list[str]:
     """Times (int64 microseconds) written as :func:`~imbalance_stream.replay.events.format_time`
-    writes a label time made by adding a delay: ISO 8601 in UTC (``+00:00``, the microseconds
-    only when not zero), by numpy a column at a time; numbers in Python, as it does."""
+    writes a label time made by adding a delay: ISO 8601 in UTC (``+00:00``), by numpy a column
+    at a time (:func:`iso_texts`); numbers in Python, as it does."""
     if not iso:
         return [format_time(int(m), 0) for m in micros.tolist()]
+    return iso_texts(micros, "+00:00")
+
+
+def iso_texts(micros: np.ndarray, zone: str) -> list[str]:
+    """Times (int64 microseconds since 1970, in the ISO range) as Python's ``isoformat`` writes
+    them: ``YYYY-MM-DDTHH:MM:SS``, the microseconds only when not zero, then ``zone`` (``""``
+    for a naive time, ``"+00:00"`` for one in UTC)."""
     moments = micros.astype("datetime64[us]")
     seconds = np.datetime_as_string(moments, unit="s").astype(object)
     fractions = np.datetime_as_string(moments, unit="us").astype(object)
-    return (np.where(micros % MICRO == 0, seconds, fractions) + "+00:00").tolist()
+    return (np.where(micros % MICRO == 0, seconds, fractions) + zone).tolist()
