@@ -1,0 +1,193 @@
+"""The jitted reading of ISO 8601 date-times (``_numba.times.iso_micros``, used by the replay's
+columnar reader) against its plain-numpy twin, a whole column at a time: the same microseconds,
+or the same refusal, for every column of texts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from imbalance_stream.replay.events import MICRO, time_in_range
+
+pa = pytest.importorskip("pyarrow")
+
+from imbalance_stream.replay.vector_times import iso_micros  # noqa: E402
+
+#: Text length -> (digits of the fraction of a second, form of the offset: "", "Z" or "+HH:MM").
+_SHAPES = {
+    19: (0, ""),
+    20: (0, "Z"),
+    25: (0, "+"),
+    23: (3, ""),
+    24: (3, "Z"),
+    29: (3, "+"),
+    26: (6, ""),
+    27: (6, "Z"),
+    32: (6, "+"),
+}
+_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+_DASH, _COLON, _DOT, _PLUS, _MINUS = (ord(c) for c in "-:.+-")
+_DAYS_IN_MONTH = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], dtype=np.int64)
+
+
+def numpy_iso_micros(texts) -> np.ndarray | None:
+    """ISO 8601 date-times (a pyarrow string array) as microseconds since 1970 UTC, or None."""
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset :][: len(texts) + 1]
+    data = np.frombuffer(texts.buffers()[2], dtype=np.uint8)
+    lengths = np.diff(offsets)
+    out = np.empty(len(texts), dtype=np.int64)
+    shortest, longest = int(lengths.min()), int(lengths.max())
+    for width in [shortest] if shortest == longest else np.unique(lengths).tolist():
+        if width not in _SHAPES:
+            return None
+        at: slice | np.ndarray = slice(None)
+        if shortest == longest:  # one width: the texts are a matrix as they lie
+            chars = data[offsets[0] : offsets[-1]].reshape(-1, width)
+        else:
+            at = np.flatnonzero(lengths == width)
+            chars = data[offsets[at].astype(np.int64)[:, None] + np.arange(width)]
+        micros = _fixed_width(chars, *_SHAPES[width])
+        if micros is None:
+            return None
+        out[at] = micros
+    return out
+
+
+def _fixed_width(chars: np.ndarray, fraction: int, zone: str) -> np.ndarray | None:
+    """The date-times of one width (rows of ``chars``, ASCII codes), or None if one is not
+    valid."""
+    end = 19 + (fraction + 1 if fraction else 0)
+    digit_at = list(_DIGITS) + list(range(20, 20 + fraction))
+    if zone == "+":
+        digit_at += [end + 1, end + 2, end + 4, end + 5]
+    digits = chars[:, digit_at] - np.uint8(ord("0"))  # (a byte below "0" wraps above 9)
+    if (digits > 9).any():
+        return None
+    separators = [(4, "-"), (7, "-"), (13, ":"), (16, ":")]
+    if fraction:
+        separators.append((19, "."))
+    if zone == "Z":
+        separators.append((end, "Z"))
+    elif zone == "+":
+        separators.append((end + 3, ":"))
+    at = [k for k, _ in separators]
+    if (chars[:, at] != np.array([ord(c) for _, c in separators], dtype=np.uint8)).any():
+        return None
+    middle = chars[:, 10]
+    if not ((middle == ord("T")) | (middle == ord(" "))).all():
+        return None
+    # the fields as numbers: each a sum of its digits times powers of ten, one product
+    fields = digits.astype(np.int64) @ _place_values(len(digit_at), fraction, zone)
+    year, month, day, hour, minute, second = fields[:, :6].T
+    leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
+    month_ok = (month >= 1) & (month <= 12)
+    days_in = _DAYS_IN_MONTH[np.where(month_ok, month, 0)] + ((month == 2) & leap)
+    valid = (
+        (year >= 1)
+        & month_ok
+        & (day >= 1)
+        & (day <= days_in)
+        & (hour <= 23)
+        & (minute <= 59)
+        & (second <= 59)
+    )
+    shift = 0
+    if zone == "+":
+        zone_hours, zone_minutes = fields[:, -2], fields[:, -1]
+        valid &= (zone_hours <= 23) & (zone_minutes <= 59)
+        sign = np.where(chars[:, end] == _MINUS, -1, 1)
+        if not ((chars[:, end] == _PLUS) | (chars[:, end] == _MINUS)).all():
+            return None
+        shift = sign * (zone_hours * 3600 + zone_minutes * 60)
+    if not valid.all():
+        return None
+    seconds = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
+    micros = (seconds - shift) * MICRO
+    if fraction:
+        micros += fields[:, 6] * 10 ** (6 - fraction)
+    if not (time_in_range(int(micros.min()), True) and time_in_range(int(micros.max()), True)):
+        return None
+    return micros
+
+
+def _place_values(n_digits: int, fraction: int, zone: str) -> np.ndarray:
+    """The matrix that turns a row of digits (the date's 14, the fraction's, the offset's 4) into
+    the fields: year, month, day, hour, minute, second, then fraction and offset hours and
+    minutes where present."""
+    widths = [4, 2, 2, 2, 2, 2] + ([fraction] if fraction else []) + ([2, 2] if zone == "+" else [])
+    weights = np.zeros((n_digits, len(widths)), dtype=np.int64)
+    row = 0
+    for column, width in enumerate(widths):
+        for k in range(width):
+            weights[row, column] = 10 ** (width - 1 - k)
+            row += 1
+    return weights
+
+
+def _days_from_civil(year, month, day) -> np.ndarray:
+    """Days since 1970-01-01 of proleptic Gregorian dates (years >= 1)."""
+    year = year - (month <= 2)
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + np.where(month > 2, -3, 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468
+
+
+_TEXTS = st.builds(
+    lambda y, mo, d, sep, h, mi, s, frac, zone: (
+        f"{y:04d}-{mo:02d}-{d:02d}{sep}{h:02d}:{mi:02d}:{s:02d}{frac}{zone}"
+    ),
+    st.sampled_from([0, 1, 4, 100, 1600, 1900, 1969, 1970, 2000, 2023, 2024, 2100, 9999]),
+    st.integers(0, 13),
+    st.integers(0, 32),
+    st.sampled_from(["T", " ", "t", "_"]),
+    st.integers(0, 25),
+    st.integers(0, 60),
+    st.integers(0, 61),
+    st.sampled_from(["", ".1", ".123", ".999999", ".1234567", ".12a"]),
+    st.sampled_from(["", "Z", "z", "+00:00", "-05:30", "+23:59", "+24:00", "+0530", "-00:60"]),
+)
+
+
+_STRAY = list("0-:T /+Z.9\x00é")
+
+
+def _mutated(text: str, at: int, char: str) -> str:
+    return text[: at % (len(text) + 1)] + char + text[at % (len(text) + 1) + 1 :]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            _TEXTS,
+            st.builds(
+                _mutated, _TEXTS, st.integers(0, 40), st.sampled_from(list("0-:T /+Z.9\x00é"))
+            ),
+            st.text(max_size=33),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.integers(0, 3),
+)
+def test_the_kernel_reads_a_column_as_its_numpy_twin(values, sliced):
+    texts = pa.array(values, type=pa.string())[sliced % len(values) :]  # an offset array too
+    if len(texts) == 0:
+        return
+    got, expected = iso_micros(texts), numpy_iso_micros(texts)
+    if expected is None:
+        assert got is None
+    else:
+        assert got is not None and got.tolist() == expected.tolist()
+
+
+def test_the_extremes_of_the_iso_range():
+    first, last = "0001-01-01T00:00:00", "9999-12-31T23:59:59.999999"
+    column = pa.array([first, last, "9999-12-31T23:59:59-00:01"])
+    assert iso_micros(column[:2]).tolist() == numpy_iso_micros(column[:2]).tolist()
+    assert iso_micros(column[:2]).tolist() == [-62_135_596_800 * MICRO, 253_402_300_799_999_999]
+    assert iso_micros(column) is None and numpy_iso_micros(column) is None  # past the year 9999
