@@ -145,7 +145,7 @@ def _one_part(parts, target):
             # and the time
             at = np.searchsorted(commas, starts)
             c1, c2, c3, c4, c5 = (commas[at + k] for k in range(5))
-            ids = [data[a + 1 : b] for a, b in zip(c3.tolist(), c4.tolist())]
+            firsts: slice | list = slice(None)
             if not _one_model(codes, c1, c2):  # keep the first model's line of each row
                 places = [data[a:b] for a, b in zip(starts.tolist(), c1.tolist())]
                 firsts = []
@@ -153,8 +153,7 @@ def _one_part(parts, target):
                     if place != last_seq:
                         last_seq = place
                         firsts.append(k)
-                ids = [ids[k] for k in firsts]
-            duplicates.add_many(ids)
+            duplicates.add_spans(codes, c3[firsts] + 1, c4[firsts])
             if first is None:
                 first = data[c4[0] + 1 : c5[0]]
             last = data[c4[-1] + 1 : c5[-1]]
@@ -206,9 +205,10 @@ class _DuplicateIds:
     """Counts the rows whose event id repeats an earlier row's (they are kept and replayed: an id
     names a row in the outputs, it does not decide whether the row happened).
 
-    Each id is hashed to 64 bits by Python's own ``hash`` (salted per process, which does not
-    matter: one merge writes and reads the hashes; two different ids among 10 million share a
-    hash with probability below 3e-6) and the hash kept in one of ``BUCKETS`` buckets by its low
+    Each id is hashed to 64 bits, by Python's own ``hash`` (:meth:`add`; salted per process,
+    which does not matter: one merge writes and reads the hashes) or by FNV-1a where the ids lie
+    in a buffer (:meth:`add_spans`); two different ids among 10 million share a hash with
+    probability below 3e-6, and the hash kept in one of ``BUCKETS`` buckets by its low
     bits, each spilled to a file of ``folder`` past ``_FLUSH`` hashes. Equal ids land in the same
     bucket, which is counted alone: memory holds one bucket, a 1/256th of the log's rows, not the
     whole log."""
@@ -235,11 +235,16 @@ class _DuplicateIds:
             del bucket[:]
             self.written[k] = True
 
-    def add_many(self, event_ids) -> None:
-        """:meth:`add` for many ids at once (text or bytes: one merge gives all its ids alike)."""
+    def add_spans(self, data, starts, ends) -> None:
+        """:meth:`add` for the ids that are the bytes ``data[starts[i]:ends[i]]``, hashed where
+        they lie (:func:`imbalance_stream._numba.text.hash_spans`: FNV-1a, not ``hash``; one
+        merge adds all its ids one way or the other)."""
         import numpy as np
 
-        codes = np.fromiter(map(hash, event_ids), dtype=np.int64, count=len(event_ids))
+        from imbalance_stream._numba.text import hash_spans
+
+        codes = np.empty(len(starts), dtype=np.int64)
+        hash_spans(data, starts, ends, codes)
         buckets = codes & (self.BUCKETS - 1)
         order = np.argsort(buckets, kind="stable")
         codes = codes[order]

@@ -4,9 +4,10 @@
 can vouch for: numbers (seconds, as :func:`~imbalance_stream.replay.events.parse_time` reads them,
 with numpy) and ISO 8601 date-times of the shape ``YYYY-MM-DD[T ]HH:MM:SS[.fff|.ffffff][Z|+HH:MM]``
 (naive times are UTC; read from the column's bytes by a jitted kernel,
-:func:`imbalance_stream._numba.times.iso_micros`). It gives exactly the row reader's microseconds for every value it accepts
-(``tests/test_replay_columnar.py`` compares them), and None for a column holding any other value,
-which the row reader then reads (and rejects, naming the reason, where it must).
+:func:`imbalance_stream._numba.times.iso_micros`). It gives exactly the row reader's
+microseconds for every value it accepts (``tests/test_replay_columnar.py`` compares them), and
+None for a column holding any other value, which the row reader then reads (and rejects, naming
+the reason, where it must).
 """
 
 from __future__ import annotations

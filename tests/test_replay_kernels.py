@@ -1,6 +1,7 @@
-"""The jitted reading of ISO 8601 date-times (``_numba.times.iso_micros``, used by the replay's
-columnar reader) against its plain-numpy twin, a whole column at a time: the same microseconds,
-or the same refusal, for every column of texts."""
+"""The replay's jitted kernels against their plain twins: the reading of ISO 8601 date-times
+(``_numba.times.iso_micros``, used by the columnar reader), a whole column at a time, gives the
+same microseconds or the same refusal for every column of texts; the hashing of the event ids
+where they lie (``_numba.text.hash_spans``, used by the merge) the same hashes."""
 
 from __future__ import annotations
 
@@ -191,3 +192,28 @@ def test_the_extremes_of_the_iso_range():
     assert iso_micros(column[:2]).tolist() == numpy_iso_micros(column[:2]).tolist()
     assert iso_micros(column[:2]).tolist() == [-62_135_596_800 * MICRO, 253_402_300_799_999_999]
     assert iso_micros(column) is None and numpy_iso_micros(column) is None  # past the year 9999
+
+
+def _fnv1a_mixed(data: bytes) -> int:
+    """The plain twin of ``hash_spans``: FNV-1a over the bytes, MurmurHash3's finaliser, int64."""
+    mask = (1 << 64) - 1
+    code = 0xCBF29CE484222325
+    for byte in data:
+        code = ((code ^ byte) * 0x100000001B3) & mask
+    code ^= code >> 33
+    code = (code * 0xFF51AFD7ED558CCD) & mask
+    code ^= code >> 33
+    return code - (1 << 64) if code >= 1 << 63 else code
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=40), max_size=8))
+def test_ids_hash_where_they_lie_as_their_plain_twin(ids):
+    from imbalance_stream._numba.text import hash_spans
+
+    data = b"".join(ids)
+    ends = np.cumsum([len(value) for value in ids], dtype=np.int64)
+    starts = ends - np.array([len(value) for value in ids], dtype=np.int64)
+    out = np.empty(len(ids), dtype=np.int64)
+    hash_spans(np.frombuffer(data, dtype=np.uint8), starts, ends, out)
+    assert out.tolist() == [_fnv1a_mixed(value) for value in ids]
