@@ -19,6 +19,7 @@ one after the other and the load may change in between.
     python benchmarks/bench_replay.py --rows 100000 1000000 --model lr acog
     python benchmarks/bench_replay.py --rows 200000 --model pa --jobs     # also --n-jobs 2
     python benchmarks/bench_replay.py --rows 1000000 --parquet     # also the log as Parquet
+    python benchmarks/bench_replay.py --rows 1000000 --label-delay     # labels a day late
 """
 
 from __future__ import annotations
@@ -83,7 +84,10 @@ def write_log(path, n):
             writer.writerow(record.values())
 
 
-def scenario_text(path, kind, per_entity):
+def scenario_text(path, kind, per_entity, label_delay=None):
+    arrival = 'label_time = "label_time"'
+    if label_delay is not None:  # the label-time column left unread
+        arrival = f'label_delay = "{label_delay}"\n[log.features]\nexclude = ["label_time"]'
     return f'''
 kind = "replay"
 name = "bench"
@@ -94,7 +98,7 @@ id = "event_id"
 entity = "entity"
 label = "label"
 labels = [false, true]
-label_time = "label_time"
+{arrival}
 [models]
 M = {MODELS[kind]}
 [metrics]
@@ -105,13 +109,15 @@ step = 10000
 '''
 
 
-def bare(path, out, kind):
-    """The loop a user would write: csv, simulate_qa, the model, a prediction line per row."""
+def bare(path, out, kind, one_day=False):
+    """The loop a user would write: csv, simulate_qa, the model, a prediction line per row
+    (``one_day``: every label a day after its event, the label-time column unused)."""
     from river import stream
 
     model = build_model(kind)
     skip = {"event_id", "time", "entity", "label", "label_time"}
     no_delay = dt.timedelta(0)
+    day = dt.timedelta(days=1)
 
     def rows(handle):
         for row in csv.DictReader(handle):
@@ -121,6 +127,8 @@ def bare(path, out, kind):
             yield row, row["label"] == "True"
 
     def delay(row, _):
+        if one_day:
+            return day
         if not row["label_time"]:  # a label that never comes: its place freed at once
             return no_delay
         return dt.datetime.fromisoformat(row["label_time"]) - row["at"]
@@ -135,15 +143,15 @@ def bare(path, out, kind):
                 prediction = model.predict_one(row["x"])
                 writer.writerow([row["event_id"], row["time"], prediction, proba.get(True, 0.0)])
                 n += 1
-            elif row["label_time"]:
+            elif row["label_time"] or one_day:
                 model.learn_one(row["x"], y)
     return n, time.process_time() - start
 
 
-def replayed(path, out, kind, per_entity=False, n_jobs=None):
+def replayed(path, out, kind, per_entity=False, n_jobs=None, label_delay=None):
     from imbalance_stream.replay import parse, replay
 
-    scenario = parse(scenario_text(path, kind, per_entity), name="bench")
+    scenario = parse(scenario_text(path, kind, per_entity, label_delay), name="bench")
     start = time.process_time()
     replay(scenario, out_dir=out, n_jobs=n_jobs)
     return time.process_time() - start
@@ -163,8 +171,15 @@ def write_parquet(csv_path, path):
 def child(what, path, out, kind):
     if what == "bare":
         _, cpu = bare(path, out + ".csv", kind)
+    elif what == "bare-day":
+        _, cpu = bare(path, out + ".csv", kind, one_day=True)
     elif what == "replay":
         cpu = replayed(path, out, kind)
+    elif what == "replay-day":
+        cpu = replayed(path, out, kind, label_delay="1d")
+    elif what == "parquet":
+        write_parquet(path, out)
+        return
     elif what == "replay-rows":  # the row-by-row replay (the columnar reading off)
         from imbalance_stream.replay import engine
 
@@ -204,6 +219,11 @@ def main():
         action="store_true",
         help="also the log as Parquet: replayed a column at a time and row by row",
     )
+    parser.add_argument(
+        "--label-delay",
+        action="store_true",
+        help="also every label a day after its event (label_delay), not the label-time column",
+    )
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -229,10 +249,23 @@ def main():
                     f"{r['peak_mib']:>10.0f}",
                     flush=True,
                 )
+                if args.label_delay:
+                    bd = run_child("bare-day", path, out + "-day", kind)
+                    rd = run_child("replay-day", path, out + "-day", kind)
+                    print(
+                        f"{'':>10}  labels a day late (label_delay): bare "
+                        f"{bd['process_cpu']:.1f} s, replay {rd['process_cpu']:.1f} s process CPU, "
+                        f"replay/bare {rd['process_cpu'] / bd['process_cpu']:.2f}",
+                        flush=True,
+                    )
                 if args.parquet:
                     parquet = os.path.join(folder, f"log{n}.parquet")
-                    if not os.path.exists(parquet):
-                        write_parquet(path, parquet)
+                    if not os.path.exists(parquet):  # in a process of its own: a child's
+                        # peak memory (ru_maxrss) counts its parent's at the fork
+                        subprocess.run(
+                            [sys.executable, __file__, "--child", "parquet", path, parquet, kind],
+                            check=True,
+                        )
                     columns = run_child("replay", parquet, out + "-pq", kind)
                     rows = run_child("replay-rows", parquet, out + "-pq-rows", kind)
                     print(

@@ -533,15 +533,42 @@ def test_labels_a_fixed_delay_after_their_events_replay_columnar(
     assert b"+00:00" in outputs["predictions.csv"] or times == "numbers"
 
 
+_MICROS = st.one_of(
+    st.integers(-62_135_596_800_000_000, 253_402_300_799_999_999),
+    st.integers(-62_135_596_800, 253_402_300_799).map(lambda seconds: seconds * 1_000_000),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_MICROS, st.booleans()), min_size=1))
+def test_label_times_are_written_as_the_row_reader_writes_them(pairs):
+    """The jitted writing of times (ISO 8601, whole seconds; other numbers in Python) against
+    the row reader's own ``format_time``, its plain twin; an empty text where not given."""
+    import datetime as dt
+
+    from imbalance_stream.replay.events import format_time
+    from imbalance_stream.replay.vector_times import format_times, iso_texts
+
+    micros = [m for m, _ in pairs]
+    given = np.array([g for _, g in pairs])
+    values = np.array(micros, dtype=np.int64)
+    iso = [format_time(m, "2024-01-01T00:00:00") if g else "" for m, g in pairs]
+    assert format_times(values, True, given).to_pylist() == iso
+    numbers = [format_time(m, "0") if g else "" for m, g in pairs]
+    assert format_times(values, False, given).to_pylist() == numbers
+    epoch = dt.datetime(1970, 1, 1)
+    naive = [(epoch + dt.timedelta(microseconds=m)).isoformat() for m in micros]
+    assert iso_texts(values, "").to_pylist() == naive
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(-62_135_596_800_000_000, 253_402_300_799_999_999), min_size=1))
-def test_label_times_are_written_as_the_row_reader_writes_them(micros):
+@given(st.lists(st.integers(-(2**62), 2**62).map(lambda m: m - m % 1_000_000), min_size=1))
+def test_whole_seconds_are_written_as_the_row_reader_writes_them(micros):
     from imbalance_stream.replay.events import format_time
     from imbalance_stream.replay.vector_times import format_times
 
-    values = np.array(micros, dtype=np.int64)
-    assert format_times(values, True) == [format_time(m, "2024-01-01T00:00:00") for m in micros]
-    assert format_times(values, False) == [format_time(m, "0") for m in micros]
+    texts = format_times(np.array(micros, dtype=np.int64), False).to_pylist()
+    assert texts == [format_time(m, "0") for m in micros]
 
 
 # ---- Parquet logs ---------------------------------------------------------------------------
@@ -746,3 +773,172 @@ def test_parquet_times_in_nanoseconds_read_to_the_microsecond_or_are_refused():
     assert parse_time(records[0]["t"]) == 1
     assert isinstance(records[1], Reject) and "column 't'" in str(records[1])
     assert records[2] == {"t": None, "x": 3.0}
+
+
+# ---- JSON-lines and SQL logs ------------------------------------------------------------------
+
+
+def _records(kind="clean"):
+    """``_lines()`` as records of Python values, as JSON or a database gives them: integer and
+    float features, integer times, boolean labels, missing label times as None; made hostile at
+    row 401 by ``kind``."""
+    records = _table().to_pylist()
+    for k, record in enumerate(records):
+        if k % 5 == 0:
+            record["a"] = round(record["a"] * 1000)  # an integer among floats
+    at = 400
+    if kind == "extra-key":
+        records[at]["d"] = 1.0
+    elif kind == "missing-key":
+        del records[at]["b"]
+    elif kind == "text-feature":
+        records[at]["a"] = "1.5"
+    elif kind == "missing-feature":
+        records[at]["a"] = None
+    elif kind == "boolean-feature":
+        records[at]["a"] = True
+    elif kind == "float-time":
+        records[at]["time"] = float(records[at]["time"])
+    elif kind == "huge-integer":
+        records[at]["a"] = 2**70
+    elif kind == "out-of-order":
+        records[at]["time"] = 5
+    return records
+
+
+def _jsonl_log(path, records, broken=False):
+    import json
+
+    lines = [json.dumps(record) for record in records]
+    if broken:
+        lines[400] = lines[400][:-3]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _sqlite_log(path, records):
+    import sqlite3
+
+    columns = ["event_id", "time", "entity", "label", "label_time", "a", "b", "c"]
+    with sqlite3.connect(path) as db:
+        db.execute(f"CREATE TABLE log ({', '.join(columns)})")
+        db.executemany(
+            f"INSERT INTO log VALUES ({', '.join('?' * len(columns))})",
+            [tuple(record.get(c) for c in columns) for record in records],
+        )
+    db.close()
+
+
+def _record_scenario(fmt, models=MODELS, log=""):
+    text = _scenario(models=models, options="checkpoint_every = 60\n", log=log)
+    if fmt == "jsonl":
+        return text.replace('path = "log.csv"', 'path = "log.jsonl"')
+    path, order = ("log.db", "rowid") if fmt == "sqlite" else ("log.duckdb", "time, event_id")
+    query = f'query = "SELECT * FROM log ORDER BY {order}"'
+    return text.replace('path = "log.csv"', f'path = "{path}"\nformat = "{fmt}"\n{query}')
+
+
+RECORD_KINDS = [
+    "clean",
+    "extra-key",
+    "missing-key",
+    "text-feature",
+    "missing-feature",
+    "boolean-feature",
+    "float-time",
+    "huge-integer",
+    "out-of-order",
+    "broken-line",
+]
+
+
+@pytest.mark.parametrize("kind", RECORD_KINDS)
+@pytest.mark.parametrize("fmt", ["jsonl", "sqlite"])
+@pytest.mark.parametrize("river", [False, True], ids=["acog", "river"])
+def test_json_lines_and_sql_logs_read_a_column_at_a_time(tmp_path, monkeypatch, kind, fmt, river):
+    """The row reader's records, a block at a time, made columns where every value is one this
+    reader vouches for: the same files as the row-by-row replay; the columnar replay runs the
+    whole of a clean log and hands over at a hostile block."""
+    from imbalance_stream.replay import arrow_log
+
+    if fmt == "sqlite" and kind in ("extra-key", "missing-key", "broken-line", "huge-integer"):
+        pytest.skip("a table's rows all have its columns, and its integers 64 bits")
+    monkeypatch.setattr(arrow_log, "BLOCK_ROWS", 100)
+    records = _records(kind)
+    if fmt == "jsonl":
+        _jsonl_log(tmp_path / "log.jsonl", records, broken=kind == "broken-line")
+    else:
+        _sqlite_log(tmp_path / "log.db", records)
+    models = MODELS
+    if river:
+        models = (
+            'R = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]'
+        )
+    outputs, ended, error = _both(tmp_path, monkeypatch, _record_scenario(fmt, models))
+    # (SQLite keeps a boolean as the integer 1)
+    whole = kind == "clean" or (fmt == "sqlite" and kind == "boolean-feature")
+    assert ended is (None if river else whole)
+    if kind == "out-of-order":
+        assert "is before the previous row's" in error
+    else:
+        assert error is None
+        assert outputs["predictions.csv"].count(b"\n") > 650
+
+
+def test_a_query_is_run_once_when_the_columnar_replay_hands_over(tmp_path, monkeypatch):
+    """Handing over, the row-by-row replay reads the rest of the query's rows from the columnar
+    replay's own reading: the query is not run again (rows of equal sort keys could come in
+    another order)."""
+    from imbalance_stream.replay import arrow_log, sources
+
+    monkeypatch.setattr(arrow_log, "BLOCK_ROWS", 100)
+    _sqlite_log(tmp_path / "log.db", _records("text-feature"))
+    runs = []
+    original = sources._sql
+
+    def counted(spec, path):
+        runs.append(path)
+        return original(spec, path)
+
+    monkeypatch.setattr(sources, "_sql", counted)
+    outputs, ended, error = _both(tmp_path, monkeypatch, _record_scenario("sqlite"))
+    assert ended is False and error is None
+    assert len(runs) == 2  # once for each of the two replays _both compares
+
+
+def test_duckdb_logs_read_a_column_at_a_time(tmp_path, monkeypatch):
+    duckdb = pytest.importorskip("duckdb")
+    import datetime as dt
+
+    records = _records()
+    with duckdb.connect(str(tmp_path / "log.duckdb")) as db:
+        db.execute(
+            "CREATE TABLE log (event_id TEXT, time TIMESTAMP, entity TEXT, label BOOLEAN, "
+            "label_time TIMESTAMP, a DOUBLE, b DOUBLE, c DECIMAL(8, 4))"
+        )
+        start = dt.datetime(2024, 1, 1)
+        rows = []
+        for record in records:
+            late = record["label_time"]
+            rows.append(
+                (
+                    record["event_id"],
+                    start + dt.timedelta(seconds=record["time"], microseconds=7),
+                    record["entity"],
+                    record["label"],
+                    None if late is None else start + dt.timedelta(seconds=late, microseconds=7),
+                    record["a"],
+                    record["b"],
+                    record["c"] if int(record["event_id"][1:]) >= 400 else None,
+                )
+            )
+        db.executemany("INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    text = _record_scenario("duckdb", log='[log.features]\nexclude = ["c"]')
+    _, ended, error = _both(tmp_path, monkeypatch, text)
+    assert error is None and ended is True
+    # c: a DECIMAL (read as float() reads it), missing before row 401 (rejected)
+    text = _record_scenario("duckdb", log='[log.features]\ninclude = ["a", "b", "c"]')
+    for name in ("columnar", "rows"):
+        (tmp_path / name / "predictions.csv").unlink()
+    outputs, ended, error = _both(tmp_path, monkeypatch, text)
+    assert error is None and ended is False
+    assert b"column 'c': empty value" in outputs["rejected.csv"]

@@ -1,43 +1,50 @@
-"""A CSV event log read in column blocks with pyarrow, checked a column at a time.
+"""An event log read in column blocks with pyarrow, checked a column at a time.
 
-:class:`ArrowLog` reads the file (plain or gzip) in blocks of about a megabyte cut at line ends,
-parses each with pyarrow's CSV reader and checks it with array operations: features finite
+:class:`ArrowLog` reads a CSV file (plain or gzip) in blocks of about a megabyte cut at line
+ends, each parsed by pyarrow's CSV reader; a Parquet file a record batch at a time; a JSON-lines
+file or a SQL query's result ``BLOCK_ROWS`` records at a time, the row reader's own records made
+columns (:mod:`.typed_columns`). It checks each block with array operations: features finite
 numbers, times and label times of the shapes :func:`~.vector_times.column_micros` vouches for,
 labels among the log's, ids and entities not empty, label times not before their event times,
-event times in order. A block that passes is a :class:`ColumnBlock`, the same rows, values and
-texts the row reader (:class:`~imbalance_stream.replay.events.RowReader`) would have made of it.
+event times in order. A block that passes is a :class:`~.blocks.ColumnBlock`, the same rows,
+values and texts the row reader (:class:`~imbalance_stream.replay.events.RowReader`) would have
+made of it.
 
-A block this reader cannot vouch for wholly (a quote, which may open a field spanning lines; a
-NUL byte; a row of the wrong width, which a lone carriage return or an empty line makes; text
-that is not UTF-8; any value that the row reader would refuse or read otherwise) ends the
-columnar reading: :attr:`ArrowLog.stopped_at` then holds
-the rows read before it, and the replay reads the rest of the log row by row, which rejects what
-it must, naming the reason. The columnar reader never rejects a row itself.
+A block this reader cannot vouch for wholly (in a CSV file a quote, which may open a field
+spanning lines, a NUL byte, a row of the wrong width, which a lone carriage return or an empty
+line makes, text that is not UTF-8; in any format a value that the row reader would refuse or
+read otherwise) ends the columnar reading: :attr:`ArrowLog.stopped_at` then holds the rows read
+before it, and the replay reads the rest of the log row by row, which rejects what it must,
+naming the reason. (With ``lenient``, such a block is yielded for the row reader instead and the
+reading goes on.) The columnar reader never rejects a row itself.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
-
 import numpy as np
 
-from .events import MICRO, Event, Reject, is_empty, time_in_range
-from .sources import line_blocks, parquet_records
-from .vector_times import column_micros, format_times, iso_texts
+from .blocks import ColumnBlock, LineBlock, RecordBlock
+from .events import Reject, is_empty, time_in_range
+from .sources import DamagedLog, file_records, line_blocks, parquet_records
+from .typed_columns import python_array, typed_table
+from .vector_times import column_micros, format_times
 
-__all__ = ["ArrowLog", "ColumnBlock", "LineBlock", "RecordBlock", "columnar_reader_fits"]
+__all__ = ["ArrowLog", "columnar_reader_fits"]
 
 #: Bytes read at a time from a CSV log; a block is cut at its last line end.
 BLOCK_BYTES = 1 << 20
-#: Rows read at a time from a Parquet log (about a CSV block's of a dozen numeric columns).
+#: Rows read at a time from a log of another format (about a CSV block's of a dozen numeric
+#: columns).
 BLOCK_ROWS = 8192
+#: The formats this reader reads.
+_FORMATS = ("csv", "parquet", "jsonl", "sqlite", "duckdb")
 
 
 def columnar_reader_fits(spec) -> bool:
     """Whether the log (a :class:`~imbalance_stream.replay.config.LogSpec`) is one this reader
-    can read: one CSV or Parquet file, features read as numbers, pyarrow installed."""
-    if spec.format not in ("csv", "parquet") or len(spec.paths) != 1 or spec.types:
+    can read: one file (CSV, Parquet, JSON lines, or a SQL database's query), features read as
+    numbers, pyarrow installed."""
+    if spec.format not in _FORMATS or len(spec.paths) != 1 or spec.types:
         return False
     if spec.out_of_order != "error":
         return False
@@ -50,79 +57,6 @@ def columnar_reader_fits(spec) -> bool:
     return True
 
 
-@dataclasses.dataclass
-class ColumnBlock:
-    """Valid rows of a log, column by column: ``rows`` (1-based), the texts the outputs copy
-    (``ids``, ``time_texts``, ``entities``, ``label_time_texts``: pyarrow string arrays, the
-    label time empty where the row's label does not arrive), ``times`` and ``label_times``
-    in integer microseconds, ``codes`` (index of the row's label in :attr:`ArrowLog.labels`, -1
-    for no label), ``labelled`` (a label and a label time: the row's label arrives) and the
-    features ``x`` (rows by :attr:`ArrowLog.names`)."""
-
-    rows: np.ndarray
-    ids: Any
-    time_texts: Any
-    entities: Any
-    times: np.ndarray
-    codes: np.ndarray
-    labelled: np.ndarray
-    label_times: np.ndarray
-    label_time_texts: Any
-    x: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def take(self, at) -> ColumnBlock:
-        """The rows at ``at`` (a slice or an index array)."""
-        picked: list = []
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            if value is None:
-                picked.append(None)
-            elif isinstance(value, np.ndarray) or isinstance(at, slice):
-                picked.append(value[at])
-            else:
-                picked.append(value.take(np.asarray(at, dtype=np.int64)))
-        return ColumnBlock(*picked)
-
-    def events(self, names, labels) -> list[Event]:
-        """The rows as the row reader's :class:`~imbalance_stream.replay.events.Event` objects
-        (``pos`` their row), features named ``names``, labels from their codes in ``labels``."""
-        ids, time_texts = self.ids.to_pylist(), self.time_texts.to_pylist()
-        entities = [None] * len(self) if self.entities is None else self.entities.to_pylist()
-        label_time_texts = self.label_time_texts.to_pylist()
-        label_of = [*labels, None]  # code -1: no label
-        out = []
-        for row, id_, time, time_text, entity, x, code, labelled, label_time, text_ in zip(
-            self.rows.tolist(), ids, self.times.tolist(), time_texts, entities,
-            self.x.tolist(), self.codes.tolist(), self.labelled.tolist(),
-            self.label_times.tolist(), label_time_texts,
-        ):  # fmt: skip
-            event = Event(
-                row, id_, time, time_text, entity, dict(zip(names, x)), label_of[code],
-                label_time if labelled else None, text_,
-            )  # fmt: skip
-            event.pos = row
-            out.append(event)
-        return out
-
-    @staticmethod
-    def concat(blocks: list) -> ColumnBlock:
-        import pyarrow as pa
-
-        values: list = []
-        for field in dataclasses.fields(ColumnBlock):
-            parts = [getattr(block, field.name) for block in blocks]
-            if parts[0] is None:
-                values.append(None)
-            elif isinstance(parts[0], np.ndarray):
-                values.append(np.concatenate(parts))
-            else:
-                values.append(pa.concat_arrays(parts))
-        return ColumnBlock(*values)
-
-
 def _some_empty(texts) -> bool:
     """Whether an id or entity column holds a value the row reader finds empty (white space
     only, in Python's sense): checked in Python for the values that do not open with a visible
@@ -133,70 +67,6 @@ def _some_empty(texts) -> bool:
     if not pc.any(suspects).as_py():
         return False
     return any(is_empty(value) for value in texts.filter(suspects).to_pylist())
-
-
-@dataclasses.dataclass
-class LineBlock:
-    """A block this reader does not vouch for, and that holds no quote (so that its lines are its
-    records): its first row's number and its bytes, for the row reader
-    (:func:`~imbalance_stream.replay.sources.csv_block_records`)."""
-
-    first: int
-    data: bytes
-
-
-@dataclasses.dataclass
-class RecordBlock:
-    """A batch of a Parquet log this reader does not vouch for: its first row's number and its
-    records, for the row reader."""
-
-    first: int
-    records: list
-
-
-def _texts(column, may_be_missing: bool):
-    """The texts the row reader writes of a Parquet column's values (``events.text``): strings
-    as they are, integers in decimal, floats by ``repr``, times (``timestamp``, naive or in UTC)
-    in ISO 8601; a missing value (allowed only where ``may_be_missing``) as an empty text. None
-    for a column of another type, a missing value elsewhere, or a carriage return (which the
-    row reader refuses in a copied value)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if pa.types.is_dictionary(column.type):  # (pandas' categories)
-        column = column.cast(column.type.value_type)
-    kind = column.type
-    if column.null_count and not may_be_missing:
-        return None
-    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-        texts = column.cast(pa.string())
-        if pc.any(pc.match_substring(texts, "\r")).as_py():
-            return None
-    elif pa.types.is_integer(kind):
-        texts = column.cast(pa.string())
-    elif pa.types.is_floating(kind):
-        texts = pa.array([None if v is None else repr(v) for v in column.to_pylist()], pa.string())
-    elif pa.types.is_timestamp(kind) and kind.tz in (None, "UTC", "+00:00"):
-        micros = column.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
-        scale = {"s": MICRO, "ms": 1000, "us": 1, "ns": 1}[kind.unit]
-        if kind.unit == "ns":
-            if np.any(micros % 1000):  # not to the microsecond: refused by the row reader
-                return None
-            micros = micros // 1000
-        if len(micros) and np.abs(micros).max() > 2**62 // scale:
-            return None
-        micros = micros * scale
-        if len(micros) and not (
-            time_in_range(int(micros.min()), True) and time_in_range(int(micros.max()), True)
-        ):
-            return None
-        zone = "" if kind.tz is None else "+00:00"
-        texts = pa.array(iso_texts(micros, zone), pa.string())
-        if column.null_count:
-            texts = pc.if_else(column.is_valid(), texts, pa.scalar(None, pa.string()))
-    else:
-        return None
-    return texts.fill_null("") if column.null_count else texts
 
 
 class ArrowLog:
@@ -216,12 +86,21 @@ class ArrowLog:
         self.labels: list = []  # the log's labels, in the order first met
         self.stopped_at: int | None = None  # rows read before a block this reader gave up
         self._codes: dict = {}  # label text -> code (-1: no label)
+        # a JSON-lines or SQL log's reading, kept open for rest(): the records still to come,
+        # the block read last and its first row, the damage that ended the reading
+        self._records = None
+        self._chunk: list = []
+        self._chunk_first = 1
+        self._damage: DamagedLog | None = None
 
     def __iter__(self):
         import gzip
 
         if self.spec.format == "parquet":
             yield from self._parquet_blocks()
+            return
+        if self.spec.format != "csv":
+            yield from self._record_blocks()
             return
         path = self.spec.paths[0]
         opener = gzip.open if path.endswith(".gz") else open
@@ -263,10 +142,13 @@ class ArrowLog:
                 self._read += len(block)
             yield block
 
-    def _take_header(self, header: list) -> None:
+    def _take_header(self, header: list, check: bool = True) -> None:
         """The log's columns, and the feature names they give; refused (a ``ReplayError``) as the
-        row reader refuses a header that lacks a column the scenario names."""
-        self.spec.check_columns(header, self.spec.paths[0])
+        row reader refuses a header that lacks a column the scenario names (``check``: a file's
+        header; the first record of a JSON-lines log is not one, and a query's result is checked
+        by the row reader's own reading)."""
+        if check:
+            self.spec.check_columns(header, self.spec.paths[0])
         reader = self.reader
         names = (
             reader.include
@@ -312,7 +194,7 @@ class ArrowLog:
                     batch = batch.slice(self.start - self._read)
                     self._read = self.start
                 block: ColumnBlock | RecordBlock | None = None
-                table = self._parquet_columns(batch)
+                table = typed_table(batch, self.reader, self.names)
                 if table is not None:
                     block = self._checked(table, batch.num_rows)
                 if block is None:
@@ -323,35 +205,101 @@ class ArrowLog:
                 self._read += batch.num_rows
                 yield block
 
-    def _parquet_columns(self, batch):
-        """A Parquet batch as the CSV reader's tables are: the features as numbers, the texts the
-        row reader writes of the times, ids, entities and label times (:func:`_texts`), the
-        labels as they are; or None where this reader does not vouch for a column."""
-        import pyarrow as pa
-        import pyarrow.compute as pc
+    def _record_blocks(self):
+        """A JSON-lines or SQL log's records (the row reader's own), ``BLOCK_ROWS`` at a time: a
+        block whose records all have the first record's columns, in its order, and whose values
+        this reader vouches for (:func:`~.typed_columns.python_array`) as a
+        :class:`~.blocks.ColumnBlock`; another, when ``lenient``, as a
+        :class:`~.blocks.RecordBlock`, else the reading ends there."""
+        self._read = self.start
+        pairs = file_records(self.spec, self.spec.paths[0], self.start)
+        self._records = (record for _, record in pairs)
+        while True:
+            chunk = self._chunk = self._next_chunk()
+            self._chunk_first = self._read + 1
+            if not chunk:
+                if self._damage is not None:
+                    self.stopped_at = self._read
+                return
+            if not self.header and type(chunk[0]) is dict:
+                self._take_header(list(chunk[0]), check=False)
+            block: ColumnBlock | RecordBlock | None = None
+            if self._damage is None:  # (a block cut short by damage is the row reader's)
+                table = self._record_columns(chunk)
+                if table is not None:
+                    block = self._checked(table, len(chunk))
+            if block is None:
+                if not self.lenient or self._damage is not None:
+                    self.stopped_at = self._read
+                    return
+                block = RecordBlock(self._read + 1, chunk)
+            self._read += len(chunk)
+            yield block
 
+    def _next_chunk(self) -> list:
+        """The next ``BLOCK_ROWS`` records, fewer at the end or where the log is damaged (the
+        damage kept for :meth:`rest` to raise)."""
+        import itertools
+
+        chunk: list = []
+        assert self._records is not None
+        try:
+            chunk.extend(itertools.islice(self._records, BLOCK_ROWS))
+        except DamagedLog as error:
+            self._damage = error
+        return chunk
+
+    def rest(self, position: int):
+        """``(row, record)`` of a JSON-lines or SQL log from row ``position + 1`` on (within the
+        block read last, or after it), from the records already read and the reading still open:
+        a query is not run again, so that rows of equal sort keys cannot come in another order.
+        None for a file the row reader reads again (CSV, Parquet)."""
+        if self._records is None:
+            return None
+        return self._rest(position)
+
+    def _rest(self, position: int):
+        assert self._records is not None
+        row = position
+        for record in self._chunk[position + 1 - self._chunk_first :]:
+            row += 1
+            yield row, record
+        try:
+            if self._damage is None:
+                for record in self._records:
+                    row += 1
+                    yield row, record
+        except DamagedLog as error:
+            self._damage = error
+        if self._damage is not None:
+            self._damage.row = row  # the last row read before the damage
+            raise self._damage
+
+    def _record_columns(self, chunk):
+        """Records as a table of the columns the replay reads (:func:`~.typed_columns.typed_table`),
+        or None: a record that is not a dict, or whose columns are not the first record's."""
+        import pyarrow as pa
+
+        columns = tuple(self.header)
+        if not columns or any(type(r) is not dict or tuple(r) != columns for r in chunk):
+            return None
+        wanted = self._read_columns()
+        if not set(wanted) <= set(columns):  # a missing column: rejected by the row reader
+            return None
+        arrays = {}
+        for name in wanted:
+            array = python_array([record[name] for record in chunk], name in self.names)
+            if array is None:
+                return None
+            arrays[name] = array
+        return typed_table(pa.RecordBatch.from_pydict(arrays), self.reader, self.names)
+
+    def _read_columns(self) -> list:
+        """The columns the replay reads: the features, then the time, id, entity, label time and
+        label columns it names."""
         reader = self.reader
-        columns: dict = {}
-        for name in self.names:
-            column = batch.column(name)
-            kind = column.type
-            numeric = pa.types.is_floating(kind) or pa.types.is_integer(kind)
-            if not (numeric or pa.types.is_boolean(kind)) or column.null_count:
-                return None  # text, a missing value, ...: the row reader reads it
-            columns[name] = column
-        for name in (reader.time, reader.id, reader.entity, reader.label_time):
-            if name is not None:
-                texts = _texts(batch.column(name), may_be_missing=name == reader.label_time)
-                if texts is None:
-                    return None
-                columns[name] = texts
-        label = batch.column(reader.label)
-        if pa.types.is_dictionary(label.type):  # its values in the order first met
-            label = label.cast(label.type.value_type)
-        if pa.types.is_floating(label.type) and pc.any(pc.is_nan(label)).as_py():
-            return None  # NaN is not equal to itself: the row reader reads it
-        columns[reader.label] = label
-        return pa.table(columns)
+        named = [reader.time, reader.id, reader.entity, reader.label_time, reader.label]
+        return [*self.names, *dict.fromkeys(name for name in named if name is not None)]
 
     def _skip(self, data: bytes) -> bytes | None:
         """What is left of ``data`` once the rows before :attr:`start` are skipped, or None when a
@@ -468,9 +416,7 @@ class ArrowLog:
             ):
                 return None
             label_times[where] = delayed
-            texts = np.full(len(codes), "", dtype=object)
-            texts[where] = format_times(delayed, iso)
-            return labelled, label_times, pa.array(texts.tolist(), type=pa.string())
+            return labelled, label_times, format_times(label_times, iso, labelled)
         label_time_column = table.column(reader.label_time).combine_chunks()
         # (only spaces and tabs count as empty here; a value the row reader finds empty for
         # other white space does not parse as a time either, and the block is left to it)

@@ -28,7 +28,8 @@ import numpy as np
 
 from imbalance_stream.evaluate.delayed import answer_order, interleave
 
-from .arrow_log import ArrowLog, ColumnBlock, columnar_reader_fits
+from .arrow_log import ArrowLog, columnar_reader_fits
+from .blocks import ColumnBlock
 from .events import text
 from .parts import PredictionLine
 from .runners import steps_taken
@@ -109,7 +110,7 @@ class ColumnarCell:
         self.cell, self.state = loop.cell, loop.state
         self.models = loop.state.models
         self.log = loop.log
-        self.blocks = ArrowLog(self.log)
+        self.blocks = loop.open_log = ArrowLog(self.log)
         # what may need quoting in a text copied from the log (see _write_predictions)
         log = self.log
         self._quoted: str | None = "," if log.format == "csv" else '[,"\n]'

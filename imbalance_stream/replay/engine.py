@@ -159,6 +159,7 @@ class _CellRun:
         self.files = files
         self.paths = paths
         self.resumed = resumed
+        self.open_log = None  # the columnar replay's reading of the log, if it ran first
         all_slots = scenario.slots()
         self.owned = cell.slots  # indices into all_slots
         self.slots = [all_slots[i] for i in self.owned]
@@ -218,7 +219,9 @@ class _CellRun:
         )
         labels = DelayedLabels((_answer_time(ev), ev) for ev, _ in queued)
         try:
-            reader = CellReader(self.cell, state, self.bar, self.resumed, self._reject, COLUMNAR)
+            reader = CellReader(
+                self.cell, state, self.bar, self.resumed, self._reject, COLUMNAR, self.open_log
+            )
             for batch in reader.batches():
                 self._execute(batch, labels)
             for ev in labels.drain():  # the end of the log: every answer comes out

@@ -10,6 +10,7 @@ Times are held as integer microseconds, so that ``time + delay`` is exact and ti
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import math
 import numbers
 import re
@@ -217,7 +218,7 @@ def to_float(name, value) -> float:
             raise Reject(f"column {name!r}: cannot read {value!r} as a number") from None
     elif kind is float or kind is int:
         number = float(value)
-    elif isinstance(value, numbers.Real):  # bool, numpy numbers
+    elif isinstance(value, (numbers.Real, decimal.Decimal)):  # bool, numpy numbers, SQL DECIMAL
         number = float(value)
     else:
         raise Reject(f"column {name!r}: cannot read {value!r} as a number")

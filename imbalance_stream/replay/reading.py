@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import zlib
 
-from .arrow_log import ArrowLog, ColumnBlock, RecordBlock, columnar_reader_fits
+from .arrow_log import ArrowLog, columnar_reader_fits
+from .blocks import ColumnBlock, RecordBlock
 from .columns import read_batch
 from .config import ReplayError
 from .events import Event, Reject
@@ -38,8 +39,9 @@ class CellReader:
     ``reject(row, reason)`` takes the unreadable rows of a log read whole before it is sorted;
     ``columnar``: whether a CSV log is read by the columnar reader where it can."""
 
-    def __init__(self, cell, state, bar, resumed, reject, columnar=True):
+    def __init__(self, cell, state, bar, resumed, reject, columnar=True, open_log=None):
         self.cell = cell
+        self.open_log = open_log  # the columnar replay's reading, when it handed over
         self.log = cell.scenario.log
         self.state = state
         self.bar = bar
@@ -98,7 +100,10 @@ class CellReader:
                 log, self.cell, self.state, self.bar, self.resumed, self.reject
             )
             return
-        if self.columnar and columnar_reader_fits(log):
+        rest = None if self.open_log is None else self.open_log.rest(self.state.position)
+        if rest is not None:  # a query's rows, read on from where the columnar replay stopped
+            yield from self._read_rows(self.state.position, rest)
+        elif self.columnar and columnar_reader_fits(log):
             yield from self._read_columns(self.state.position)
         else:
             yield from self._read_rows(self.state.position)
@@ -123,15 +128,15 @@ class CellReader:
             for start in range(0, len(pairs), _READ_CHUNK):
                 yield from self._read_chunk(pairs[start : start + _READ_CHUNK])
         if blocks.stopped_at is not None:
-            yield from self._read_rows(blocks.stopped_at)
+            yield from self._read_rows(blocks.stopped_at, blocks.rest(blocks.stopped_at))
 
-    def _read_rows(self, position):
-        """The log from row ``position + 1`` on, row by row."""
-        log = self.log
+    def _read_rows(self, position, pairs=None):
+        """The log from row ``position + 1`` on, row by row (``pairs``: those rows as ``(row,
+        record)``, when they are not to be read again)."""
         chunk: list = []
         damaged = None
         try:
-            for pair in records(log, position):
+            for pair in records(self.log, position) if pairs is None else pairs:
                 chunk.append(pair)
                 if len(chunk) >= _READ_CHUNK:
                     yield from self._read_chunk(chunk)

@@ -215,12 +215,12 @@ class StepsRunner(ModelRunner):
         k = self.at
         while k < end:
             learn, ev = flat[k]
+            if tuple(ev.x) != names:  # (an answer too: its row was asked through the dict path)
+                break
             if learn:
                 if ev.label_time is not None and ev.seq not in skip:
                     places.append(k)
             else:
-                if tuple(ev.x) != names:
-                    break
                 places.append(k)
                 room -= 1
                 if room == 0:  # a checkpoint may follow this question

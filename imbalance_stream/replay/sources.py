@@ -31,7 +31,14 @@ import numpy as np
 from .config import ReplayError
 from .events import Reject
 
-__all__ = ["events_from_dataset", "line_blocks", "records", "write_csv_log"]
+__all__ = [
+    "events_from_dataset",
+    "file_records",
+    "line_blocks",
+    "parquet_records",
+    "records",
+    "write_csv_log",
+]
 
 BATCH = 10_000
 
@@ -430,7 +437,7 @@ def _sql(spec, path):
         connection.close()
 
 
-def _file_records(spec, path, start):
+def file_records(spec, path, start):
     """Records of one file, skipping ``start`` of them; yields ``(index in file, record)``."""
     if spec.format == "parquet":
         for offset, rows in _parquet(path, start, spec):
@@ -448,7 +455,7 @@ def _file_records(spec, path, start):
 
 
 def _count(spec, path) -> int:
-    return sum(1 for _ in _file_records(spec, path, 0))
+    return sum(1 for _ in file_records(spec, path, 0))
 
 
 def records(spec, start: int = 0):
@@ -475,7 +482,7 @@ def records(spec, start: int = 0):
                     row += n
                     continue
                 n = skip
-            for i, record in _file_records(spec, path, skip):
+            for i, record in file_records(spec, path, skip):
                 yield row + i + 1, record
                 n = i + 1
         except DamagedLog as error:

@@ -55,20 +55,55 @@ def iso_micros(texts) -> np.ndarray | None:
     return out if read(data, offsets.astype(np.int64), out) else None
 
 
-def format_times(micros: np.ndarray, iso: bool) -> list[str]:
+def format_times(micros: np.ndarray, iso: bool, given: np.ndarray | None = None):
     """Times (int64 microseconds) written as :func:`~imbalance_stream.replay.events.format_time`
-    writes a label time made by adding a delay: ISO 8601 in UTC (``+00:00``), by numpy a column
-    at a time (:func:`iso_texts`); numbers in Python, as it does."""
-    if not iso:
-        return [format_time(int(m), 0) for m in micros.tolist()]
-    return iso_texts(micros, "+00:00")
+    writes a label time made by adding a delay, as a pyarrow string array (an empty text where
+    ``given`` is False): ISO 8601 in UTC (``+00:00``, :func:`iso_texts`); numbers of seconds, by
+    jitted kernels for whole seconds, else in Python, as it does."""
+    import pyarrow as pa
+
+    from imbalance_stream._numba.times import whole_second_offsets, write_whole_seconds
+
+    if given is None:
+        given = np.ones(len(micros), dtype=bool)
+    if iso:
+        return iso_texts(micros, "+00:00", given)
+    # a quotient of whole seconds that float division gives exactly: the kernels write it
+    whole = (micros % MICRO == 0) & (np.abs(micros) <= 2**53)
+    if not whole[given].all():
+        texts = [format_time(m, 0) if g else "" for m, g in zip(micros.tolist(), given.tolist())]
+        return pa.array(texts, type=pa.string())
+    return _strings(micros, given, whole_second_offsets, write_whole_seconds)
 
 
-def iso_texts(micros: np.ndarray, zone: str) -> list[str]:
+def iso_texts(micros: np.ndarray, zone: str, given: np.ndarray | None = None):
     """Times (int64 microseconds since 1970, in the ISO range) as Python's ``isoformat`` writes
-    them: ``YYYY-MM-DDTHH:MM:SS``, the microseconds only when not zero, then ``zone`` (``""``
-    for a naive time, ``"+00:00"`` for one in UTC)."""
-    moments = micros.astype("datetime64[us]")
-    seconds = np.datetime_as_string(moments, unit="s").astype(object)
-    fractions = np.datetime_as_string(moments, unit="us").astype(object)
-    return (np.where(micros % MICRO == 0, seconds, fractions) + zone).tolist()
+    them, as a pyarrow string array: ``YYYY-MM-DDTHH:MM:SS``, the microseconds only when not
+    zero, then ``zone`` (``""`` for a naive time, ``"+00:00"`` for one in UTC); an empty text
+    where ``given`` is False. Written by jitted kernels
+    (:func:`imbalance_stream._numba.times.write_iso_texts`)."""
+    from imbalance_stream._numba.times import iso_text_offsets, write_iso_texts
+
+    if given is None:
+        given = np.ones(len(micros), dtype=bool)
+    zone_bytes = np.frombuffer(zone.encode("ascii"), dtype=np.uint8)
+    return _strings(
+        micros,
+        given,
+        lambda m, g, offsets: iso_text_offsets(m, g, len(zone_bytes), offsets),
+        lambda m, g, offsets, data: write_iso_texts(m, g, zone_bytes, offsets, data),
+    )
+
+
+def _strings(micros, given, lay_out, write):
+    """A pyarrow string array of the texts ``write`` writes where ``lay_out`` places them."""
+    import pyarrow as pa
+
+    micros = np.ascontiguousarray(micros, dtype=np.int64)
+    given = np.ascontiguousarray(given, dtype=np.bool_)
+    offsets = np.empty(len(micros) + 1, dtype=np.int64)
+    size = lay_out(micros, given, offsets)
+    data = np.empty(size, dtype=np.uint8)
+    write(micros, given, offsets, data)
+    buffers = [None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(data)]  # (a block's)
+    return pa.Array.from_buffers(pa.string(), len(micros), buffers)
