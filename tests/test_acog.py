@@ -223,3 +223,54 @@ def test_intercept_column_exists_before_any_feature(covariance):
     model.learn_one({}, False)  # only the constant feature: the bias learns from it
     assert model.intercept_ < 0.0
     assert model.decision_one({"unseen": 3.0}) == model.intercept_
+
+
+def _round_trip_steps(model, stream):
+    """Each step's outcome (None, or the error's type and message) and the pickle after it."""
+    out = []
+    for x, y in stream:
+        try:
+            model.learn_one(x, y)
+            outcome = None
+        except (ValueError, ArithmeticError) as error:
+            outcome = (type(error).__name__, str(error))
+        out.append((outcome, pickle.dumps(model)))
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.dictionaries(
+                st.sampled_from(["a", "b", "c", "d"]),
+                st.one_of(
+                    st.floats(-3, 3),
+                    st.sampled_from([1e15, -1e15, 1e150, 0.0, float("nan")]),
+                    st.integers(-5, 5),
+                ),
+                max_size=4,
+            ),
+            st.sampled_from([True, False, True, "maybe", 1, None]),
+        ),
+        max_size=40,
+    ),
+    st.sampled_from(CONFIGS),
+    st.booleans(),
+)
+def test_the_one_call_round_is_the_transaction_s_round(stream, config, intercept):
+    """learn_one's one-call round (a known label, known names, no growth: no snapshot) leaves
+    every model, and raises every error, exactly as the base class's transaction does."""
+    steps = _round_trip_steps(ACOG(**config, intercept=intercept), stream)
+    general = ACOG(**config, intercept=intercept)
+    reference = []
+    for x, y in stream:
+        general._known_sign = lambda y: 0.0  # through the transaction
+        try:
+            general.learn_one(x, y)
+            outcome = None
+        except (ValueError, ArithmeticError) as error:
+            outcome = (type(error).__name__, str(error))
+        del general.__dict__["_known_sign"]  # (pickled as the other)
+        reference.append((outcome, pickle.dumps(general)))
+    assert steps == reference

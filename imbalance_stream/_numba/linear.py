@@ -7,8 +7,12 @@ import math
 import numpy as np
 from numba import njit
 
+from .cost import hinge_margin_slope_jit, laplace_ratio_jit
+
 __all__ = [
+    "acog_diag_learn",
     "acog_diag_step",
+    "acog_full_learn",
     "acog_full_step",
     "arow_full_step",
     "NO_UPDATE",
@@ -205,6 +209,36 @@ def acog_diag_step(mean, variance, indices, values, y, margin, slope, eta, gamma
         variance[j] = sigma
         mean[j] += eta * slope * y * sigma * x
     return UPDATED
+
+
+@njit(cache=True)
+def acog_diag_learn(
+    mean, variance, indices, values, y, loss_one, rho, n_positive, n_negative, eta, gamma
+):
+    """``learn_one``'s whole ACOG-diag round in one call: the cost ratio after counting the label
+    ``y`` (the Laplace estimate from the counts before it when ``rho`` is NaN, else ``rho``), the
+    margin and slope of the loss, then :func:`acog_diag_step`, whose code it returns. The counts
+    are the caller's to add the label to (nothing here is written on ``REFUSED``)."""
+    margin, slope = _cost_margin_slope(y, loss_one, rho, n_positive, n_negative)
+    return acog_diag_step(mean, variance, indices, values, y, margin, slope, eta, gamma)
+
+
+@njit(cache=True)
+def acog_full_learn(
+    mean, cov, n, indices, values, y, loss_one, rho, n_positive, n_negative, eta, gamma
+):
+    """:func:`acog_diag_learn` with the full covariance (:func:`acog_full_step`)."""
+    margin, slope = _cost_margin_slope(y, loss_one, rho, n_positive, n_negative)
+    return acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma)
+
+
+@njit(cache=True)
+def _cost_margin_slope(y, loss_one, rho, n_positive, n_negative):
+    """The hinge's ``(margin, slope)`` after counting the label ``y``: ``rho`` NaN for the
+    Laplace estimate from the counts before it."""
+    if math.isnan(rho):
+        rho = laplace_ratio_jit(n_positive + (y > 0), n_negative + (y < 0))
+    return hinge_margin_slope_jit(y, rho, loss_one)
 
 
 @njit(cache=True)

@@ -249,6 +249,16 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
             return -1.0
         raise third_label(type(self).__name__, y, self.positive, self._negative)
 
+    def _known_sign(self, y) -> float:
+        """+1/-1 for a label of the two already known (of a type that is always a class label),
+        0 for any other: a label :meth:`_sign` decides, maybe adopting it as the negative."""
+        if type(y) in _PLAIN_LABELS:
+            if y == self.positive:
+                return 1.0
+            if self._negative is not None and y == self._negative:
+                return -1.0
+        return 0.0
+
     def check_label_one(self, y) -> None:
         """Raise :class:`UnknownLabel` if ``learn_one`` would refuse ``y``; changes nothing. (For a
         wrapper that may skip ``learn_one`` for a sample, e.g. a zero importance weight, and must
@@ -298,9 +308,13 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
         return float(self._decision(*self._encode_known(x)))
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict:
-        p = float(self._proba(*self._encode_known(x)))
-        negative = (not self.positive) if self._negative is None else self._negative
-        return {self.positive: p, negative: 1.0 - p}
+        # _encode_known written out: this runs once per sample
+        indices, values, _ = self._features.encode(x, grow=False)
+        if not self._state_size:
+            indices, values = indices[:0], values[:0]
+        p = float(self._proba(indices, values))
+        positive, negative = self.positive, self._negative
+        return {positive: p, (not positive) if negative is None else negative: 1.0 - p}
 
     def predict_one(self, x: dict, **kwargs):
         """The positive label when the decision is >= 0 (ties go to the rare class)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from imbalance_stream._numba import linear as kernels
@@ -119,6 +121,41 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         self._n_positive = 0
         self._n_negative = 0
         self.n_updates = 0
+
+    # ---- learning -----------------------------------------------------------------------------
+
+    def learn_one(self, x: dict, y) -> None:
+        # The usual round in one jitted call and no snapshot: a label of the two already known,
+        # a sample of known names over columns the state covers. The step checks its own writes
+        # and writes nothing it refuses, and the label is counted only once it is learned, so
+        # there is nothing to restore. Any other sample takes the transaction of the base class.
+        sign = self._known_sign(y)
+        if not sign:
+            super().learn_one(x, y)
+            return
+        features = self._features
+        indices, values, new = features.encode(x, grow=True)
+        if new or self._state_size < len(features.names) or not len(indices):
+            super().learn_one(x, y)  # (the encoding is recalled, not done again)
+            return
+        rho = math.nan if self.rho is None else float(self.rho)
+        if self.covariance == "full":
+            updated = kernels.acog_full_learn(
+                self._mean, self._cov, self._state_size, indices, values, sign,
+                self.loss == "I", rho, self._n_positive, self._n_negative, self.eta, self.gamma,
+            )  # fmt: skip
+        else:
+            updated = kernels.acog_diag_learn(
+                self._mean, self._cov, indices, values, sign, self.loss == "I", rho,
+                self._n_positive, self._n_negative, self.eta, self.gamma,
+            )  # fmt: skip
+        if updated == kernels.REFUSED:  # nothing was written
+            raise self._numerical_error()
+        if sign > 0:
+            self._n_positive += 1
+        else:
+            self._n_negative += 1
+        self.n_updates += updated
 
     # ---- state --------------------------------------------------------------------------------
 
