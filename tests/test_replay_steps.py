@@ -275,6 +275,22 @@ def test_the_replay_writes_the_same_files_with_and_without_jitted_runs(tmp_path,
     assert compiled["predictions.csv"].count(b"\n") == 3 * 1250 + 1
 
 
+SECOND_ORDER = """
+A = { class = "AROW", params = { r = 0.1, intercept = true } }
+S = { class = "SACOG", params = { seed = 1 } }
+SS = { class = "SACOG", params = { sparse = true, m = 12, intercept = true, seed = 2 } }
+SL = { class = "SACOG", params = { loss = "II", m = 2, sketch_on_loss_only = true, seed = 3 } }
+"""
+
+
+@pytest.mark.parametrize("events", [{"never": 0.1}, {"interval": 0.0}], ids=["lost", "ties"])
+def test_arow_and_sacog_write_the_same_files_with_and_without_jitted_runs(tmp_path, events):
+    text = _text(SECOND_ORDER, "checkpoint_every = 37\n")
+    compiled, stepwise = _replay_both(tmp_path, text, **events)
+    assert compiled == stepwise
+    assert compiled["predictions.csv"].count(b"\n") == 4 * 1250 + 1
+
+
 def test_rows_a_model_refuses_and_labels_it_cannot_learn_take_the_dict_path(tmp_path):
     """A value beyond 1e15 (refused by ACOG when predicting: its label is then not learned), a
     third label (refused when learning), an empty row and late features, with a checkpoint every
