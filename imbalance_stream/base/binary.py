@@ -567,8 +567,9 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
 
     def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas) -> int:
         """The estimator's steps path (optional): its jitted schedule runner (for ACOG,
-        :func:`imbalance_stream._numba.stream.steps_acog`) over its own state; returns the
-        number of steps run."""
+        :func:`imbalance_stream._numba.stream.steps_acog`; AROW and the first-order baselines,
+        ``steps_baseline``; SACOG, ``steps_sacog``) over its own state; returns the number of
+        steps run."""
         raise NotImplementedError
 
     # ---- subclass hooks -----------------------------------------------------------------------

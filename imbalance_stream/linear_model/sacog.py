@@ -440,8 +440,8 @@ class SACOG(CostRatio, BinaryClassifier):
         layout = np.array([self._n_columns, self._named, 0], dtype=np.int64)
         # once the sketch is drawn and its spare columns are given, a feature is a zero column,
         # which the runner adds; before, every feature goes through _grow (its names decide)
-        drawn = self._n_columns > 0 and self._named >= self._n_reserved
-        capacity = self._mean.shape[0] if drawn else int(sizes[stream.N_STATE])
+        settled = self._n_columns > 0 and self._named >= self._n_reserved
+        capacity = self._mean.shape[0] if settled else int(sizes[stream.N_STATE])
         sizes[stream.N_UPDATES] = 0
         ran = stream.steps_sacog(
             rows, learn, signs, colmap, new_names, sizes, self.intercept, capacity, layout,
