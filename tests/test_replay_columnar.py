@@ -426,7 +426,7 @@ def test_a_prediction_taken_from_the_probabilities_is_river_predict_one(tmp_path
     _phishing_log(tmp_path / "log.csv", never=0.1)
     models = (
         'P = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]\n'
-        'A = { class = "AROW" }\n'
+        'A = { class = "OAMSeq" }\n'  # its own predict_one, and no steps path
     )
     text = _scenario(models=models, metrics=MIXED)
     calls = set()
@@ -438,7 +438,7 @@ def test_a_prediction_taken_from_the_probabilities_is_river_predict_one(tmp_path
 
     monkeypatch.setattr(runners.ModelRunner, "predict", counted)
     taken = replay(parse(text, base=tmp_path), out_dir=tmp_path / "taken")
-    assert calls == {("Pipeline", True), ("AROW", False)}
+    assert calls == {("Pipeline", True), ("OAMSeq", False)}
     monkeypatch.setattr(runners, "predicts_by_argmax", lambda model: False)
     called = replay(parse(text, base=tmp_path), out_dir=tmp_path / "called")
     assert _outputs(taken.out_dir) == _outputs(called.out_dir)
