@@ -20,6 +20,7 @@ one after the other and the load may change in between.
     python benchmarks/bench_replay.py --rows 200000 --model pa --jobs     # also --n-jobs 2
     python benchmarks/bench_replay.py --rows 1000000 --parquet     # also the log as Parquet
     python benchmarks/bench_replay.py --rows 1000000 --label-delay     # labels a day late
+    python benchmarks/bench_replay.py --rows 100000 1000000 --model arow sacog sacog-sparse
 """
 
 from __future__ import annotations
@@ -45,19 +46,35 @@ MODELS = {
     "pa": '{ class = "PA", params = { C = 1.0 } }',
     "lr": '["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]',
     "acog": '{ class = "ACOG", params = { covariance = "diag" } }',
+    "arow": '{ class = "AROW", params = { r = 1.0 } }',
+    "sacog": '{ class = "SACOG", params = { m = 5, seed = 1 } }',
+    "sacog-sparse": '{ class = "SACOG", params = { m = 5, sparse = true, seed = 1 } }',
 }
-LABELS = {"pa": "PA", "lr": "StandardScaler | LogisticRegression", "acog": "ACOG (diag)"}
+LABELS = {
+    "pa": "PA",
+    "lr": "StandardScaler | LogisticRegression",
+    "acog": "ACOG (diag)",
+    "arow": "AROW",
+    "sacog": "SACOG (m=5)",
+    "sacog-sparse": "SACOG (m=5, sparse)",
+}
 
 
 def build_model(kind):
     from river import linear_model, preprocessing
 
-    from imbalance_stream.linear_model import ACOG, PA
+    from imbalance_stream.linear_model import ACOG, AROW, PA, SACOG
 
     if kind == "pa":
         return PA(C=1.0)
     if kind == "lr":
         return preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    if kind == "arow":
+        return AROW(r=1.0)
+    if kind == "sacog":
+        return SACOG(m=5, seed=1)
+    if kind == "sacog-sparse":
+        return SACOG(m=5, sparse=True, seed=1)
     return ACOG(covariance="diag")
 
 

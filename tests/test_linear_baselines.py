@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import statistics
 
 import numpy as np
 import pytest
@@ -212,6 +213,53 @@ def test_arow_kernel_matches_reference():
     assert 5 < updates < 300
     np.testing.assert_allclose(sigma, sigma.T, atol=1e-12)
     assert np.linalg.eigvalsh(sigma).min() > 0
+
+
+def probit_ref(score, variance):
+    """P(w.x > 0) for Gaussian weights, by the standard library's normal distribution: 1/2 at
+    a zero score."""
+    if score == 0.0:
+        return 0.5
+    return statistics.NormalDist().cdf(score / math.sqrt(variance))
+
+
+@pytest.mark.parametrize("intercept", [False, True])
+def test_arow_steps_runner_matches_reference(intercept):
+    """``stream.steps_baseline`` with AROW (through ``run_steps``: predictions and learned labels
+    in any order, features arriving as they come) against ``arow_ref`` over all the columns from
+    the start: a feature not learned yet has the prior (mean 0, variance 1, no covariance), and
+    a prediction leaves it out as the model leaves out a name it has not learned; probabilities
+    ``Phi(mu.x / sqrt(x' Sigma x))``."""
+    rng = np.random.default_rng(4)
+    d, r = 7, 0.3
+    samples = stream(5, n=400, d=d)
+    for x, _ in samples[:100]:
+        x[4:] = 0.0  # features 4..6 come late
+    rows = np.array([x for x, _ in samples])
+    learn = rng.random(len(rows)) < 0.5
+    names = [f"f{j}" for j in range(d)]
+    model = AROW(r=r, intercept=intercept)
+    run = model.run_steps(rows, names, learn, [y > 0 for _, y in samples])
+    assert run.done == len(rows)
+    width = d + intercept  # the constant feature last, in the reference
+    mu, sigma, seen = np.zeros(width), np.eye(width), np.zeros(width, dtype=bool)
+    scores, probas = [], []
+    for (x, y), learned in zip(samples, learn):
+        if intercept:
+            x = np.append(x, 1.0)
+        if learned:
+            mu, sigma = arow_ref(mu, sigma, x, y, r)
+            seen |= x != 0.0
+            continue
+        known = np.where(seen, x, 0.0)
+        scores.append(mu @ known)
+        probas.append(probit_ref(mu @ known, known @ sigma @ known))
+    np.testing.assert_allclose(run.decisions[~learn], scores, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(run.probas[~learn], probas, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose([model.weights[name] for name in names], mu[:d], atol=1e-12)
+    np.testing.assert_allclose([model.variances[name] for name in names], np.diag(sigma)[:d])
+    assert model.intercept_ == pytest.approx(mu[d] if intercept else 0.0, abs=1e-12)
+    assert 10 < model.n_updates < learn.sum()
 
 
 def test_arow_and_acog_share_the_covariance_downdate():

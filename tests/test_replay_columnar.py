@@ -426,7 +426,7 @@ def test_a_prediction_taken_from_the_probabilities_is_river_predict_one(tmp_path
     _phishing_log(tmp_path / "log.csv", never=0.1)
     models = (
         'P = ["river.preprocessing.StandardScaler", "river.linear_model.LogisticRegression"]\n'
-        'A = { class = "AROW" }\n'
+        'A = { class = "OAMSeq" }\n'  # its own predict_one, and no steps path
     )
     text = _scenario(models=models, metrics=MIXED)
     calls = set()
@@ -438,7 +438,7 @@ def test_a_prediction_taken_from_the_probabilities_is_river_predict_one(tmp_path
 
     monkeypatch.setattr(runners.ModelRunner, "predict", counted)
     taken = replay(parse(text, base=tmp_path), out_dir=tmp_path / "taken")
-    assert calls == {("Pipeline", True), ("AROW", False)}
+    assert calls == {("Pipeline", True), ("OAMSeq", False)}
     monkeypatch.setattr(runners, "predicts_by_argmax", lambda model: False)
     called = replay(parse(text, base=tmp_path), out_dir=tmp_path / "called")
     assert _outputs(taken.out_dir) == _outputs(called.out_dir)
@@ -490,6 +490,49 @@ def test_the_first_order_baselines_replay_columnar(tmp_path, monkeypatch):
     models += '\nROMMA = { class = "ROMMA", params = { intercept = true } }\n'
     outputs, ended, error = _both(tmp_path, monkeypatch, _scenario(models=models, metrics=MIXED))
     assert error is None and ended is True
+
+
+#: AROW and SACOG, dense and sparse, with and without an intercept (SACOG's sketch is then drawn
+#: at construction), m below and above Phishing's 9 features (spare columns waiting throughout).
+SECOND_ORDER = """
+A = { class = "AROW" }
+AI = { class = "AROW", params = { r = 0.1, intercept = true } }
+S = { class = "SACOG", params = { seed = 1 } }
+SS = { class = "SACOG", params = { sparse = true, m = 3, loss = "II", intercept = true, seed = 2 } }
+SM = { class = "SACOG", params = { m = 12, sketch_on_loss_only = true, seed = 3 } }
+"""
+
+
+def test_arow_and_sacog_replay_columnar(tmp_path, monkeypatch):
+    """AROW and SACOG have a steps path too: the columnar replay runs the whole log and writes the
+    row-by-row replay's files (whose jitted runs write the dict path's:
+    tests/test_replay_steps.py)."""
+    _phishing_log(tmp_path / "log.csv", never=0.1)
+    text = _scenario(models=SECOND_ORDER, metrics=MIXED, options="checkpoint_every = 300\n")
+    outputs, ended, error = _both(tmp_path, monkeypatch, text)
+    assert error is None and ended is True
+    assert outputs["predictions.csv"].count(b"\n") == 5 * 1250 + 1
+
+
+@pytest.mark.parametrize("kind", ["huge", "third-label", "nan"])
+def test_arow_and_sacog_hand_over_to_the_row_by_row_replay(tmp_path, monkeypatch, kind):
+    from imbalance_stream.replay import arrow_log
+
+    monkeypatch.setattr(arrow_log, "BLOCK_BYTES", 4096)  # blocks of about 100 rows
+    _write(tmp_path / "log.csv", _hostile(kind, _lines()))
+    text = _scenario(models=SECOND_ORDER, options="checkpoint_every = 60\n")
+    outputs, ended, error = _both(tmp_path, monkeypatch, text.replace('window = "2h"', ""))
+    assert ended is False and error is None
+
+
+def test_a_checkpoint_of_the_columnar_replay_of_sacog_resumes_row_by_row(tmp_path, monkeypatch):
+    _phishing_log(tmp_path / "log.csv", never=0.2, delay_scale=20000.0)
+    text = _scenario(models=SECOND_ORDER, options="checkpoint_every = 100\n")
+    resumed, whole = _resumed_after_a_stop(
+        tmp_path, monkeypatch, parse(text, base=tmp_path), columnar_module.ColumnarCell,
+        "_segment", 7,
+    )  # fmt: skip
+    assert _outputs(resumed.out_dir) == _outputs(whole.out_dir)
 
 
 @pytest.mark.parametrize("kind", ["quote", "nan"])

@@ -16,7 +16,18 @@ from hypothesis import strategies as st
 from river import datasets
 
 from imbalance_stream.base import InvalidFeature, NumericalError, UnknownLabel
-from imbalance_stream.linear_model import ACOG, AROW, COG, CPA, PA, PAUM, ROMMA, Perceptron
+from imbalance_stream.linear_model import (
+    ACOG,
+    AROW,
+    COG,
+    CPA,
+    PA,
+    PAUM,
+    ROMMA,
+    SACOG,
+    OAMSeq,
+    Perceptron,
+)
 from imbalance_stream.replay import ReplayError, parse, replay
 from imbalance_stream.replay.sources import events_from_dataset, write_csv_log
 
@@ -37,6 +48,21 @@ CONFIGS = [
     (CPA, {"rule": "max-loss"}),
     (ROMMA, {}),
     (ROMMA, {"intercept": True}),
+    (AROW, {}),
+    (AROW, {"r": 0.1, "intercept": True}),
+    (AROW, {"r": 1e-300}),  # a covariance that degenerates: some steps refused (overflow)
+    (SACOG, {"seed": 1}),
+    (SACOG, {"sparse": True, "seed": 1}),
+    (SACOG, {"loss": "II", "m": 3, "rho": 3.0, "eta": 0.5, "intercept": True, "seed": 2}),
+    (
+        SACOG,
+        {"loss": "II", "sparse": True, "intercept": True, "sketch_on_loss_only": True, "seed": 8},
+    ),
+    (SACOG, {"sparse": True, "oja_step": 2.0, "seed": 3}),
+    (SACOG, {"m": 8, "seed": 4}),  # more directions than features: spare columns throughout
+    (SACOG, {"m": 1, "intercept": True, "seed": 5}),  # the sketch drawn whole at construction
+    (SACOG, {"eta": 1e308, "seed": 6}),  # steps that overflow: refused
+    (SACOG, {"sparse": True, "eta": 1e308, "intercept": True, "seed": 7}),
 ]
 REFUSALS = (InvalidFeature, UnknownLabel, NumericalError)
 
@@ -83,9 +109,9 @@ def _steps(model, rows, names, learn, labels):
     return out
 
 
-def _schedule(seed, n=120, d=5, third=False, huge=False):
+def _schedule(seed, n=120, d=5, third=False, huge=False, scale=1.0):
     rng = np.random.default_rng(seed)
-    rows = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.6)
+    rows = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.6) * scale
     rows[: rng.integers(0, n // 2), rng.integers(0, d) :] = 0.0  # features that come late
     if huge:
         rows[rng.integers(0, n, size=3), rng.integers(0, d, size=3)] = 1e16
@@ -97,17 +123,19 @@ def _schedule(seed, n=120, d=5, third=False, huge=False):
     return rows, [f"f{j}" for j in range(d)], learn, labels
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     st.sampled_from(CONFIGS),
     st.integers(0, 2**31 - 1),
     st.booleans(),
     st.booleans(),
     st.integers(0, 3),
+    st.sampled_from([1.0, 1e3]),
 )
-def test_the_steps_path_is_the_dict_path_bit_for_bit(config, seed, third, huge, warm):
+def test_the_steps_path_is_the_dict_path_bit_for_bit(config, seed, third, huge, warm, scale):
+    """(Values of 1e3 make sparse SACOG re-base its sketch at almost every round.)"""
     kind, params = config
-    rows, names, learn, labels = _schedule(seed, third=third, huge=huge)
+    rows, names, learn, labels = _schedule(seed, third=third, huge=huge, scale=scale)
     slow = kind(positive="fraud", **params)
     fast = kind(positive="fraud", **params)
     for model in (slow, fast):  # some history through the dict path first (or none)
@@ -159,9 +187,10 @@ def test_a_feature_space_that_could_overflow_leaves_every_step_to_the_dict_path(
 
 def test_models_without_a_steps_path():
     assert ACOG().has_steps_path and PA().has_steps_path and ROMMA().has_steps_path
-    assert not AROW().has_steps_path
+    assert AROW().has_steps_path and SACOG().has_steps_path
+    assert not OAMSeq().has_steps_path
     with pytest.raises(TypeError, match="no steps path"):
-        AROW().run_steps(np.zeros((1, 1)), ["a"], np.array([False]), [None])
+        OAMSeq().run_steps(np.zeros((1, 1)), ["a"], np.array([False]), [None])
 
 
 def test_a_romma_step_that_would_overflow_is_refused_as_learn_one_refuses_it():
@@ -244,6 +273,22 @@ def test_the_replay_writes_the_same_files_with_and_without_jitted_runs(tmp_path,
     compiled, stepwise = _replay_both(tmp_path, _text(ACOGS, options), **events)
     assert compiled == stepwise
     assert compiled["predictions.csv"].count(b"\n") == 3 * 1250 + 1
+
+
+SECOND_ORDER = """
+A = { class = "AROW", params = { r = 0.1, intercept = true } }
+S = { class = "SACOG", params = { seed = 1 } }
+SS = { class = "SACOG", params = { sparse = true, m = 12, intercept = true, seed = 2 } }
+SL = { class = "SACOG", params = { loss = "II", m = 2, sketch_on_loss_only = true, seed = 3 } }
+"""
+
+
+@pytest.mark.parametrize("events", [{"never": 0.1}, {"interval": 0.0}], ids=["lost", "ties"])
+def test_arow_and_sacog_write_the_same_files_with_and_without_jitted_runs(tmp_path, events):
+    text = _text(SECOND_ORDER, "checkpoint_every = 37\n")
+    compiled, stepwise = _replay_both(tmp_path, text, **events)
+    assert compiled == stepwise
+    assert compiled["predictions.csv"].count(b"\n") == 4 * 1250 + 1
 
 
 def test_rows_a_model_refuses_and_labels_it_cannot_learn_take_the_dict_path(tmp_path):

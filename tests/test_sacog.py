@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import pickle
 import random
+import statistics
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ from river import datasets, preprocessing
 from test_linear_baselines import assert_bad_input_leaves_unchanged
 
 from imbalance_stream._numba import sketch as kernels
+from imbalance_stream._numba import stream
 from imbalance_stream.datasets import get_data_home
 from imbalance_stream.linear_model import SACOG
 from imbalance_stream.linear_model.sacog import initial_sketch
@@ -492,6 +494,93 @@ def test_growing_feature_space_is_the_fixed_space_with_zero_columns(sparse):
         reference.learn(x, y)
     weights = model.weights
     np.testing.assert_allclose([weights[j] for j in range(d)], reference.mu, atol=1e-9)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_the_steps_runner_is_the_reference_on_a_growing_feature_space(sparse):
+    """``stream.steps_sacog`` (through ``run_steps``: predictions and learned labels in any
+    order, the sketch drawn at the first learned sample, late features entering as zero columns
+    inside the run) against Algorithm 2 on the final space as above, the predictions by numpy:
+    ``mu.x`` and ``Phi(mu.x / sqrt(x' Sigma x))`` with ``Sigma = I - V' D V`` materialised, over
+    the features learned so far (the model leaves out the names it has not learned)."""
+    rng = np.random.default_rng(9)
+    d, early, m = 10, 6, 3
+    samples = random_stream(rng, 300, d, 0.7)
+    for x, _ in samples[:80]:
+        x[early:] = 0.0  # features 6..9 appear only after 80 samples
+    samples[0][0][:early] = rng.uniform(0.5, 1.0, early)
+    learn = rng.random(len(samples)) < 0.5
+    learn[0] = True
+    start = np.zeros((m, d))
+    start[:, :early] = initial_sketch(m, early, seed=4)
+    reference = DenseReference(start, "II", 2.0, 0.5, 1.0)
+    model = SACOG(loss="II", m=m, rho=2.0, eta=0.5, seed=4, sparse=sparse)
+    rows = np.array([x for x, _ in samples])
+    names = [f"f{j}" for j in range(d)]  # sorted as the columns: the start's order
+    run = model.run_steps(rows, names, learn, [y > 0 for _, y in samples])
+    assert run.done == len(rows)
+    seen = np.zeros(d, dtype=bool)
+    scores, probas = [], []
+    for (x, y), learned in zip(samples, learn):
+        if learned:
+            reference.learn(x, y)
+            seen |= x != 0.0
+            continue
+        known = np.where(seen, x, 0.0)
+        shrink = reference.t * reference.lam / (1.0 + reference.t * reference.lam)
+        sigma = np.eye(d) - reference.V.T @ np.diag(shrink) @ reference.V
+        score = reference.mu @ known
+        scores.append(score)
+        probas.append(statistics.NormalDist().cdf(score / math.sqrt(known @ sigma @ known)))
+    np.testing.assert_allclose(run.decisions[~learn], scores, atol=1e-9)
+    np.testing.assert_allclose(run.probas[~learn], probas, atol=1e-9)
+    weights = model.weights
+    np.testing.assert_allclose([weights[name] for name in names], reference.mu, atol=1e-9)
+    assert model.n_sketch_updates == reference.t == learn.sum()
+
+
+def round_finite_reference(mean, offsets, basis, transform, gram, eigen):
+    """Plain numpy: every value of the state finite (``learn_one``'s check)."""
+    return all(np.isfinite(a).all() for a in (mean, offsets, basis, transform, gram, eigen))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 2**31 - 1),
+    st.sampled_from([None, "mean", "basis", "offsets", "transform", "gram", "eigen"]),
+    st.sampled_from([math.nan, math.inf, -math.inf]),
+)
+def test_the_check_of_a_round_is_numpys_check_of_the_state(sparse, rebased, seed, where, bad):
+    """``stream.sketch_round_finite`` against numpy on a state a round may have left with a
+    value not finite where it writes: the columns in use of a dense round or of a sparse one that
+    re-based (its ``F`` then the identity), the row's columns of another sparse round. What
+    lies elsewhere, which no round writes, it does not read."""
+    rng = np.random.default_rng(seed)
+    m, n, capacity = 3, 7, 16
+    mean, basis = np.zeros(capacity), np.zeros((m, capacity))
+    mean[:n], basis[:, :n] = rng.normal(size=n), rng.normal(size=(m, n))
+    offsets, eigen = rng.normal(size=m), rng.random(m)
+    transform = np.eye(m) if rebased else rng.normal(size=(m, m))
+    gram = rng.normal(size=(m, m))
+    indices = np.sort(rng.choice(n, size=3, replace=False)).astype(np.int64)
+    written = indices if sparse and not rebased else np.arange(n)
+    state = {"mean": mean, "basis": basis, "offsets": offsets}
+    state.update(transform=transform, gram=gram, eigen=eigen)
+    if where == "mean":
+        mean[rng.choice(written)] = bad
+    elif where == "basis":
+        basis[rng.integers(m), rng.choice(written)] = bad
+    elif where is not None:
+        array = state[where]
+        array.flat[rng.integers(array.size)] = bad
+    arrays = (mean, offsets, basis, transform, gram, eigen)
+    expected = round_finite_reference(*arrays)
+    assert stream.sketch_round_finite(sparse, *arrays, n, indices) == expected
+    unwritten = np.setdiff1d(np.arange(capacity), written)
+    mean[unwritten] = basis[:, unwritten] = math.nan  # never written by the round: not read
+    assert stream.sketch_round_finite(sparse, *arrays, n, indices) == expected
 
 
 @settings(max_examples=25, deadline=None)

@@ -13,6 +13,8 @@ with the current label counted first; ``counts = [t_p, t_n]`` is read and update
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -24,6 +26,7 @@ from .first_order import (
     passive_aggressive_step,
     romma_step,
 )
+from .guard import all_finite
 from .linear import (
     NO_UPDATE,
     REFUSED,
@@ -31,19 +34,29 @@ from .linear import (
     acog_diag_step,
     acog_full_step,
     arow_full_step,
+    gaussian_weight_proba,
     proba_diag,
     proba_full,
     sparse_dot,
 )
-from .sketch import sacog_step, sketch_scratch, sparse_sacog_score_into, sparse_sacog_step
+from .sketch import (
+    sacog_step,
+    sketch_scratch,
+    sketch_variance,
+    sparse_sacog_score_into,
+    sparse_sacog_step,
+    sparse_sketch_variance,
+)
 
 __all__ = [
     "first_positions",
     "replay_acog",
     "replay_baseline",
     "replay_sacog",
+    "sketch_round_finite",
     "steps_acog",
     "steps_baseline",
+    "steps_sacog",
 ]
 
 #: What :func:`first_positions` gives a column that never occurs.
@@ -383,6 +396,8 @@ def steps_baseline(
     sizes,
     intercept,
     weights,
+    cov,
+    r,
     rho,
     laplace,
     counts,
@@ -392,22 +407,29 @@ def steps_baseline(
     decisions,
     probas,
 ):
-    """Run a first-order baseline (any ``kind`` but AROW) through a schedule of steps, as
-    ``predict_proba_one`` / ``predict_one`` and ``learn_one`` would run them one after the other:
-    the contract of :func:`steps_acog`. A learning step is a transaction as ``learn_one``'s: the
-    weights it touches and the label counts are put back, and the run stops there, when the
-    step refuses (ROMMA's overflow) or leaves one of those weights not finite."""
+    """Run a baseline through a schedule of steps, as ``predict_proba_one`` / ``predict_one`` and
+    ``learn_one`` would run them one after the other: the contract of :func:`steps_acog`.
+
+    ``weights`` is the weight vector (AROW: the mean, with ``cov`` its full covariance and ``r``
+    its regularisation; the others pass an empty ``cov``). A learning step is a transaction as
+    ``learn_one``'s: the weights it touches and the label counts are put back, and the run stops
+    there, when the step refuses (AROW's or ROMMA's overflow) or leaves one of those weights not
+    finite. AROW's step writes the whole mean and covariance, but it checks every value it would
+    write and writes none of them unless all are finite (``REFUSED`` otherwise), so for it the
+    put-back is a no-op and its refusal is the only one."""
     idx = np.empty(rows.shape[1] + 1, dtype=np.int64)
     val = np.empty(rows.shape[1] + 1, dtype=np.float64)
     saved = np.empty(rows.shape[1] + 1, dtype=np.float64)
-    no_cov = np.zeros((0, 0))  # AROW's, unused (a global constant would be read-only here)
-    capacity = weights.shape[0]
+    capacity = weights.shape[0]  # AROW's covariance grows with its mean: the same capacity
     for t in range(rows.shape[0]):
         if not learn[t]:
             m = _known_row(rows[t], colmap, intercept, idx, val) if sizes[N_STATE] else 0
             score = sparse_dot(weights, idx[:m], val[:m]) if m else 0.0
             decisions[t] = score
-            probas[t] = logistic(score)
+            if kind == AROW:  # the probit of the Gaussian weights (1/2 for an empty row)
+                probas[t] = proba_full(weights, cov, idx[:m], val[:m])
+            else:
+                probas[t] = logistic(score)
             continue
         m, n_new = _row_to_learn(rows[t], colmap, new_names, sizes, intercept, idx, val, capacity)
         if m == 0:  # an empty sample: learn_one learns nothing
@@ -417,9 +439,11 @@ def steps_baseline(
         for k in range(m):
             saved[k] = weights[idx[k]]
         positives, negatives = counts[0], counts[1]
+        # ``n``: the names committed, this step's included (``len(self._features)`` of AROW's
+        # and ROMMA's ``_learn``)
         updated = _baseline_step(
-            kind, weights, no_cov, sizes[N_NAMES], idx[:m], val[:m], signs[t],
-            rho, laplace, counts, eta, C, tau_negative, 1.0,
+            kind, weights, cov, sizes[N_NAMES], idx[:m], val[:m], signs[t],
+            rho, laplace, counts, eta, C, tau_negative, r,
         )  # fmt: skip
         finite = updated != REFUSED
         for k in range(m):
@@ -540,3 +564,162 @@ def replay_sacog(
         if updated:
             n_updates += 1
     return n_updates
+
+
+#: Where :func:`steps_sacog` keeps SACOG's own counters in ``layout``: the columns in use (the
+#: ``n`` of its rounds), the columns already given to a feature, and whether the step the run
+#: stopped at left values not finite in the state (1) or wrote nothing (0).
+IN_USE, NAMED, SPOILT = range(3)
+
+
+@njit(cache=True)
+def _is_identity(matrix):
+    """Whether the square ``matrix`` is exactly the identity."""
+    for i in range(matrix.shape[0]):
+        for j in range(matrix.shape[1]):
+            if matrix[i, j] != (1.0 if i == j else 0.0):
+                return False
+    return True
+
+
+@njit(cache=True)
+def sketch_round_finite(sparse_form, mean, offsets, basis, transform, gram, eigen, n, indices):
+    """Whether every value a SACOG round may have written is finite: the m-vectors, the m x m
+    matrices, and the mean and the directions over the ``n`` columns in use (a dense round
+    re-orthonormalises them all and moves the mean along them; a sparse one that re-based did
+    too), or only at the row's columns ``indices`` for a sparse round that did not re-base (a
+    re-basing leaves ``F`` the identity, which a round's ``F`` otherwise hardly ever is: then
+    the columns in use are checked, as if it had). The rest of the state was finite before the
+    round and the round left it untouched, so this is ``learn_one``'s check of the whole state
+    at the cost of what the round wrote."""
+    if not (
+        all_finite(eigen) and all_finite(offsets) and all_finite(transform) and all_finite(gram)
+    ):
+        return False
+    if sparse_form and not _is_identity(transform):
+        for k in range(indices.shape[0]):
+            j = indices[k]
+            if not math.isfinite(mean[j]):
+                return False
+            for i in range(basis.shape[0]):
+                if not math.isfinite(basis[i, j]):
+                    return False
+        return True
+    for j in range(n):
+        if not math.isfinite(mean[j]):
+            return False
+    for i in range(basis.shape[0]):
+        for j in range(n):
+            if not math.isfinite(basis[i, j]):
+                return False
+    return True
+
+
+@njit(cache=True)
+def steps_sacog(
+    rows,
+    learn,
+    signs,
+    colmap,
+    new_names,
+    sizes,
+    intercept,
+    capacity,
+    layout,
+    sparse_form,
+    weights,
+    offsets,
+    basis,
+    transform,
+    gram,
+    eigen,
+    rounds,
+    loss_one,
+    rho,
+    laplace,
+    counts,
+    eta,
+    gamma,
+    oja_step,
+    on_loss_only,
+    rebase_threshold,
+    decisions,
+    probas,
+):
+    """Run SACOG, dense (``sparse_form=False``: ``weights`` is the mean, ``basis`` V) or sparse
+    (``weights`` = w, ``offsets`` = b, ``basis`` = Z, ``transform`` = F, ``gram`` = K), through a
+    schedule of steps, as ``predict_proba_one`` / ``predict_one`` and ``learn_one`` would run
+    them one after the other: the contract of :func:`steps_acog`, with the step kernels of
+    :class:`~imbalance_stream.linear_model.SACOG`.
+
+    ``layout`` holds the columns in use and those given to a feature (:data:`IN_USE`,
+    :data:`NAMED`). A learning step whose names reach past ``capacity`` columns stops the run for
+    the caller to grow the state (``sizes[GROW_TO]``), as ``learn_one``'s ``_grow`` would: the
+    caller passes the arrays' capacity once the sketch is drawn and no spare column of it waits
+    for a feature, after which a new feature is a zero column, here; before that, the columns
+    the state covers, so that each step bringing a feature stops the run (where that feature's
+    column goes depends on the names, which only the caller has). A learning step is a
+    transaction as ``learn_one``'s, whose check of the whole state is here
+    :func:`sketch_round_finite`: when the round leaves a value not finite, the run stops there
+    with ``layout[SPOILT] = 1``, and the caller puts the state back as it was before the step
+    (a round writes in place, and copying the state before each would cost more than the round
+    of the sparse form).
+    """
+    idx = np.empty(rows.shape[1] + 1, dtype=np.int64)
+    val = np.empty(rows.shape[1] + 1, dtype=np.float64)
+    scratch = sketch_scratch(basis.shape[0])
+    projected = scratch[2 * basis.shape[0] + 1]  # Z x of the sparse form's score
+    for t in range(rows.shape[0]):
+        if not learn[t]:
+            m = _known_row(rows[t], colmap, intercept, idx, val) if sizes[N_STATE] else 0
+            if m == 0 or layout[IN_USE] == 0:  # nothing the model knows: score 0, probability 1/2
+                decisions[t] = 0.0
+                probas[t] = 0.5
+                continue
+            if sparse_form:
+                score = sparse_sacog_score_into(
+                    weights, offsets, basis, idx[:m], val[:m], projected
+                )
+                variance = sparse_sketch_variance(basis, transform, eigen, rounds, idx[:m], val[:m])
+            else:
+                score = sparse_dot(weights, idx[:m], val[:m])
+                variance = sketch_variance(basis, eigen, rounds, idx[:m], val[:m])
+            decisions[t] = score
+            probas[t] = gaussian_weight_proba(score, variance)
+            continue
+        m, n_new = _row_to_learn(rows[t], colmap, new_names, sizes, intercept, idx, val, capacity)
+        if m == 0:  # an empty sample: learn_one learns nothing
+            continue
+        if m < 0:  # the state must grow first: the caller grows it
+            return t
+        in_use, named = layout[IN_USE], layout[NAMED]
+        if sizes[N_NAMES] > sizes[N_STATE]:  # _grow: the new features' columns are zero columns
+            named = sizes[N_NAMES]
+            in_use = max(in_use, named)
+        y = signs[t]
+        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
+        sketched = rounds[0]
+        # the score (and Z x) of the round's first lines, computed as they compute them
+        if sparse_form:
+            score = sparse_sacog_score_into(weights, offsets, basis, idx[:m], val[:m], projected)
+            updated = sparse_sacog_step(
+                weights, offsets, basis, transform, gram, eigen, rounds, in_use, idx[:m], val[:m],
+                y, margin, slope, eta, gamma, oja_step, on_loss_only, rebase_threshold,
+                projected, score, scratch,
+            )  # fmt: skip
+        else:
+            score = sparse_dot(weights, idx[:m], val[:m])
+            updated = sacog_step(
+                weights, basis, eigen, rounds, in_use, idx[:m], val[:m], y, margin, slope,
+                eta, gamma, oja_step, on_loss_only, score, scratch,
+            )  # fmt: skip
+        # a round that took no sketch step (sketch_on_loss_only, no loss) wrote nothing
+        if rounds[0] != sketched and not sketch_round_finite(
+            sparse_form, weights, offsets, basis, transform, gram, eigen, in_use, idx[:m]
+        ):
+            layout[SPOILT] = 1
+            return t
+        sizes[N_STATE] = max(sizes[N_STATE], sizes[N_NAMES])
+        layout[IN_USE], layout[NAMED] = in_use, named
+        sizes[N_UPDATES] += updated
+    return rows.shape[0]

@@ -19,6 +19,7 @@ import numpy as np
 from river import base
 
 from imbalance_stream._numba.stream import GROW_TO as _GROW_TO
+from imbalance_stream._numba.stream import N_NAMES as _N_NAMES
 from imbalance_stream._numba.stream import N_NEW as _N_NEW
 from imbalance_stream._numba.stream import N_STATE as _N_STATE
 
@@ -189,6 +190,19 @@ class StepsRun:
     def negative_at(self, step: int):
         """The negative label ``predict_one`` answers with at ``step``."""
         return self.negative_after if step > self.adopted_at else self.negative_before
+
+
+#: The columns of a transaction's snapshot that touches none (the steps path's growth).
+_NO_COLUMNS = np.zeros(0, dtype=np.int64)
+
+
+def _commit_run_names(features: FeatureSpace, names: Sequence, new_names, sizes) -> int:
+    """Commit the names a steps run has brought (``new_names[:sizes[N_NEW]]``, positions in
+    ``names``) to ``features`` and empty that list; return the number of names."""
+    if sizes[_N_NEW]:
+        features.commit([names[j] for j in new_names[: sizes[_N_NEW]].tolist()])
+        sizes[_N_NEW] = 0
+    return len(features)
 
 
 class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
@@ -477,7 +491,7 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
         probas = np.full(limit, 0.5)
         sizes = np.array([len(features), self._state_size, 0, 0, 0], dtype=np.int64)
         new_names = np.empty(len(colmap), dtype=np.int64)
-        done, grown_at, before = 0, -1, {}
+        done, grown_at = 0, -1
         while done < limit:
             step = slice(done, limit)
             done += self._steps_kernel(
@@ -487,18 +501,20 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
             if done == limit:
                 break
             if sizes[_GROW_TO]:  # the state grows as learn_one grows it; the step runs again
-                before, grown_at = vars(self).copy(), done
-                self._grow(int(sizes[_GROW_TO]))
-                sizes[_GROW_TO] = 0
+                # the names of the steps run so far are kept whatever this step does
+                n_names = _commit_run_names(features, names, new_names, sizes)
+                n_state = int(sizes[_N_STATE])
+                before, grown_at = self._snapshot(_NO_COLUMNS), done
+                self._grow_for(rows[done], names, colmap, sizes)
                 continue
             # a step refused, nothing of it kept; had the state grown for it, learn_one's
-            # rollback would have dropped the grown arrays too
+            # rollback would have dropped the growth and the step's names too
             if grown_at == done:
-                vars(self).clear()
-                vars(self).update(before)
+                self._restore(before)
+                features.truncate(n_names)
+                sizes[_N_STATE] = n_state
             break
-        if sizes[_N_NEW]:
-            features.commit([names[j] for j in new_names[: sizes[_N_NEW]].tolist()])
+        _commit_run_names(features, names, new_names, sizes)
         features._last = None
         self._state_size = int(sizes[_N_STATE])
         negative_before = self.negative
@@ -507,6 +523,23 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
         return StepsRun(
             done, decisions[:done], probas[:done], negative_before, self.negative, adopted_at
         )
+
+    def _grow_for(self, row, names, colmap, sizes) -> None:
+        """Grow the state to ``sizes[GROW_TO]`` columns for the learning step of ``row`` as
+        ``learn_one`` grows it, after committing the names the step brings (its nonzero values
+        of names not committed yet, in column order, as
+        :func:`~imbalance_stream._numba.stream._learned_row` takes them): ``_grow`` may read
+        them (SACOG draws its sketch and gives its spare columns in sorted-name order). The
+        names the run brought before must be committed already."""
+        features = self._features
+        n_names = len(features)
+        brought = np.flatnonzero((row != 0.0) & (colmap < 0))
+        colmap[brought] = np.arange(n_names, n_names + len(brought))
+        features.commit([names[j] for j in brought.tolist()])
+        sizes[_N_NAMES] = len(features)
+        self._grow(int(sizes[_GROW_TO]))
+        # learn_one's state size from here on; put back if the step is refused
+        sizes[_N_STATE], sizes[_GROW_TO] = sizes[_GROW_TO], 0
 
     def _step_signs(self, rows, learn, labels, limit):
         """The learning steps' labels as +1 / -1 up to ``limit``, as ``learn_one`` would take
@@ -548,8 +581,9 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
 
     def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas) -> int:
         """The estimator's steps path (optional): its jitted schedule runner (for ACOG,
-        :func:`imbalance_stream._numba.stream.steps_acog`) over its own state; returns the
-        number of steps run."""
+        :func:`imbalance_stream._numba.stream.steps_acog`; AROW and the first-order baselines,
+        ``steps_baseline``; SACOG, ``steps_sacog``) over its own state; returns the number of
+        steps run."""
         raise NotImplementedError
 
     # ---- subclass hooks -----------------------------------------------------------------------

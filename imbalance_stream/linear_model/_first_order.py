@@ -98,7 +98,8 @@ class FirstOrderLinear(BinaryClassifier):
         sizes[stream.N_UPDATES] = 0
         ran = stream.steps_baseline(
             self._replay_kind, rows, learn, signs, colmap, new_names, sizes, self.intercept,
-            self._weights, rho, laplace, counts, eta, C, tau_negative, decisions, probas,
+            self._weights, stream.NO_MATRIX, 1.0, rho, laplace, counts, eta, C, tau_negative,
+            decisions, probas,
         )  # fmt: skip
         self._store_cost_state(counts)
         self.n_updates += int(sizes[stream.N_UPDATES])

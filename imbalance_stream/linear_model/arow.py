@@ -125,6 +125,19 @@ class AROW(CheckedInKernel, BinaryClassifier):
         )
         return predictions
 
+    def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas):
+        """The steps path (:meth:`~imbalance_stream.base.BinaryClassifier.run_steps`):
+        :func:`~imbalance_stream._numba.stream.steps_baseline` with the step ``_learn`` takes
+        (no cost ratio: AROW is cost-insensitive)."""
+        sizes[stream.N_UPDATES] = 0
+        ran = stream.steps_baseline(
+            stream.AROW, rows, learn, signs, colmap, new_names, sizes, self.intercept,
+            self._mean, self._cov, float(self.r), 1.0, False, np.zeros(2, dtype=np.int64),
+            1.0, math.inf, 1.0, decisions, probas,
+        )  # fmt: skip
+        self.n_updates += int(sizes[stream.N_UPDATES])
+        return ran
+
     def _decision(self, indices, values):
         if not len(indices):
             return 0.0

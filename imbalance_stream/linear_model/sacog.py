@@ -403,6 +403,58 @@ class SACOG(CostRatio, BinaryClassifier):
         )
         self._store_cost_state(counts)
 
+    # ---- the steps path -----------------------------------------------------------------------
+
+    def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas):
+        """The steps path (:meth:`~imbalance_stream.base.BinaryClassifier.run_steps`):
+        :func:`~imbalance_stream._numba.stream.steps_sacog` with the rounds ``_learn`` takes.
+
+        A step that brings a feature while the sketch is not drawn yet or a spare column of it
+        waits stops the run, for ``run_steps`` to grow the state with the names committed, as
+        ``learn_one`` does (the sketch is drawn, and spare columns given, in sorted-name order).
+        A round writes the state in place: when one leaves a value not finite, the state is put
+        back as it was before this call and the steps before that round run again, which does
+        what they did bit for bit (the rounds are deterministic), so that nothing of it is kept,
+        as ``learn_one`` keeps nothing of it; the copy costs one snapshot per call, not one per
+        step.
+        """
+        state, kept_sizes, kept_colmap = self._snapshot(None), sizes.copy(), colmap.copy()
+        ran, spoilt = self._run_steps_kernel(
+            rows, learn, signs, colmap, new_names, sizes, decisions, probas
+        )
+        if spoilt:
+            self._restore(state)
+            sizes[:] = kept_sizes
+            colmap[:] = kept_colmap
+            again, _ = self._run_steps_kernel(
+                rows[:ran], learn[:ran], signs[:ran], colmap, new_names, sizes,
+                decisions[:ran], probas[:ran],
+            )  # fmt: skip
+            if again != ran:  # the same steps, run again from the same state
+                raise RuntimeError(f"SACOG's steps are not deterministic: {again} != {ran}")
+        return ran
+
+    def _run_steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas):
+        """One call of the jitted runner: ``(steps run, whether the state was left spoilt)``."""
+        rho, laplace, counts = self._cost_state()
+        layout = np.array([self._n_columns, self._named, 0], dtype=np.int64)
+        # once the sketch is drawn and its spare columns are given, a feature is a zero column,
+        # which the runner adds; before, every feature goes through _grow (its names decide)
+        settled = self._n_columns > 0 and self._named >= self._n_reserved
+        capacity = self._mean.shape[0] if settled else int(sizes[stream.N_STATE])
+        sizes[stream.N_UPDATES] = 0
+        ran = stream.steps_sacog(
+            rows, learn, signs, colmap, new_names, sizes, self.intercept, capacity, layout,
+            bool(self.sparse), self._mean, self._offsets, self._basis, self._transform,
+            self._gram, self._eigen, self._rounds, self.loss == "I", rho, laplace, counts,
+            float(self.eta), float(self.gamma), float(self.oja_step),
+            bool(self.sketch_on_loss_only), REBASE_THRESHOLD, decisions, probas,
+        )  # fmt: skip
+        self._store_cost_state(counts)
+        self._n_columns, self._named = int(layout[stream.IN_USE]), int(layout[stream.NAMED])
+        self.n_updates += int(sizes[stream.N_UPDATES])
+        return ran, bool(layout[stream.SPOILT])
+
     # ---- inference ----------------------------------------------------------------------------
 
     def _decision(self, indices, values):

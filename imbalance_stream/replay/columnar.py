@@ -1,11 +1,11 @@
 """The columnar replay of a cell whose models all have a steps path: whole blocks of rows at a
 time, the same outputs as the row-by-row replay, byte for byte.
 
-When a cell holds only global models with a steps path (``has_steps_path``: ACOG and the
-first-order baselines) and its log is one the columnar reader reads (CSV or Parquet:
-:func:`~.arrow_log.columnar_reader_fits`), the replay runs here first. Each block of rows
-(:class:`~.arrow_log.ArrowLog`), cut where a checkpoint is due, is one segment: the order of its
-questions and answers is computed on arrays
+When a cell holds only global models with a steps path (``has_steps_path``: ACOG, AROW, SACOG
+and the first-order baselines) and its log is one the columnar reader reads (CSV, Parquet, JSON
+lines, a SQL query: :func:`~.arrow_log.columnar_reader_fits`), the replay runs here first. Each
+block of rows (:class:`~.arrow_log.ArrowLog`), cut where a checkpoint is due, is one segment: the
+order of its questions and answers is computed on arrays
 (:func:`~imbalance_stream.evaluate.delayed.answer_order`, the rule of
 :class:`~imbalance_stream.evaluate.delayed.DelayedLabels`), each model runs the segment's steps in
 one jitted run (:meth:`~imbalance_stream.base.BinaryClassifier.run_steps`), and the prediction

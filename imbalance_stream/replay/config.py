@@ -252,8 +252,8 @@ class ReplayScenario(NamedSpecs):
 
     @property
     def compiled(self) -> bool:
-        """Whether the models with a steps path (``has_steps_path``: ACOG and the first-order
-        baselines) run each batch's steps in jitted runs instead of one call per step
+        """Whether the models with a steps path (``has_steps_path``: ACOG, AROW, SACOG and the
+        first-order baselines) run each batch's steps in jitted runs instead of one call per step
         (``replay.compiled``, default true); the outputs are the same, bit for bit."""
         return self.options.get("compiled", True)
 

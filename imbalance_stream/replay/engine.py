@@ -16,8 +16,8 @@ A row that cannot be read is rejected where ``simulate_qa`` would meet it: after
 before it, before the answers due ahead of the next question.
 
 Models. Each model runs through a runner (:mod:`imbalance_stream.replay.runners`): one call per
-question and answer, or, for a global model with a steps path (ACOG, the first-order baselines)
-under ``replay.compiled``, jitted runs over the batch's steps
+question and answer, or, for a global model with a steps path (ACOG, AROW, SACOG, the
+first-order baselines) under ``replay.compiled``, jitted runs over the batch's steps
 (:class:`~imbalance_stream.replay.runners.StepsRunner`, planned with each batch) whose results the
 same calls then take: the loop below is the same either way.
 

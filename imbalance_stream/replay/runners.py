@@ -112,8 +112,8 @@ class ModelRunner:
 
 
 class StepsRunner(ModelRunner):
-    """A classifier with a steps path (``has_steps_path``: ACOG and the first-order baselines),
-    run in jitted runs of steps.
+    """A classifier with a steps path (``has_steps_path``: ACOG, AROW, SACOG and the first-order
+    baselines), run in jitted runs of steps.
 
     The cell hands it each batch's steps in order (:meth:`plan`: the answers and questions as
     :class:`~imbalance_stream.evaluate.delayed.DelayedLabels` orders them) and then calls
