@@ -7,8 +7,10 @@ every kernel it reaches; later processes load the compiled code in a fraction of
 :func:`precompile` pays those seconds once, ahead of time: it runs an estimator in its default
 configuration, and in each configuration its tests exercise (``_unit_test_params``), through a
 short synthetic stream (learn, predict, probabilities, decision values or anomaly scores), so that
-every kernel those configurations reach is compiled and cached. ``imbalance-stream compile
-[NAME...]`` runs it for the named estimators, all of them by default.
+every kernel those configurations reach is compiled and cached, the steps runs the replay makes
+of them too. :func:`precompile_replay` does the same for the replay's own kernels.
+``imbalance-stream compile [NAME...]`` runs it for the named estimators (``replay``: the replay's
+kernels), all of them by default.
 
 >>> from imbalance_stream.precompile import estimator_names, precompile
 >>> "ACOG" in estimator_names()
@@ -25,7 +27,7 @@ import inspect
 import random
 import time
 
-__all__ = ["estimator_names", "precompile", "synthetic_stream"]
+__all__ = ["estimator_names", "precompile", "precompile_replay", "synthetic_stream"]
 
 #: Samples in the synthetic stream: enough for the small budgets and windows of the test
 #: configurations to fill, so that their maintenance kernels run too.
@@ -66,8 +68,13 @@ def _configurations(cls) -> list[dict]:
 
 
 def _exercise(model, n_samples: int) -> None:
-    """Learn and predict ``n_samples`` synthetic samples with every prediction method there is."""
+    """Learn and predict ``n_samples`` synthetic samples with every prediction method there is,
+    and, for a model with a steps path (the replay's compiled runs), the same samples through
+    :meth:`~imbalance_stream.base.BinaryClassifier.run_steps` on a clone."""
     from river import base
+
+    if getattr(model, "has_steps_path", False):
+        _run_steps(model.clone(), n_samples)
 
     detector = isinstance(model, base.AnomalyDetector)
     n_classes = 3 if getattr(model, "_multiclass", False) else 2
@@ -83,6 +90,40 @@ def _exercise(model, n_samples: int) -> None:
         if hasattr(model, "decision_one"):
             model.decision_one(x)
         model.learn_one(x, y)
+
+
+def _run_steps(model, n_samples: int) -> None:
+    """Each synthetic sample predicted, then learned, in one steps run."""
+    import numpy as np
+
+    pairs = list(synthetic_stream(n_samples))
+    names = list(pairs[0][0])
+    rows = np.array([[x[name] for name in names] for x, _ in pairs for _ in (0, 1)])
+    learn = np.tile([False, True], len(pairs))
+    labels = [label if step else None for _, label in pairs for step in (False, True)]
+    model.run_steps(rows, names, learn, labels)
+
+
+def precompile_replay() -> float:
+    """Compile and cache the replay's own kernels (the columnar reading of times, the writing of
+    label times, the count of repeated event ids); return the seconds it took."""
+    import numpy as np
+
+    from ._numba.text import hash_spans
+    from .replay.vector_times import column_micros, format_times
+
+    start = time.perf_counter()
+    try:
+        import pyarrow as pa
+    except ImportError:  # no columnar reading without pyarrow: nothing of it to compile
+        return time.perf_counter() - start
+    micros = column_micros(pa.array(["2024-01-01T00:00:00+00:00", "2024-01-01 00:00:01.500"]))
+    given = np.ones(2, dtype=bool)
+    format_times(micros, True, given)
+    format_times(micros - micros % 1_000_000, False, given)
+    data = np.frombuffer(b"ab", dtype=np.uint8)
+    hash_spans(data, np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), np.empty(1, np.int64))
+    return time.perf_counter() - start
 
 
 def precompile(name: str, n_samples: int = N_SAMPLES) -> float:

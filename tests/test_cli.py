@@ -390,7 +390,14 @@ def test_compile_runs_the_named_estimators_and_prints_their_seconds(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[:2]] == ["Perceptron", "KDENovelty"]
     assert all(line.endswith(" s") and float(line.split()[1]) >= 0 for line in lines[:2])
-    assert lines[2].startswith("compiled 2 estimator(s) in ")
+    assert lines[2].startswith("compiled 2 target(s) in ")
+
+
+def test_compile_replay_fills_the_cache_of_the_replay_s_kernels(capsys):
+    pytest.importorskip("pyarrow")
+    assert cli.main(["compile", "replay"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[0] == "replay" and lines[1].startswith("compiled 1 target(s) in ")
 
 
 def test_compile_refuses_an_unknown_estimator_before_compiling(capsys):
