@@ -118,6 +118,7 @@ def precompile_replay() -> float:
     except ImportError:  # no columnar reading without pyarrow: nothing of it to compile
         return time.perf_counter() - start
     micros = column_micros(pa.array(["2024-01-01T00:00:00+00:00", "2024-01-01 00:00:01.500"]))
+    assert micros is not None  # (two times of the shapes it reads)
     given = np.ones(2, dtype=bool)
     format_times(micros, True, given)
     format_times(micros - micros % 1_000_000, False, given)
