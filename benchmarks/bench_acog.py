@@ -11,8 +11,8 @@
    work, the same results), for ACOG-diag, ACOG-full, SACOG and sparse SACOG.
 3. Where ACOG-diag's and ACOG-full's dict-path time goes: validating and encoding the dicts
    (``FeatureSpace.encode``, called twice per sample, to predict and to learn; the second call
-   recalls the first's arrays), the probability and step kernels alone on ready arrays, and the
-   rest (labels, the transaction, the calls).
+   recalls the first's arrays), the probability and learning kernels alone on ready arrays, and
+   the rest (labels, the calls).
 4. ACOG-full's array path against a plain jitted loop of the same arithmetic (no predictions, no
    finiteness pass): how far the replay is from the floor of its O(d^2) work.
 5. The same for SACOG and sparse SACOG (m = 5, loss II, rho estimated): a plain jitted loop of
@@ -187,14 +187,6 @@ def array_against_dict(X, y, dicts, labels, repeats):
         print(f"{name:18s} {a:16,.0f} {d:16,.0f} {a / d:8.1f}")
 
 
-class ACOGWithoutTransaction(ACOG):
-    """ACOG with the update applied directly, without the snapshot that makes a failed update
-    leave the model exactly as it was: only to measure what that guarantee costs per sample."""
-
-    def _apply(self, indices, update, *args):
-        update(*args)
-
-
 @njit(cache=True)
 def empty_call_4(a, b, c, d):
     """No work: the cost of calling a jitted function with the probability kernel's arguments."""
@@ -202,8 +194,8 @@ def empty_call_4(a, b, c, d):
 
 
 @njit(cache=True)
-def empty_call_9(a, b, c, d, e, f, g, h, i):
-    """No work: the cost of calling a jitted function with the diagonal step's arguments."""
+def empty_call_11(a, b, c, d, e, f, g, h, i, j, k):
+    """No work: the cost of calling a jitted function with the learning kernel's arguments."""
     return 0
 
 
@@ -212,7 +204,6 @@ def time_parts(covariance, model, dicts, labels) -> dict:
     space = model._features
     arrays = [space.encode(x, grow=False)[:2] for x in dicts]
     proba = kernels.proba_full if covariance == "full" else kernels.proba_diag
-    step = kernels.acog_full_step if covariance == "full" else kernels.acog_diag_step
     seconds = {}
     start = time.process_time()
     for x in dicts:
@@ -230,18 +221,21 @@ def time_parts(covariance, model, dicts, labels) -> dict:
         proba(mean, cov, idx, val)
     seconds["proba kernel"] = time.process_time() - start
     mean, cov, size = model._mean.copy(), model._cov.copy(), model._state_size
+    nan = math.nan
     start = time.process_time()
     if covariance == "full":
+        learn = kernels.acog_full_learn
         for (idx, val), y in zip(arrays, labels):
-            step(mean, cov, size, idx, val, 1.0 if y else -1.0, 1.0, 3.0, 1.0, 1.0)
+            learn(mean, cov, size, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
     else:
+        learn = kernels.acog_diag_learn
         for (idx, val), y in zip(arrays, labels):
-            step(mean, cov, idx, val, 1.0 if y else -1.0, 1.0, 3.0, 1.0, 1.0)
-    seconds["step kernel"] = time.process_time() - start
+            learn(mean, cov, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
+    seconds["learning kernel"] = time.process_time() - start
     start = time.process_time()
     for (idx, val), y in zip(arrays, labels):
         empty_call_4(mean, cov, idx, val)
-        empty_call_9(mean, cov, idx, val, 1.0 if y else -1.0, 1.0, 3.0, 1.0, 1.0)
+        empty_call_11(mean, cov, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
     seconds["of which: two empty jitted calls"] = time.process_time() - start
     return seconds
 
@@ -249,22 +243,19 @@ def time_parts(covariance, model, dicts, labels) -> dict:
 def breakdown(covariance, dicts, labels, repeats):
     """Section 3: where ACOG's dict-path microseconds go, each part timed alone over the same
     samples (medians of ``repeats``): the two encodings (the second recalls the first), the label
-    check, the two kernels on ready arrays (and what calling two empty jitted functions with the
-    same arguments costs), the transaction (the whole path against the same model without it),
-    and the rest (calls and attribute traffic); then the floor of the dict path, the encodings
-    and the kernels alone, against River's LogisticRegression timed in the same repetitions."""
+    check, the two kernels on ready arrays (the probability; the learning round, which counts
+    the label and steps in one call, with no snapshot on the usual round) and what calling two
+    empty jitted functions with the same arguments costs, and the rest (calls and attribute
+    traffic); then the floor of the dict path, the encodings and the kernels alone, against
+    River's LogisticRegression timed in the same repetitions."""
     n = len(dicts)
     model = ACOG(loss="II", covariance=covariance)
     time_dict_pass(model, dicts, labels)
     parts: dict[str, list[float]] = {}
     makers = {
         "whole predict_proba_one + learn_one": lambda: ACOG(loss="II", covariance=covariance),
-        "whole without the transaction": lambda: ACOGWithoutTransaction(
-            loss="II", covariance=covariance
-        ),
         "river LogisticRegression": lambda: river_linear.LogisticRegression(optim.SGD(0.01)),
     }
-    time_dict_pass(makers["whole without the transaction"](), dicts[:200], labels[:200])
     for _ in range(repeats):
         for name, seconds in time_parts(covariance, model, dicts, labels).items():
             parts.setdefault(name, []).append(seconds)
@@ -273,14 +264,12 @@ def breakdown(covariance, dicts, labels, repeats):
     us = {name: 1e6 * statistics.median(t) / n for name, t in parts.items()}
     river = us.pop("river LogisticRegression")
     whole = us["whole predict_proba_one + learn_one"]
-    transaction = whole - us.pop("whole without the transaction")
-    pieces = ("encode x2", "label check", "proba kernel", "step kernel")
-    rest = whole - transaction - sum(us[name] for name in pieces)
+    pieces = ("encode x2", "label check", "proba kernel", "learning kernel")
+    rest = whole - sum(us[name] for name in pieces)
     print(f"\n3. ACOG-{covariance} dict path, us per sample (each part alone, medians)")
-    rows = [*us.items(), ("transaction (whole - whole without it)", transaction)]
-    for name, value in [*rows, ("rest: calls, attribute traffic", rest)]:
+    for name, value in [*us.items(), ("rest: calls, attribute traffic", rest)]:
         print(f"  {name:40s} {value:7.2f} ({100 * value / whole:3.0f}%)")
-    floor = us["encode x2"] + us["proba kernel"] + us["step kernel"]
+    floor = us["encode x2"] + us["proba kernel"] + us["learning kernel"]
     print(f"  River LogisticRegression, same runs     {river:7.2f}")
     print(
         f"  floor (encode x2 + the two kernels)     {floor:7.2f}: at most {river / floor:.2f}x "
