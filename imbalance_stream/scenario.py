@@ -538,7 +538,7 @@ def _validate_stream(stream, where="stream"):
             raise ScenarioError(
                 f"{where}.imbalance.ratio: expected a number or a schedule, got {ratio!r}"
             )
-        if isinstance(ratio, numbers.Real) and not 0.0 <= ratio <= 1.0:
+        if isinstance(ratio, numbers.Real) and not 0.0 <= float(ratio) <= 1.0:
             raise ScenarioError(
                 f"{where}.imbalance.ratio: a share must be in [0, 1], got {ratio!r}"
             )

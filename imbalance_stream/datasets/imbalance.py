@@ -97,7 +97,7 @@ class Step(Schedule):
         self.after = _check_share("after", after)
         if isinstance(at, bool) or not isinstance(at, numbers.Integral) or at < 0:
             raise ValueError(f"at must be a non-negative integer, got {at!r}")
-        self.at = int(at)
+        self.at: int = int(at)
 
     def __call__(self, t):
         return self.before if t < self.at else self.after
@@ -340,12 +340,12 @@ class ImbalancedStream(river_base.SyntheticDataset):
         self.ratio = ratio
         self.schedule = as_schedule(ratio)
         self.positive = positive
-        self.seed = seed
-        self.replace = replace
-        self.buffer_size = int(buffer_size)
+        self.seed: int | None = seed
+        self.replace: bool = replace
+        self.buffer_size: int = int(buffer_size)
         if patience is not None and not (isinstance(patience, numbers.Integral) and patience >= 1):
             raise ValueError(f"patience must be a positive integer or None, got {patience!r}")
-        self.patience = patience
+        self.patience: int | None = patience
 
     def _get_params(self) -> dict[str, typing.Any]:
         params = super()._get_params()
@@ -374,7 +374,10 @@ class ImbalancedStream(river_base.SyntheticDataset):
         rng = random.Random(self.seed)
         source = iter(self.source)
         size = self.buffer_size
-        buffers = (collections.deque(maxlen=size), collections.deque(maxlen=size))  # neg, pos
+        buffers: tuple[collections.deque, collections.deque] = (
+            collections.deque(maxlen=size),
+            collections.deque(maxlen=size),
+        )  # neg, pos
         reservoirs: tuple[list, list] = ([], [])
         seen = [0, 0]
         exhausted = False

@@ -221,7 +221,7 @@ def whole_sample(owner) -> Iterator[None]:
 
 def estimator_of(owner):
     """A new, unfitted ``owner.ESTIMATOR`` with the parameters ``owner`` shares with it."""
-    params = _shared_params(type(owner), owner.ESTIMATOR)
+    params = _shared_params(type(owner), owner.ESTIMATOR)  # type: ignore[arg-type]  # (a class)
     return owner.ESTIMATOR(**{name: getattr(owner, name) for name in params})
 
 

@@ -406,7 +406,7 @@ class KOIL(BinaryClassifier):
         u_accept, u_slot = self._uniform_pair()
         kernel_args = self._kernel_args()
         row = self._predicted_row(indices, values, kernel_args)
-        finite = steps.koil_step_checked(
+        finite = steps.koil_step_checked(  # type: ignore[call-arg]  # (a dispatcher)
             *pool.step_arrays(),
             x,
             sign,

@@ -223,7 +223,7 @@ class KOILMKL(BinaryClassifier):
         # Bernoulli(w_l / max_j w_j) with the weights of this trial; the heaviest is always drawn
         selected = self._rng.random(m) < np.exp(self._log_weights - self._log_weights.max())
         uniforms = self._rng.random((m, 2))
-        steps.koil_mkl_step(
+        steps.koil_mkl_step(  # type: ignore[call-arg]  # (a numba dispatcher)
             *pool.step_arrays(),
             x,
             sign,

@@ -88,7 +88,7 @@ class COG(CostRatio, FirstOrderLinear):
         self._n_negative = 0
 
     @property
-    def _replay_kind(self):
+    def _replay_kind(self):  # type: ignore[override]  # (read only: set by the parameters)
         return stream.COG_I if self.loss == "I" else stream.COG_II
 
     def _replay_parameters(self):

@@ -83,7 +83,7 @@ class CPA(CostRatio, FirstOrderLinear):
         self._n_negative = 0
 
     @property
-    def _replay_kind(self):
+    def _replay_kind(self):  # type: ignore[override]  # (read only: set by the parameters)
         return stream.CPAML if self.rule == "max-loss" else stream.CPA
 
     def _learn(self, indices, values, sign):

@@ -21,6 +21,8 @@ reading goes on.) The columnar reader never rejects a row itself.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .blocks import ColumnBlock, LineBlock, RecordBlock
@@ -88,7 +90,7 @@ class ArrowLog:
         self._codes: dict = {}  # label text -> code (-1: no label)
         # a JSON-lines or SQL log's reading, kept open for rest(): the records still to come,
         # the block read last and its first row, the damage that ended the reading
-        self._records = None
+        self._records: Any = None
         self._chunk: list = []
         self._chunk_first = 1
         self._damage: DamagedLog | None = None
@@ -131,14 +133,16 @@ class ArrowLog:
                     return
                 if not data:
                     continue
-            block: ColumnBlock | LineBlock | None = self._block(data)
-            if block is None:
+            parsed = self._block(data)
+            block: ColumnBlock | LineBlock
+            if parsed is None:
                 if not (self.lenient and b'"' not in data):
                     self.stopped_at = self._read
                     return
                 block = LineBlock(self._read + 1, data)
                 self._read += data.count(b"\n") + (not data.endswith(b"\n"))
             else:
+                block = parsed
                 self._read += len(block)
             yield block
 

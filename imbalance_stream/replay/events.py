@@ -335,7 +335,7 @@ class RowReader:
             pass
         if isinstance(key, str) and key.lower() in self._label_map:
             return self._label_map[key.lower()]
-        allowed = ", ".join(repr(label) for label in self.labels)
+        allowed = ", ".join(repr(label) for label in self.labels or ())
         raise Reject(f"unknown label {value!r} (labels: {allowed})")
 
     def event(self, row: int, record) -> Event:

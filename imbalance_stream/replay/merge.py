@@ -52,7 +52,7 @@ __all__ = ["merge"]
 @contextlib.contextmanager
 def _atomic(path, mode="w"):
     tmp = f"{path}.tmp"
-    kwargs = {"newline": "", "encoding": "utf-8"} if "b" not in mode else {}
+    kwargs: dict = {"newline": "", "encoding": "utf-8"} if "b" not in mode else {}
     with open(tmp, mode, **kwargs) as handle:
         yield handle
     os.replace(tmp, path)
@@ -163,7 +163,7 @@ def _one_part(parts, target):
             spans[1::2] = ends - c2
             keep = np.repeat(np.tile(np.array([False, True]), len(starts)), spans)
             handle.write(codes[keep].tobytes())
-    if first is None:
+    if first is None or last is None:
         return None, duplicates.count(), None
     span = (first.decode(), last.decode())
     return not is_number(span[0]), duplicates.count(), span

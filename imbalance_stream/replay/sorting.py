@@ -23,7 +23,7 @@ def sorted_events(log, cell, state, bar, resumed, reject_row):
     """The valid rows sorted by (event time, row), through sorted runs spilled to disk (constant
     memory); ``ev.pos`` counts sorted rows."""
     folder = tempfile.mkdtemp(dir=cell.work, prefix=f"sort{cell.index}-")
-    runs = []
+    runs: list = []
     try:
         chunk: list = []
 

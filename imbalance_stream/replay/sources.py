@@ -391,7 +391,7 @@ def _duckdb_connection(path):
         ) from None
     # read-only, no file or network access beyond the database itself, and the settings locked
     # so that the query cannot turn access back on
-    config = {
+    config: dict = {
         "enable_external_access": False,
         "autoload_known_extensions": False,
         "autoinstall_known_extensions": False,

@@ -209,7 +209,7 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
         error, for an amortised cost of ``1 / REBUILD_TURNOVERS`` update per sample.
         """
         self._stats[:] = 0.0
-        for indices, values, slot in self._buffer:
+        for indices, values, slot in self._buffer or ():  # (called with a window only)
             kernels.scatter_update(self._stats[slot], indices, values, 1.0)
         self._window_retired = 0
         self._solution = None

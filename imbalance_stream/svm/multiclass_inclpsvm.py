@@ -134,7 +134,7 @@ class MulticlassIncLPSVM(Transactional, HeldSamples, base.Classifier):
         """Recompute the statistics from the window's samples (see ``IncLPSVM._rebuild``)."""
         self._total[:] = 0.0
         self._stats[:] = 0.0
-        for indices, values, slot in self._buffer:
+        for indices, values, slot in self._buffer or ():  # (called with a window only)
             kernels.scatter_update_pair(self._stats[slot], self._total, indices, values, 1.0)
         self._window_retired = 0
         self._solutions = None
