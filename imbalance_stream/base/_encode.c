@@ -3,12 +3,12 @@
  * encode_plain(x, index, columns, values, intercept) -> int
  *
  * Writes, in the iteration order of ``x``, the column ``index[name]`` and the value of every
- * feature into the int64 buffer ``columns`` and the float64 buffer ``values`` (numpy arrays of at
+ * non-zero feature (a zero is dropped, its name not looked up, as the checked path drops it) into the int64 buffer ``columns`` and the float64 buffer ``values`` (numpy arrays of at
  * least len(x) + intercept items), then column 0 with value 1.0 if ``intercept``, and returns the
  * number of items written. It declines, returning -1 with nothing to clean up, as soon as the
  * sample needs the checked Python path (features.py, FeatureSpace._encode_checked): a name not in
- * ``index``, an empty dict, a value that is not exactly a float or an int, an int beyond the float range, a zero,
- * NaN, an infinity or a magnitude beyond ENCODE_MAX_ABS (features.MAX_ABS_VALUE, exported as
+ * ``index``, an empty dict (or one of zeros only), a value that is not exactly a float or an int, an int beyond
+ * the float range, NaN, an infinity or a magnitude beyond ENCODE_MAX_ABS (features.MAX_ABS_VALUE, exported as
  * ``MAX_ABS`` so that features.py uses a build only if it enforces the same limit). It never raises for the sample's content: the checked path decides, and names
  * the feature in its error. Both paths give identical arrays (tests/test_features.py).
  *
@@ -76,9 +76,10 @@ encode_plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     long long *columns = (long long *)column_view.buf;
     double *values = (double *)value_view.buf;
 
-    Py_ssize_t position = 0, k = 0;
+    Py_ssize_t position = 0, k = 0, seen = 0;
     PyObject *name, *raw;
     while (PyDict_Next(x, &position, &name, &raw)) {
+        seen++;
         double value;
         if (PyFloat_CheckExact(raw)) {
             value = PyFloat_AS_DOUBLE(raw);
@@ -93,8 +94,10 @@ encode_plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         else {
             goto done;
         }
-        if (value == 0.0 || !(fabs(value) <= ENCODE_MAX_ABS)) /* also NaN and infinities */
+        if (!(fabs(value) <= ENCODE_MAX_ABS)) /* also NaN and infinities */
             goto done;
+        if (value == 0.0) /* dropped, before its name is looked up, as the checked path does */
+            continue;
         /* A key's __eq__ may run Python code; hold the key while it does. */
         Py_INCREF(name);
         PyObject *column = PyDict_GetItemWithError(index, name); /* borrowed */
@@ -111,7 +114,10 @@ encode_plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         values[k] = value;
         k++;
     }
-    if (k != n_items) /* the dict changed under us (a key's __eq__ mutated it) */
+    if (seen != n_items || PyDict_GET_SIZE(x) != n_items) /* the dict changed under us (a key's
+                                                             __eq__ mutated it) */
+        goto done;
+    if (k == 0 && !intercept) /* only zeros: the checked path documents an empty sample */
         goto done;
     if (intercept) {
         columns[k] = 0;

@@ -208,9 +208,9 @@ class FeatureSpace:
         return self._encode_known_floats(x, n_names) or self._encode_checked(x, grow)
 
     def _encode_known_floats(self, x: dict, n_names: int):
-        """The common case: every name known, every value a non-zero finite ``float`` or
-        ``int``. Anything else (a new or unknown name, a zero, another type, NaN or an infinity)
-        returns None and goes through :meth:`_encode_checked`, which decides and names the
+        """The common case: every name of a non-zero value known, every value a finite ``float`` or
+        ``int`` (zeros dropped, in the compiled module). Anything else (a new or unknown name,
+        another type, NaN or an infinity, a zero without the compiled module) returns None and goes through :meth:`_encode_checked`, which decides and names the
         culprit. The compiled ``_encode`` module does this in one pass; without it, C-level
         builtins do. All paths give identical arrays (``tests/test_features.py``).
         """
@@ -218,8 +218,11 @@ class FeatureSpace:
             size = len(x) + self.intercept
             indices = np.empty(size, dtype=np.int64)
             array = np.empty(size, dtype=np.float64)
-            if _compiled.encode_plain(x, self.index, indices, array, self.intercept) < 0:
+            written = _compiled.encode_plain(x, self.index, indices, array, self.intercept)
+            if written < 0:
                 return None
+            if written < size:  # zeros dropped
+                indices, array = indices[:written].copy(), array[:written].copy()
         else:
             encoded = self._encode_plain_python(x)
             if encoded is None:
