@@ -476,7 +476,7 @@ def _remove_mean(v, free, n_free):
 FREE, AT_ZERO, AT_UPPER = 0, 1, 2
 
 #: Passes of the active-set solve of one proximal step before :func:`kmm_proximal_solve` gives
-#: up. On the windowed re-weighter's programmes the sets settle in 3 to 8; whole exchanges of
+#: up. On the windowed re-weighter's programmes the sets settle in 2 to 6; whole exchanges of
 #: the sets may cycle on a matrix that is not an M-matrix (a Gaussian Gram matrix is none), and
 #: when they do, more passes seldom help.
 MAX_SETS = 12

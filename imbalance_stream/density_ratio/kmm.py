@@ -84,7 +84,7 @@ class KMM(DensityRatioEstimator):
     sigma_
         The width used.
     n_iter_
-        Solver iterations.
+        Solver iterations (of a warm start's solve, its products with ``K``).
 
     Examples
     --------

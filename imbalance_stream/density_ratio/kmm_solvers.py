@@ -149,16 +149,17 @@ def solve_kmm_warm(
 
     The stopping test is the first-order solver's, ``tol x max(1, max |k_i|)`` on every
     coordinate of the gradient mapping, at the step ``1 / row_sum_bound(K)``: no larger than
-    ``1 / lambda_max(K)``, so the same test at the weights off the bounds and a stricter one
-    at weights within a step of a bound, and found in one pass over ``K`` where the
-    eigenvalue takes a LAPACK or ARPACK solve. The solution is another point than the
-    first-order solver's from the same start, of as low an objective to that tolerance:
-    Gaussian Gram matrices have eigenvalues down to round-off, so the programme is flat along
-    many directions and its minimisers to a tolerance form a wide set (on the windowed
-    re-weighter's 500-row windows of SEA, weights up to about 0.7 apart, objectives within
-    4e-8 relative). Where a step's active sets do not settle (they may cycle on a degenerate
-    programme) or the steps run out, the first-order solver goes on from the last step's
-    point with the products left.
+    ``1 / lambda_max(K)``, so the test differs from the first-order solver's only at weights
+    within a step of a bound, where it is the stricter (``tests/test_kmm_warm.py`` also holds
+    the solutions to the test at ``1 / lambda_max(K)``), and the step takes one pass over
+    ``K`` where the eigenvalue takes a LAPACK or ARPACK solve. The solution is another point
+    than the first-order solver's from the same start, of as low an objective to that
+    tolerance: Gaussian Gram matrices have eigenvalues down to round-off, so the programme is
+    flat along many directions and its minimisers to a tolerance form a wide set (on the
+    windowed re-weighter's 500-row windows of SEA, weights up to about 0.7 apart, objectives
+    within 4e-8 relative). Where a step's active sets do not settle (whole exchanges of the
+    sets may cycle, as they do on programmes with many weights at ``upper``) or the steps run
+    out, the first-order solver goes on from the last step's point with the products left.
     """
     m = K.shape[0]
     low, high = _slab(m, upper, epsilon)
