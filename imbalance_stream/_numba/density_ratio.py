@@ -393,8 +393,9 @@ def ulsif_loocv_scores(e, Q, P_de, P_nu, q_h, X_de, X_nu, h, n_de, n_nu, lambdas
 @njit(cache=True)
 def mapping_residual(beta, gradient, step, upper, low, high, trial, out):
     """``max_i |beta_i - P(beta - step g)_i| / step``: the largest coordinate of the gradient
-    mapping at ``beta`` (P the projection of :func:`project_box_slab`), the stopping test of
-    :func:`kmm_solve` and :func:`kmm_proximal_solve`. ``trial`` and ``out`` are scratch."""
+    mapping at ``beta`` (P the projection of :func:`project_box_slab`): the stopping test of
+    :func:`kmm_proximal_solve`, the one :func:`kmm_solve` makes at its extrapolated point.
+    ``trial`` and ``out`` are scratch."""
     n = beta.shape[0]
     for i in range(n):
         trial[i] = beta[i] - step * gradient[i]
@@ -462,6 +463,7 @@ def _face_solve(K, rho, rhs, free, x, equality, tol, max_products, p, q, r):
 
 @njit(cache=True)
 def _remove_mean(v, free, n_free):
+    """``v_F -= mean(v_F)`` in place: the projection onto the directions that keep the sum."""
     mean = 0.0
     for i in range(v.shape[0]):
         if free[i]:
