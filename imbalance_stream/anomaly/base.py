@@ -89,10 +89,11 @@ class DensityRatioNovelty(AnomalyDetector, abc.ABC):
     cross-validation, KMM's median width) chooses them at the first refresh, then again only
     every ``reselect_every`` refreshes (default 20; None: never again) or at the next refresh
     after :meth:`reselect`; the refreshes in between solve the method on the current windows with
-    the values held, and KMM's first-order solver starts there from the last solution at the
-    test points still in the window. ``reselect_every=1`` is the thesis's procedure, the whole
-    selection at every refresh, number for number (D-DR-55). The first refresh always selects,
-    so a two-sample run with one refresh is the thesis's batch method whatever the value.
+    the values held, and KMM's solve starts there from the last solution at the test points
+    still in the window (the warm solver of ``KMM.fit``). ``reselect_every=1`` is the thesis's
+    procedure, the whole selection at every refresh, number for number (D-DR-55). The first
+    refresh always selects, so a two-sample run with one refresh is the thesis's batch method
+    whatever the value.
 
     Samples. Feature dicts are mapped to dense vectors over the names seen (a missing name is 0);
     a bad value raises a ``ValueError`` naming the feature and nothing changes, and so does a

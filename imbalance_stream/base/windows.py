@@ -131,8 +131,8 @@ class RefreshSchedule:
     cross-validation, KMM's median distance): at the first refresh that runs, then at every
     ``reselect_every``-th refresh after it (None: never again), and at the next refresh after
     :meth:`reselect`. Every other refresh solves the batch method on the current windows with
-    the values of the last selection held, and a first-order KMM solve starts from the last
-    solution at the rows still in the window (:meth:`_fit_selected`). ``reselect_every=1`` is the
+    the values of the last selection held, and a KMM solve starts from the last solution at the
+    rows still in the window (:meth:`_fit_selected`). ``reselect_every=1`` is the
     thesis's procedure, a selection at every refresh.
     """
 

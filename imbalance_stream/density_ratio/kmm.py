@@ -12,7 +12,13 @@ from imbalance_stream.base.validation import check_real
 from .bandwidths import median_distance
 from .base import COUNT, SEED, WIDTH, DensityRatioEstimator
 from .gaussian import gaussian_gram
-from .kmm_solvers import central_path_weights, check_kmm_solver, smoothed_weight, solve_kmm
+from .kmm_solvers import (
+    central_path_weights,
+    check_kmm_solver,
+    smoothed_weight,
+    solve_kmm,
+    solve_kmm_warm,
+)
 
 __all__ = ["KMM"]
 
@@ -78,7 +84,7 @@ class KMM(DensityRatioEstimator):
     sigma_
         The width used.
     n_iter_
-        Solver iterations.
+        Solver iterations (of a warm start's solve, its products with ``K``).
 
     Examples
     --------
@@ -142,12 +148,15 @@ class KMM(DensityRatioEstimator):
     def fit(self, X_source, X_target, start=None):
         """Fit on a source (denominator) and a target (numerator) sample; returns ``self``.
 
-        ``start``, one weight per source row, starts the first-order solver there instead of at
-        1 (projected onto the feasible set first, so any start is valid): a warm start from an
-        earlier solution, as the windowed detectors and re-weighters give between selections.
-        Such a solve carries ``K y`` by linearity, one product with ``K`` per iteration instead
-        of two (equal in exact arithmetic, not bit for bit). The interior-point solver ignores
-        it. Without ``start`` the fit is the one described above, number for number.
+        ``start``, one weight per source row, is a warm start from an earlier solution, as the
+        windowed detectors and re-weighters give between selections: the programme is then solved
+        from there (projected onto the feasible set first, so any start is valid) by the proximal
+        active-set solver of
+        :func:`~imbalance_stream.density_ratio.kmm_solvers.solve_kmm_warm`, to the first-order
+        solver's tolerance, ``n_iter_`` counting its products with ``K``. It reaches a minimiser
+        as good to that tolerance, not the first-order solver's point: the programme is flat
+        along many directions. The interior-point solver ignores ``start``. Without it the fit
+        is the one described above, number for number.
         """
         self._start = None if start is None else np.asarray(start, dtype=np.float64)
         if self._start is not None and self._start.shape != (np.shape(X_source)[0],):
@@ -171,17 +180,14 @@ class KMM(DensityRatioEstimator):
         K = gaussian_gram(source, source, self.sigma_)
         k = (m / n) * gaussian_gram(source, target, self.sigma_).sum(1)
         start = getattr(self, "_start", None)  # set by fit for this fit only
-        self.weights_, self.n_iter_, self.residual_ = solve_kmm(
-            K,
-            k,
-            self.B,
-            epsilon,
-            self.tol,
-            self.max_iter,
-            start=start,
-            solver=self.solver,
-            one_product=start is not None,
-        )
+        if start is not None and self.solver == "fista":
+            self.weights_, self.n_iter_, self.residual_ = solve_kmm_warm(
+                K, k, self.B, epsilon, self.tol, self.max_iter, start
+            )
+        else:
+            self.weights_, self.n_iter_, self.residual_ = solve_kmm(
+                K, k, self.B, epsilon, self.tol, self.max_iter, solver=self.solver
+            )
         self.central_weights_ = central_path_weights(K, k, self.weights_, self.tol)
         self._source = source
 

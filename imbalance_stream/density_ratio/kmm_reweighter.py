@@ -23,6 +23,15 @@ class KMMReweighter(EstimatorReweighter):
     source window, its own weight counted as 0 (D-DR-2). Weights are then normalised to mean 1
     over the source window (D-DR-13) and clipped at ``clip`` if given.
 
+    Cost. A refresh computes the source window's Gram matrix and its kernel sums against the
+    target window, then solves the programme. A refresh that holds the width starts from the
+    last solution and solves by proximal active-set steps (``KMM.fit``'s warm solver): on 500
+    source rows of River's SEA against 200 target rows, about 400 products with the 500 x 500
+    Gram matrix (at most about 950), some 20 ms. A refresh that selects the width, the first
+    and every ``reselect_every``-th, solves from 1 by the batch estimator's first-order solver,
+    number for number: about 2,300 iterations of two such products, and an eigenvalue solve,
+    some 0.2 s, so ``reselect_every=1`` costs several times the default.
+
     Parameters
     ----------
     sigma

@@ -58,9 +58,9 @@ class Reweighter(base.Base, abc.ABC):
     cross-validation, KMM's median width) chooses them at the first refresh, then again only
     every ``reselect_every`` refreshes (default 20; None: never again) or at the next refresh
     after :meth:`reselect`; the refreshes in between solve the method on the current windows with
-    the values held, and KMM's first-order solver starts there from the last solution at the
-    source points still in the window. ``reselect_every=1`` is the thesis's procedure, the whole
-    selection at every refresh, number for number (D-DR-55).
+    the values held, and KMM's solve starts there from the last solution at the source points
+    still in the window (the warm solver of ``KMM.fit``). ``reselect_every=1`` is the thesis's
+    procedure, the whole selection at every refresh, number for number (D-DR-55).
 
     Weights are relative to the windows of the last refresh, not calibrated across refreshes.
     Feature dicts become dense vectors over the names seen (a missing name is 0); a bad value
