@@ -208,11 +208,12 @@ class FeatureSpace:
         return self._encode_known_floats(x, n_names) or self._encode_checked(x, grow)
 
     def _encode_known_floats(self, x: dict, n_names: int):
-        """The common case: every name of a non-zero value known, every value a finite ``float`` or
-        ``int`` (zeros dropped, in the compiled module). Anything else (a new or unknown name,
-        another type, NaN or an infinity, a zero without the compiled module) returns None and goes through :meth:`_encode_checked`, which decides and names the
-        culprit. The compiled ``_encode`` module does this in one pass; without it, C-level
-        builtins do. All paths give identical arrays (``tests/test_features.py``).
+        """The common case: every name of a non-zero value known, every value a finite ``float``
+        or ``int`` (zeros dropped, in the compiled module). Anything else (a new or unknown name,
+        another type, NaN or an infinity, a zero without the compiled module) returns None and
+        goes through :meth:`_encode_checked`, which decides and names the culprit. The compiled
+        ``_encode`` module does this in one pass; without it, C-level builtins do. All paths give
+        identical arrays (``tests/test_features.py``).
         """
         if _compiled is not None:
             size = len(x) + self.intercept
