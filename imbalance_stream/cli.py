@@ -448,8 +448,8 @@ def _user_error(error: Exception) -> str | None:
     from imbalance_stream.base import REFUSALS
     from imbalance_stream.datasets import ChecksumError, CorruptedFileError, MissingDataFile
     from imbalance_stream.evaluate import ModelFailed, StreamFailed
-    from imbalance_stream.evaluate.parallel import SchedulerUnreachable
     from imbalance_stream.evaluate.protocols import ProtocolError
+    from imbalance_stream.parallel import SchedulerUnreachable
     from imbalance_stream.registry import SpecError
 
     if isinstance(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pathlib
 
-from imbalance_stream.evaluate.parallel import map_cells
+from imbalance_stream.parallel import map_cells
 from imbalance_stream.tables import write_csv
 
 __all__ = ["run_cells", "write_rows"]

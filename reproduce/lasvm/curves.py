@@ -27,8 +27,8 @@ import numpy as np
 
 from imbalance_stream._numba import lasvm as core
 from imbalance_stream.active import SaturationStop, SmallPoolSelection, Virtual
-from imbalance_stream.evaluate.parallel import map_cells
 from imbalance_stream.metrics.batch import binary_rates, prbep, roc_auc
+from imbalance_stream.parallel import map_cells
 from imbalance_stream.svm import LASVM, LASVMG, LASVMI, LASVMNC, FullSVM
 from reproduce.common.results import run_cells, write_rows
 from reproduce.lasvm import active_protocol, protocol

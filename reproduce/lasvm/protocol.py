@@ -34,9 +34,9 @@ import time
 import numpy as np
 
 from imbalance_stream._numba.lasvm import compact_store
-from imbalance_stream.evaluate.parallel import map_cells
 from imbalance_stream.kernel import AveragedKernelPerceptron
 from imbalance_stream.metrics.batch import binary_rates, prbep, roc_auc
+from imbalance_stream.parallel import map_cells
 from imbalance_stream.svm import LASVM, LASVMG, LASVMI, LASVMNC, FullSVM
 from reproduce.common.published import load_published
 from reproduce.common.results import write_rows
