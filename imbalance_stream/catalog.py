@@ -4,8 +4,9 @@ and the scenarios in ``imbalance_stream/scenarios``.
 Commands that only list names (``imbalance-stream list``) and specs that name one class
 (``"ACOG"``) read :data:`CLASSES` instead of importing every subpackage, each of which brings
 numba, River and numpy. The table is written by :func:`imbalance_stream.registry.write_catalog`
-from :func:`imbalance_stream.registry.scan` (``python -m imbalance_stream.catalog`` after adding,
-renaming or removing a public class); ``tests/test_scenario.py`` checks that it is current.
+from :func:`imbalance_stream.registry.scan` (``python -m imbalance_stream.registry`` after adding,
+renaming or removing a public class); ``tests/test_scenario.py`` checks that it is current. This
+module imports nothing of the package: the registry reads it, and writes it.
 """
 
 from __future__ import annotations
@@ -103,9 +104,3 @@ def bundled() -> dict[str, pathlib.Path]:
     """The scenarios shipped with the package (``imbalance_stream/scenarios/*.toml``), by name."""
     folder = pathlib.Path(__file__).resolve().parent / "scenarios"
     return {path.stem: path for path in sorted(folder.glob("*.toml"))}
-
-
-if __name__ == "__main__":
-    from imbalance_stream.registry import write_catalog
-
-    write_catalog()
