@@ -7,25 +7,32 @@ the same table serially and in parallel.
 
 Every worker process compiles into a numba cache of its own (:func:`claim_numba_cache`): numba's
 on-disk cache is not safe for processes that compile different specialisations of one function at
-the same time.
+the same time. It also imports the packages that this process imported from a folder outside
+``sys.path`` (:func:`import_package`: a checkout's ``reproduce/``), so that a function of theirs
+can be a cell's function whatever way the workers start.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import importlib.util
 import multiprocessing.util
 import os
 import shutil
 import sys
 import tempfile
+import types
 from collections.abc import Callable, Iterable
 
-__all__ = ["SchedulerUnreachable", "claim_numba_cache", "map_cells"]
+__all__ = ["SchedulerUnreachable", "claim_numba_cache", "import_package", "map_cells"]
 
 #: The numba cache directory this process claimed, and the slot's lock, held open for the life of
 #: the process (closing it frees the slot).
 _claimed_directory: str | None = None
 _slot_lock = None
+#: The packages this process imported from a folder outside ``sys.path``, name -> folder: the
+#: worker processes import them from there too.
+_PACKAGES: dict[str, str] = {}
 
 
 def map_cells(
@@ -76,7 +83,7 @@ def map_cells(
                     bar.update()
             return results
         with concurrent.futures.ProcessPoolExecutor(
-            max_workers=n_jobs, initializer=claim_numba_cache
+            max_workers=n_jobs, initializer=_start_worker, initargs=(dict(_PACKAGES),)
         ) as pool:
             futures = [pool.submit(func, cell) for cell in cells]
             for _ in concurrent.futures.as_completed(futures):
@@ -86,6 +93,50 @@ def map_cells(
     finally:
         if bar is not None:
             bar.close()
+
+
+def import_package(name: str, folder: str | os.PathLike) -> types.ModuleType:
+    """Import the package ``name`` from ``folder`` (``folder/name/__init__.py``) without putting
+    ``folder`` on ``sys.path``: the package and its submodules become importable, none of the
+    folder's other modules. The worker processes of :func:`map_cells` (local processes, however
+    they start, and the workers of a Dask cluster that see the folder) import it from there before
+    their first cell, so a cell's function may be one of its functions. A package already imported
+    is returned as it is.
+
+    Parameters
+    ----------
+    name
+        The package's name (``"reproduce"``).
+    folder
+        The folder that holds the package's folder.
+
+    """
+    if name in sys.modules:
+        return sys.modules[name]
+    location = os.path.join(os.fspath(folder), name)
+    spec = importlib.util.spec_from_file_location(
+        name, os.path.join(location, "__init__.py"), submodule_search_locations=[location]
+    )
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError(f"no package {name!r} in {os.fspath(folder)!r}", name=name)
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
+    try:
+        spec.loader.exec_module(package)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    _PACKAGES[name] = os.fspath(folder)
+    return package
+
+
+def _start_worker(packages: dict[str, str]) -> None:
+    """What a worker process does before its first cell: claim a numba cache, and import the
+    packages its parent imported from a folder (those whose folder it sees)."""
+    claim_numba_cache()
+    for name, folder in packages.items():
+        if os.path.isfile(os.path.join(folder, name, "__init__.py")):
+            import_package(name, folder)
 
 
 def claim_numba_cache(root: str | None = None) -> str:
@@ -180,13 +231,16 @@ def _map_dask(func, cells, n_jobs, scheduler, bar):
         ) from error
     from distributed import WorkerPlugin
 
-    class ClaimNumbaCache(WorkerPlugin):
-        """Runs :func:`claim_numba_cache` in every worker, those that join later included."""
+    class StartWorker(WorkerPlugin):
+        """Runs :func:`_start_worker` in every worker, those that join later included."""
 
         name = "imbalance-stream-numba-cache"
 
+        def __init__(self, packages: dict[str, str]):
+            self.packages = packages
+
         def setup(self, worker):
-            claim_numba_cache()
+            _start_worker(self.packages)
 
     cluster = None
     if scheduler == "local":
@@ -201,7 +255,7 @@ def _map_dask(func, cells, n_jobs, scheduler, bar):
                 f"then `dask worker {scheduler}` on each machine) or use --scheduler local"
             ) from None
     try:
-        client.register_plugin(ClaimNumbaCache())
+        client.register_plugin(StartWorker(dict(_PACKAGES)))
         futures = client.map(func, cells, pure=False)
         for _ in as_completed(futures):
             if bar is not None:
