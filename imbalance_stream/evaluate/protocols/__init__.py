@@ -12,25 +12,26 @@ arbitrary ``module:function`` (``"os:system"``, or a package placed beside the f
 (:func:`registered`, kept in :mod:`imbalance_stream.catalog` so that listing it imports nothing)
 holds
 
-* the papers' protocols, :data:`PROTOCOLS`: an explicit list, each named by the dotted path of its
-  function in the ``reproduce/`` folder of a checkout (``"reproduce.acog.protocol:table8"``, the
-  names the scenario files of ``reproduce/`` use). Adding a protocol to ``reproduce/`` means adding
-  its name to this list;
+* the papers' protocols, :data:`~imbalance_stream.catalog.PROTOCOLS`: an explicit list, each
+  named by the dotted path of its function in the ``reproduce/`` folder of a checkout
+  (``"reproduce.acog.protocol:table8"``, the names the scenario files of ``reproduce/`` use).
+  Adding a protocol to ``reproduce/`` means adding its name to this list;
 * the protocols that installed packages declare under the entry-point group
-  ``imbalance_stream.protocols`` (:data:`GROUP`), name -> ``"module:function"``: an installed
-  package is trusted as any installed code is.
+  ``imbalance_stream.protocols`` (:data:`~imbalance_stream.catalog.GROUP`), name ->
+  ``"module:function"``: an installed package is trusted as any installed code is.
 
 :func:`get_protocol` refuses any other name with a :class:`ProtocolError` (one line in the CLI,
 exit code 2, with a "did you mean" suggestion, or the full name of a paper's protocol written as
 ``"<paper>.<function>"``, as 0.1 named them) before it imports anything.
 
-``reproduce/`` is not installed with the package. For a name of :data:`PROTOCOLS`,
-:func:`get_protocol` imports ``reproduce`` as Python would, and when it is not importable, imports
-the ``reproduce/`` package of the scenario file's folder or of the first folder above it that
-holds one (:func:`~imbalance_stream.catalog.reproductions`), without putting that folder on
-``sys.path`` (:func:`~imbalance_stream.parallel.import_package`: only ``reproduce`` becomes
-importable, in this process and in the worker processes of its cells), so that ``imbalance-stream
-run reproduce/acog/table8.toml`` works from anywhere in a checkout. A registered name thus imports
+``reproduce/`` is not installed with the package. For a name of
+:data:`~imbalance_stream.catalog.PROTOCOLS`, :func:`get_protocol` imports ``reproduce`` as Python
+would, and when it is not importable, imports the ``reproduce/`` package of the scenario file's
+folder or of the first folder above it that holds one
+(:func:`~imbalance_stream.catalog.reproductions`), without putting that folder on ``sys.path``
+(:func:`~imbalance_stream.parallel.import_package`: only ``reproduce`` becomes importable, in this
+process and in the worker processes of its cells), so that ``imbalance-stream run
+reproduce/acog/table8.toml`` works from anywhere in a checkout. A registered name thus imports
 and runs the code of the checkout's ``reproduce/`` folder, the one found first going up from the
 scenario file: a scenario is as trustworthy as the folder it sits in, whatever the file says.
 Names from entry points are imported as installed, never looked up there.
@@ -90,8 +91,9 @@ def count_param(params, key: str, default: int, minimum: int = 1) -> int:
 
 
 def _full_name(name: str) -> str | None:
-    """The name of :data:`PROTOCOLS` that ``name`` writes as ``"<paper>.<function>"``
-    (``"acog.table8"``, as 0.1 named the papers' protocols), if exactly one does."""
+    """The name of :data:`~imbalance_stream.catalog.PROTOCOLS` that ``name`` writes as
+    ``"<paper>.<function>"`` (``"acog.table8"``, as 0.1 named the papers' protocols), if exactly
+    one does."""
     paper, _, function = name.partition(".")
     found = [
         full
@@ -121,9 +123,9 @@ def get_protocol(name: str, near: str | pathlib.Path | None = None) -> Callable:
     """The function of the registered protocol ``name`` (see :func:`registered`).
 
     Any other name raises :class:`ProtocolError` before anything is imported. For a name of
-    :data:`PROTOCOLS` whose ``reproduce`` package is not importable, ``reproduce/`` is looked for
-    in ``near`` (a file or folder) and the folders above it; an entry point's module is imported
-    as installed.
+    :data:`~imbalance_stream.catalog.PROTOCOLS` whose ``reproduce`` package is not importable,
+    ``reproduce/`` is looked for in ``near`` (a file or folder) and the folders above it, and that
+    package alone is imported from there; an entry point's module is imported as installed.
     """
     protocols = registered()
     if name not in protocols:
