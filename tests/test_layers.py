@@ -32,9 +32,10 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("active", "density_ratio"),
     ("anomaly",),
     ("registry",),
-    ("evaluate", "precompile"),
+    ("evaluate",),
     ("scenario",),
     ("replay",),
+    ("precompile",),
     ("cli",),
 )
 FLOOR = {unit: number for number, units in enumerate(FLOORS) for unit in units}
@@ -74,7 +75,7 @@ def _imports(name: str, path: pathlib.Path, known) -> list[tuple[int, str]]:
                     found.append((node.lineno, full))
                 elif not (ROOT / full.replace(".", "/")).with_suffix(".c").exists():
                     found.append((node.lineno, source))  # a name, not a (compiled) module
-    return found
+    return list(dict.fromkeys(found))
 
 
 def _unit(dotted: str) -> str | None:
