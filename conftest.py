@@ -31,7 +31,7 @@ import pathlib  # noqa: E402
 # processes of `--n-jobs 2` runs they start) compile everything at the same time, and one CI run
 # lost two workers to a segmentation fault on loading LASVM's store compaction. Each xdist worker
 # gets its own cache, so no two concurrent test processes share one; the worker processes that
-# map_cells starts claim slots under it (evaluate.parallel.claim_numba_cache). An explicit
+# map_cells starts claim slots under it (imbalance_stream.parallel.claim_numba_cache). An explicit
 # NUMBA_CACHE_DIR wins.
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if _WORKER:

@@ -47,6 +47,7 @@ cannot take; 1 anything else (``data check``: a file missing or damaged).
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import sys
 import time
@@ -173,7 +174,7 @@ def _data(args) -> int:
 def _list(name: str | None) -> int:
     if name is not None:
         return _describe(name)
-    from imbalance_stream.catalog import CLASSES, bundled
+    from imbalance_stream.catalog import CLASSES, bundled, paper_scenarios
 
     groups: dict[str, list[str]] = {}
     for short, (full, kind) in sorted(CLASSES.items(), key=lambda item: item[1]):
@@ -192,7 +193,8 @@ def _list(name: str | None) -> int:
     print('Protocols (kind = "protocol", protocol = a registered name, see')
     print("imbalance_stream.evaluate.protocols); the papers' scenarios of this checkout")
     print("(reproduce/, not installed with the package):")
-    found = sorted(pathlib.Path("reproduce").glob("*/*.toml"))
+    here = pathlib.Path.cwd()
+    found = [os.path.relpath(path, here) for path in paper_scenarios(here)]
     print("\n".join(f"  {path}" for path in found) or "  (none here: run from a checkout)")
     print()
     print("Scenarios shipped with the package (imbalance-stream run <name>):")
@@ -456,8 +458,8 @@ def _user_error(error: Exception) -> str | None:
     from imbalance_stream.base import REFUSALS
     from imbalance_stream.datasets import ChecksumError, CorruptedFileError, MissingDataFile
     from imbalance_stream.evaluate import ModelFailed, StreamFailed
-    from imbalance_stream.evaluate.parallel import SchedulerUnreachable
     from imbalance_stream.evaluate.protocols import ProtocolError
+    from imbalance_stream.parallel import SchedulerUnreachable
     from imbalance_stream.registry import SpecError
 
     if isinstance(

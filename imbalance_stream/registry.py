@@ -201,7 +201,7 @@ def scan() -> dict[str, tuple[str, str]]:
 
 def write_catalog(path: str | os.PathLike | None = None) -> str:
     """Write :mod:`imbalance_stream.catalog` from :func:`scan` (after adding or renaming a public
-    class: ``python -m imbalance_stream.catalog``); return the text written."""
+    class: ``python -m imbalance_stream.registry``); return the text written."""
     import pathlib
 
     target = pathlib.Path(path or pathlib.Path(__file__).with_name("catalog.py"))
@@ -689,3 +689,8 @@ def _wrapped_metric(params: Mapping, wrapper: type, where: str) -> dict:
     except SpecError as error:
         raise SpecError(f"{where}.params.cls: {error}") from None
     return params
+
+
+# python -m imbalance_stream.registry rewrites imbalance_stream/catalog.py
+if __name__ == "__main__":
+    write_catalog()

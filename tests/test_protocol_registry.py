@@ -4,7 +4,10 @@ and every other name is refused in one line before anything is imported."""
 from __future__ import annotations
 
 import importlib.metadata
+import json
+import os
 import pathlib
+import subprocess
 import sys
 
 import pytest
@@ -139,3 +142,90 @@ def test_an_entry_point_registers_a_protocol(monkeypatch):
     ]
     with pytest.raises(ProtocolError, match="did you mean 'tiny'"):
         get_protocol("tinny")
+
+
+# ---- a checkout's reproduce/ is found beside the scenario, without touching sys.path -----------
+
+PAPER = """
+import os
+
+from imbalance_stream.parallel import map_cells
+
+
+def _cell(n):
+    return {"n": n, "square": n * n, "worker": os.getpid()}
+
+
+def table8(params, *, out_dir, n_jobs, scheduler, progress):
+    rows = map_cells(_cell, range(params["n"]), n_jobs, scheduler)
+    parent = os.getpid()
+    return [{"n": r["n"], "square": r["square"], "here": r["worker"] == parent} for r in rows]
+"""
+
+RUN = """
+import importlib.util, json, multiprocessing, sys
+
+if __name__ == "__main__":
+    multiprocessing.set_start_method("spawn")  # workers that inherit nothing of this process
+    before = list(sys.path)
+    from imbalance_stream import cli
+
+    code = cli.main(sys.argv[1:])
+    found = sys.modules.get("reproduce")
+    print(json.dumps({"code": code, "path_kept": sys.path == before,
+                      "reproduce": found and found.__file__,
+                      "other_modules": importlib.util.find_spec("beside") is not None}))
+"""
+
+
+def test_a_checkout_reproduce_runs_from_anywhere_in_it_without_sys_path(tmp_path):
+    """The console script does not have the checkout on sys.path: the scenario's reproduce/ is
+    imported from the folder above it, alone, and the spawned workers of --n-jobs import it too."""
+    checkout = tmp_path / "checkout"
+    paper = checkout / "reproduce" / "acog"
+    paper.mkdir(parents=True)
+    (checkout / "reproduce" / "__init__.py").write_text("")
+    (paper / "__init__.py").write_text("")
+    (paper / "protocol.py").write_text(PAPER)
+    (paper / "tiny.toml").write_text(
+        'kind = "protocol"\nprotocol = "reproduce.acog.protocol:table8"\n[params]\nn = 4\n'
+    )
+    (checkout / "beside.py").write_text("")  # not importable: only reproduce is
+    site = tmp_path / "site"  # the package alone, as an installed one is
+    site.mkdir()
+    (site / "imbalance_stream").symlink_to(ROOT / "imbalance_stream", target_is_directory=True)
+    script = tmp_path / "bin" / "run.py"  # sys.path[0] is the script's folder, not the checkout
+    script.parent.mkdir()
+    script.write_text(RUN)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, str(script), "run", "tiny.toml", "--out", str(out), "--quiet"]
+        + ["--n-jobs", "2"],
+        cwd=paper,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report == {
+        "code": 0,
+        "path_kept": True,
+        "reproduce": str(checkout / "reproduce" / "__init__.py"),
+        "other_modules": False,
+    }
+    table = (out / "table.csv").read_text().splitlines()
+    assert table == ["n,square,here", "0,0,False", "1,1,False", "2,4,False", "3,9,False"]
+
+    listing = subprocess.run(
+        [sys.executable, str(script), "list"],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert listing.returncode == 0, listing.stderr
+    assert "  reproduce/acog/tiny.toml\n" in listing.stdout

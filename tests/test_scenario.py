@@ -50,7 +50,7 @@ def test_short_names_cover_the_package_public_classes():
 
 def test_the_catalog_is_current():
     """``imbalance_stream.catalog`` holds what ``registry.scan`` finds by importing the package:
-    after adding, renaming or removing a public class, ``python -m imbalance_stream.catalog``."""
+    after adding, renaming or removing a public class, ``python -m imbalance_stream.registry``."""
     from imbalance_stream import catalog
     from imbalance_stream.registry import kind_of, scan
 

@@ -94,8 +94,22 @@ def _raw(blob: str) -> str:
     return f"https://raw.githubusercontent.com/{repo}/{rest}"
 
 
-def _from_origin(file: DataFile, transform: str | None = None) -> Source:
+#: The files whose bytes are not their origin's as they are: MNIST's from a mirror of the original
+#: files, and splice.t, the second part of a file that holds splice and splice.t (lines 1001-3175).
+_MNIST_FILES = {
+    "mnist/train-images.idx3-ubyte.gz": "train-images-idx3-ubyte.gz",
+    "mnist/train-labels.idx1-ubyte.gz": "train-labels-idx1-ubyte.gz",
+    "mnist/t10k-images.idx3-ubyte.gz": "t10k-images-idx3-ubyte.gz",
+    "mnist/t10k-labels.idx1-ubyte.gz": "t10k-labels-idx1-ubyte.gz",
+}
+_TRANSFORMS = {"libsvm/splice.t.gz": "gzip-from-line:1001"}
+
+
+def _source(file: DataFile) -> Source:
+    if file.path in _MNIST_FILES:  # the canonical files (gzip); the checksums name their content
+        return Source(file, _MNIST + _MNIST_FILES[file.path])
     url = _raw(file.origin or file.url)
+    transform = _TRANSFORMS.get(file.path)
     if transform is None:
         compressed = file.path.endswith(".gz") and not url.endswith(".gz")
         transform = "gzip" if compressed else "copy"
@@ -103,60 +117,22 @@ def _from_origin(file: DataFile, transform: str | None = None) -> Source:
 
 
 def _build() -> tuple[dict[str, Source], dict[str, tuple[str, ...]]]:
+    """The sources of every file of the loaders' tables, and the fetch names, each the files
+    that name it (:attr:`DataFile.fetch_name`), in the tables' order; ``koil`` names every KOIL
+    file."""
     from ._files import koil, libsvm, mnist, uci
 
-    lib = libsvm.FILES
-    sources: dict[str, Source] = {}
+    every_koil = [
+        file
+        for stem in sorted(set(koil.DATASETS) | set(koil.FOLDS_ONLY))
+        for file in koil.koil_files(stem)
+    ]
+    files = [*libsvm.FILES.values(), *uci.FILES.values(), *mnist.FILES.values(), *every_koil]
+    sources = {file.path: _source(file) for file in files}
     names: dict[str, tuple[str, ...]] = {}
-
-    def add(name, *items):
-        names[name] = tuple(s.path for s in items)
-        for s in items:
-            sources[s.path] = s
-
-    for name, keys in (
-        ("german", ["german.numer"]),
-        ("a9a", ["a9a", "a9a.t"]),
-        ("ijcnn1", ["ijcnn1"]),
-        ("australian", ["australian"]),
-        ("mushrooms", ["mushrooms"]),
-        ("w8a", ["w8a"]),
-        ("dna", ["dna.scale", "dna.scale.t"]),
-        ("satimage", ["satimage.scale", "satimage.scale.t"]),
-        ("letter", ["letter.scale", "letter.scale.t"]),
-        ("cod-rna", ["cod-rna"]),
-    ):
-        add(name, *(_from_origin(lib[k]) for k in keys))
-    # splice.t is the second part of a file that holds splice and splice.t (lines 1001-3175).
-    add("splice", _from_origin(lib["splice"]), _from_origin(lib["splice.t"], "gzip-from-line:1001"))
-    for name, keys in (
-        ("magic04", ["magic04"]),
-        ("spambase", ["spambase"]),
-        ("abalone", ["abalone"]),
-        ("breast-cancer-wisconsin", ["breast-cancer-wisconsin"]),
-        ("car", ["car"]),
-        ("pendigits", ["pendigits.tra", "pendigits.tes"]),
-    ):
-        add(name, *(_from_origin(uci.FILES[k]) for k in keys))
-    # The canonical MNIST files (gzip); their decompressed content is what the checksums name.
-    add(
-        "mnist",
-        *(
-            Source(mnist.FILES[key], _MNIST + remote)
-            for key, remote in (
-                ("train-images", "train-images-idx3-ubyte.gz"),
-                ("train-labels", "train-labels-idx1-ubyte.gz"),
-                ("test-images", "t10k-images-idx3-ubyte.gz"),
-                ("test-labels", "t10k-labels-idx1-ubyte.gz"),
-            )
-        ),
-    )
-    every_koil = []
-    for stem in sorted(set(koil.DATASETS) | set(koil.FOLDS_ONLY)):
-        items = [_from_origin(file) for file in koil.koil_files(stem)]
-        add("koil-" + stem, *items)
-        every_koil.extend(items)
-    add("koil", *every_koil)
+    for file in files:
+        names[file.fetch_name] = (*names.get(file.fetch_name, ()), file.path)
+    names["koil"] = tuple(file.path for file in every_koil)
     return sources, names
 
 

@@ -5,8 +5,9 @@ user puts them once in a *data home*, the directory named by the environment var
 ``IMBALANCE_STREAM_DATA`` (default ``~/imbalance_stream_data``), laid out by folder
 (``libsvm/a9a.gz``, ``uci/car.csv``, ...), either by hand or with ``imbalance-stream data fetch
 NAME`` (:mod:`imbalance_stream.datasets.fetch`). A :class:`DataFile` knows a file's path there,
-where to get it and its SHA-256; the files of every loader are listed in
-:mod:`imbalance_stream.datasets._files`. Neither module imports numpy or River, so that
+where to get it, its SHA-256 and the name that command downloads it under; the files of every
+loader are listed in :mod:`imbalance_stream.datasets._files`, the catalogue that the loaders and
+the fetching read. Neither module imports numpy or River, so that
 ``imbalance-stream data`` starts at once; :mod:`imbalance_stream.datasets.base` re-exports them
 beside the loaders' base class.
 
@@ -195,6 +196,11 @@ class DataFile:
         other settings is accepted when its content matches.
     note
         Extra instructions shown when the file is missing (e.g. "gzip the download").
+    fetch_name
+        The name that ``imbalance-stream data fetch`` downloads the file under (``"a9a"``), named
+        when the file is missing; ``""`` for a file it does not download. The loaders' file
+        tables (:mod:`imbalance_stream.datasets._files`) give every file its name, and
+        :mod:`imbalance_stream.datasets.fetch` reads its names from them.
 
     """
 
@@ -204,6 +210,7 @@ class DataFile:
     origin: str = ""
     content_sha256: str = ""
     note: str = ""
+    fetch_name: str = ""
 
     def location(self) -> pathlib.Path:
         """Where the file is expected in the current data home (not checked)."""
@@ -224,9 +231,7 @@ class DataFile:
         """
         path = self.location()
         if not path.is_file():
-            from .fetch import fetch_name_of  # the download table imports this module
-
-            name = fetch_name_of(self.path)
+            name = self.fetch_name
             source = self.origin or self.url
             extra = f" {self.note}" if self.note else ""
             fetch = f"`imbalance-stream data fetch {name}` downloads it; or d" if name else "D"

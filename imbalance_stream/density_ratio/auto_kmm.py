@@ -190,7 +190,7 @@ class AutoKMM(DensityRatioEstimator):
         self._source = source
 
     def _map(self, tasks: list) -> list:
-        from imbalance_stream.evaluate.parallel import map_cells
+        from imbalance_stream.parallel import map_cells
 
         return map_cells(_candidate, tasks, n_jobs=self.n_jobs)
 

@@ -6,8 +6,8 @@ runs on its executor, :mod:`imbalance_stream.evaluate.delayed`).
 
 from imbalance_stream.base.deprecation import deprecated_aliases
 
+from ..parallel import map_cells
 from .array_replay import ArrayReplayResult, has_array_path, replay_array
-from .parallel import map_cells
 from .prequential import (
     ModelFailed,
     PrequentialResult,

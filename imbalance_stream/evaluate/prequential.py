@@ -4,7 +4,7 @@ Each model is run with River's :func:`river.evaluate.iter_progressive_val_score`
 copy of the stream, with its own fresh copies of the metrics; the metric values are read at every
 checkpoint (every ``step`` samples, and at the end of the stream) and collected as tidy rows
 ``{"model", "step", "metric", "value"}``. Models run serially with a progress bar over samples, or
-in parallel through :func:`imbalance_stream.evaluate.parallel.map_cells` (local processes or a Dask
+in parallel through :func:`imbalance_stream.parallel.map_cells` (local processes or a Dask
 cluster) with a progress bar over models; results are the same either way.
 
 Metrics that need labels and metrics that need probabilities can be mixed: River then asks the model
@@ -31,8 +31,8 @@ from river.metrics import base as metrics_base
 
 from ..base import REFUSALS, is_anomaly_detector, watches_arrivals
 from ..datasets import ChecksumError, CorruptedFileError, MissingDataFile
+from ..parallel import map_cells
 from .delayed import DelayedLabels
-from .parallel import map_cells
 
 __all__ = ["ModelFailed", "PrequentialResult", "StreamFailed", "plot_curves", "run_prequential"]
 
@@ -320,7 +320,7 @@ def run_prequential(
     n_samples
         Evaluate at most this many samples (needed for an endless generator).
     n_jobs, scheduler
-        Run the models in parallel: see :func:`~imbalance_stream.evaluate.parallel.map_cells`.
+        Run the models in parallel: see :func:`~imbalance_stream.parallel.map_cells`.
     progress
         Show progress: a bar over samples for a serial run, over models for a parallel one.
     delay

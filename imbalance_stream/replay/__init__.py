@@ -144,7 +144,7 @@ def replay(
     n_jobs, scheduler
         Replay the entities in ``n_jobs`` partitions on local processes, or on a Dask cluster
         (``scheduler`` an address, or ``"local"``), as
-        :func:`~imbalance_stream.evaluate.parallel.map_cells` does. The outputs are those of a
+        :func:`~imbalance_stream.parallel.map_cells` does. The outputs are those of a
         serial run. On a cluster, the log and ``out_dir`` must be on a file system every worker
         sees.
     max_rejects
@@ -218,7 +218,7 @@ def _run_cells(cells, work, out, n_jobs, scheduler, progress) -> list[dict]:
     """Run the cells serially, on processes or on Dask, and return their summaries. A replay that
     stops, whatever stops it (``max_rejects``, rows out of order, a failing model, an
     interrupt), leaves the rows rejected so far in ``out/rejected.csv``."""
-    from ..evaluate.parallel import map_cells
+    from ..parallel import map_cells
     from .merge import write_rejects_so_far
 
     try:

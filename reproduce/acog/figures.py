@@ -30,7 +30,8 @@ import pathlib
 
 import numpy as np
 
-from imbalance_stream.evaluate import map_cells, replay_array
+from imbalance_stream.evaluate import replay_array
+from imbalance_stream.parallel import map_cells
 from reproduce.common import write_rows
 
 from .ablation import acog_mistakes

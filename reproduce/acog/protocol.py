@@ -71,7 +71,7 @@ from scipy import sparse
 
 from imbalance_stream.evaluate import replay_array
 from imbalance_stream.evaluate.protocols import ProtocolError, count_param, reading_params
-from reproduce.common import Learner, load_published, run_cells, write_rows
+from reproduce.common import Learner, load_published, read_table, run_cells, write_rows
 
 __all__ = [
     "DATASETS",
@@ -709,21 +709,6 @@ def _sci(value):
         return f"{float(value):g}"
     except (TypeError, ValueError):
         return "-"
-
-
-def read_table(path) -> list[dict]:
-    """Rows of a ``table.csv`` written by the CLI, numbers parsed back."""
-    rows = []
-    with open(path, newline="") as handle:
-        for raw in csv.DictReader(handle):
-            row = {}
-            for key, text in raw.items():
-                try:
-                    row[key] = float(text) if text not in ("", "None") else None
-                except ValueError:
-                    row[key] = text
-            rows.append(row)
-    return rows
 
 
 # ---- the paper's tables --------------------------------------------------------------------------

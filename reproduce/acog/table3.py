@@ -27,7 +27,8 @@ import pathlib
 
 import numpy as np
 
-from imbalance_stream.evaluate import map_cells, replay_array
+from imbalance_stream.evaluate import replay_array
+from imbalance_stream.parallel import map_cells
 from reproduce.common import write_rows
 
 from .protocol import GRID, LEARNERS, PAPER, _best, _scores, load_stream, make_learner

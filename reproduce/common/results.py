@@ -1,14 +1,15 @@
 """Running a protocol's cells and writing its records (``runs.csv``, one line per run), as the CLI
-writes its tables."""
+writes its tables; reading a table back."""
 
 from __future__ import annotations
 
+import csv
 import pathlib
 
-from imbalance_stream.evaluate.parallel import map_cells
+from imbalance_stream.parallel import map_cells
 from imbalance_stream.tables import write_csv
 
-__all__ = ["run_cells", "write_rows"]
+__all__ = ["read_table", "run_cells", "write_rows"]
 
 
 def write_rows(path: str | pathlib.Path, rows: list[dict]) -> None:
@@ -30,3 +31,18 @@ def run_cells(cell, cells, n_jobs, scheduler, progress, label, out_dir) -> list[
     if out_dir is not None:
         write_rows(pathlib.Path(out_dir) / "runs.csv", log)
     return log
+
+
+def read_table(path) -> list[dict]:
+    """Rows of a ``table.csv`` written by the CLI, numbers parsed back."""
+    rows = []
+    with open(path, newline="") as handle:
+        for raw in csv.DictReader(handle):
+            row = {}
+            for key, text in raw.items():
+                try:
+                    row[key] = float(text) if text not in ("", "None") else None
+                except ValueError:
+                    row[key] = text
+            rows.append(row)
+    return rows

@@ -267,7 +267,7 @@ def claims_5_3(rows: list[dict]) -> str:
 
 def main(argv: list[str]) -> str:
     """``5.1 PATH`` or ``5.3 PATH``."""
-    from reproduce.acog.protocol import read_table
+    from reproduce.common import read_table
 
     which, path = argv
     rows = read_table(path)

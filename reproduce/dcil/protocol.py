@@ -47,9 +47,9 @@ import pathlib
 
 import numpy as np
 
-from imbalance_stream.evaluate import map_cells
 from imbalance_stream.evaluate.protocols import count_param, reading_params
 from imbalance_stream.metrics.batch import binary_rates
+from imbalance_stream.parallel import map_cells
 from imbalance_stream.svm import DCILIncLPSVM, IncLPSVM, lpsvm_solution, wlpsvm_solution
 from reproduce.common import load_published, run_cells
 

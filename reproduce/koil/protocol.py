@@ -25,7 +25,7 @@ the data source in ``data`` (also in ``selected.json``) and are never set beside
 numbers.
 
 The cells of a search and of the trials are independent and run through
-:func:`imbalance_stream.evaluate.parallel.map_cells` (serial, processes or Dask).
+:func:`imbalance_stream.parallel.map_cells` (serial, processes or Dask).
 
 Registered protocols: ``koil.table3_2`` (synthetic Syn1-4), ``koil.table3_3`` (14 benchmarks),
 ``koil.table4_1`` (KOIL with multiple kernels), ``koil.fig3_1`` (budget-policy ablation curves),
@@ -45,9 +45,9 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from imbalance_stream.evaluate import map_cells
 from imbalance_stream.evaluate.protocols import count_param, reading_params
 from imbalance_stream.metrics.batch import roc_auc
+from imbalance_stream.parallel import map_cells
 from reproduce.common import Learner, load_published
 
 __all__ = [

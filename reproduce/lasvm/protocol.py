@@ -34,12 +34,13 @@ import time
 import numpy as np
 
 from imbalance_stream._numba.lasvm import compact_store
-from imbalance_stream.evaluate.parallel import map_cells
 from imbalance_stream.kernel import AveragedKernelPerceptron
 from imbalance_stream.metrics.batch import binary_rates, prbep, roc_auc
+from imbalance_stream.parallel import map_cells
 from imbalance_stream.svm import LASVM, LASVMG, LASVMI, LASVMNC, FullSVM
 from reproduce.common.published import load_published
 from reproduce.common.results import write_rows
+from reproduce.lasvm.figures import draw_mnist_ovr
 
 __all__ = [
     "CH3_METHODS",
@@ -469,8 +470,6 @@ def mnist_ovr(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progre
     results = _execute(cells, out_dir, n_jobs, scheduler, progress, "MNIST one-vs-rest")
     rows = _summary(results, (), ("error", "n_sv", "cpu_seconds")) + _multiclass(results, digits)
     if out_dir is not None:  # Figs. 3.1, 3.2, 3.4 and 3.5 as PNG files
-        from reproduce.lasvm.curves import draw_mnist_ovr
-
         draw_mnist_ovr(rows, pathlib.Path(out_dir))
     return rows
 

@@ -163,15 +163,18 @@ FOLDS_ONLY = {"w8a": 49749, "shuttle": 43500}
 
 
 def _data_file(stem: str) -> DataFile:
-    """The DataFile of ``koil/<stem>`` or ``koil/<stem>.gz``, whichever is stored."""
+    """The DataFile of ``koil/<stem>`` or ``koil/<stem>.gz``, whichever is stored; it is fetched
+    with the other files of its set, as ``koil-<set>``."""
     stored = stem if stem in _SHA else stem + ".gz"
     sha, content = _SHA[stored]
+    name = stem.removesuffix("_IdxCv").removesuffix("_IdxAsso")
     return DataFile(
         "koil/" + stored,
         sha,
         _URL + stem,
         content_sha256=content,
         note="The stored copy is gzip-compressed (gzip -9 -n)." if stored.endswith(".gz") else "",
+        fetch_name="koil-" + name,
     )
 
 

@@ -19,6 +19,7 @@ FILES = {
         _ORIGIN,
         content_sha256="ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db",
         note=_GZ,
+        fetch_name="mnist",
     ),
     "train-labels": DataFile(
         "mnist/train-labels.idx1-ubyte.gz",
@@ -27,6 +28,7 @@ FILES = {
         _ORIGIN,
         content_sha256="65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5",
         note=_GZ,
+        fetch_name="mnist",
     ),
     "test-images": DataFile(
         "mnist/t10k-images.idx3-ubyte.gz",
@@ -35,6 +37,7 @@ FILES = {
         _ORIGIN,
         content_sha256="0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7",
         note=_GZ,
+        fetch_name="mnist",
     ),
     "test-labels": DataFile(
         "mnist/t10k-labels.idx1-ubyte.gz",
@@ -43,5 +46,6 @@ FILES = {
         _ORIGIN,
         content_sha256="ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2",
         note=_GZ,
+        fetch_name="mnist",
     ),
 }

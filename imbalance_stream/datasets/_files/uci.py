@@ -22,6 +22,7 @@ FILES = {
         ),
         content_sha256="e9314b7ebd4b4b59a3b3d65f7316663963777b16a46786877651dbbaa640b36a",
         note="The stored copy is gzip-compressed (gzip -9 -n) under this name.",
+        fetch_name="magic04",
     ),
     "spambase": DataFile(
         "uci/spambase.data",
@@ -32,12 +33,14 @@ FILES = {
             "55d02c648fe0800b47292f018ca0dde7707c24d3",
             "spambase.data",
         ),
+        fetch_name="spambase",
     ),
     "abalone": DataFile(
         "uci/abalone.data",
         "de37cdcdcaaa50c309d514f248f7c2302a5f1f88c168905eba23fe2fbc78449f",
         UCI + "abalone/abalone.data",
         github_blob(*_MAYANK, "data/abalone.data"),
+        fetch_name="abalone",
     ),
     "breast-cancer-wisconsin": DataFile(
         "uci/breast-cancer-wisconsin.csv",
@@ -49,6 +52,7 @@ FILES = {
             "breast-cancer-wisconsin.data",
         ),
         note="The stored copy is the UCI file with a header line added.",
+        fetch_name="breast-cancer-wisconsin",
     ),
     "car": DataFile(
         "uci/car.csv",
@@ -56,17 +60,20 @@ FILES = {
         UCI + "car/car.data",
         github_blob(*_MAYANK, "car.data"),
         note="The stored copy is the UCI file with a header line added.",
+        fetch_name="car",
     ),
     "pendigits.tra": DataFile(
         "uci/pendigits.tra",
         "e2b9eb9f0d0467e2b64a4816a3420edf2b8043447576f4b84337aba44a9f97d3",
         UCI + "pendigits/pendigits.tra",
         github_blob(*_PEN, "pendigits.tra"),
+        fetch_name="pendigits",
     ),
     "pendigits.tes": DataFile(
         "uci/pendigits.tes",
         "8bd03229c5c5291fefe43e45465dd948d2645bf23328b9d993e0b777666b2015",
         UCI + "pendigits/pendigits.tes",
         github_blob(*_PEN, "pendigits.tes"),
+        fetch_name="pendigits",
     ),
 }
