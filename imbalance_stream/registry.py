@@ -80,8 +80,8 @@ from .base.validation import did_you_mean
 __all__ = [
     "ALLOWED_PREFIXES",
     "KINDS",
-    "SpecError",
     "SIZE_CAPS",
+    "SpecError",
     "aliases",
     "build",
     "check_size",

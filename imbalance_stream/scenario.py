@@ -431,7 +431,7 @@ class Scenario(NamedSpecs):
             from imbalance_stream.datasets import ImbalancedStream
 
             ratio = imbalance["ratio"]
-            if isinstance(ratio, Mapping) or isinstance(ratio, str):
+            if isinstance(ratio, (Mapping, str)):
                 ratio = build(ratio, "schedule", "stream.imbalance.ratio")
                 if offset:
                     ratio = _Shifted(ratio, offset)

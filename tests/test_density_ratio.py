@@ -219,7 +219,7 @@ def test_interior_point_kmm_that_stops_short_raises(monkeypatch):
         }
 
     monkeypatch.setattr(cvxopt.solvers, "qp", singular)
-    with pytest.raises(NumericalError, match="stopped at iteration 3, relative gap 5.0e-01"):
+    with pytest.raises(NumericalError, match=r"stopped at iteration 3, relative gap 5.0e-01"):
         solve_kmm(np.eye(3), np.ones(3), 10.0, 1e-10, 1e-9, 100, solver="interior-point")
 
 

@@ -98,7 +98,7 @@ def test_a_wrong_download_is_refused_and_not_left_behind(tmp_path):
     mirror = tmp_path / "mirror"
     mirror_path(mirror, source.url).write_bytes(b"wrong\n")
     home = tmp_path / "home"
-    with serve(mirror) as url, pytest.raises(ChecksumError, match="x/f.txt"):
+    with serve(mirror) as url, pytest.raises(ChecksumError, match=r"x/f.txt"):
         fetch._fetch_one(source, home, base_url=url, force=False, timeout=10, log=None)
     assert list((home / "x").iterdir()) == []
 

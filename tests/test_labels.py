@@ -37,7 +37,7 @@ def _warmed(cls):
 def test_a_value_that_is_no_label_is_refused_and_changes_nothing(cls, label):
     for model in (cls(), _warmed(cls)):  # before and after the classes are known
         before = pickle.dumps(model)
-        with pytest.raises(UnknownLabel, match="not a class label|label is None"):
+        with pytest.raises(UnknownLabel, match=r"not a class label|label is None"):
             model.learn_one({"x": 1.0}, label)
         assert pickle.dumps(model) == before
 

@@ -106,9 +106,9 @@ def test_an_unregistered_protocol_is_refused_in_one_line_and_never_imported(
 
 
 def test_a_near_miss_gets_a_suggestion():
-    with pytest.raises(ProtocolError, match="did you mean 'reproduce.acog.protocol:table8'"):
+    with pytest.raises(ProtocolError, match=r"did you mean 'reproduce.acog.protocol:table8'"):
         get_protocol("reproduce.acog.protocol:table9")
-    with pytest.raises(ProtocolError, match="now named 'reproduce.acog.protocol:table8'"):
+    with pytest.raises(ProtocolError, match=r"now named 'reproduce.acog.protocol:table8'"):
         get_protocol("acog.table8")  # the names of 0.1
 
 

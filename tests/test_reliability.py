@@ -209,7 +209,7 @@ def test_labels_that_are_no_class_label_are_refused(cls, params):
         pytest.skip("an anomaly detector learns without labels")
     for label in BAD_LABELS:
         before = pickle.dumps(model)
-        with pytest.raises(UnknownLabel, match="not a class label|label is None"):
+        with pytest.raises(UnknownLabel, match=r"not a class label|label is None"):
             model.learn_one(VALID[0], label)
         assert pickle.dumps(model) == before
     # an unseen label: a binary model refuses it naming it, a multi-class one learns a class
@@ -367,9 +367,9 @@ def test_finding_3_an_extreme_finite_value_is_refused_and_poisons_nothing():
     for cls in (COG, PAUM, Perceptron, ROMMA, SACOG):
         model = warmed(cls, {})
         before = pickle.dumps(model)
-        with pytest.raises(InvalidFeature, match="'f0'.*beyond the limit"):
+        with pytest.raises(InvalidFeature, match=r"'f0'.*beyond the limit"):
             model.learn_one({"f0": 1e155}, True)
-        with pytest.raises(InvalidFeature, match="'f0'.*beyond the limit"):
+        with pytest.raises(InvalidFeature, match=r"'f0'.*beyond the limit"):
             model.predict_proba_one({"f0": -1e200})
         assert pickle.dumps(model) == before
 
@@ -382,7 +382,7 @@ def test_finding_3_an_update_that_overflows_is_rolled_back_whole():
         model.learn_one({"a": 1.0}, True)
         model._weights[0] = -1.7e308  # a state at the edge of the float range
         before = pickle.dumps(model)
-        with pytest.raises(NumericalError, match="non-finite|overflow"):
+        with pytest.raises(NumericalError, match=r"non-finite|overflow"):
             # the margin overflows to -inf, and the step with it; the sample adds a name first
             model.learn_one({"a": MAX_ABS_VALUE, "new": 1.0}, True)
         assert pickle.dumps(model) == before

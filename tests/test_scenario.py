@@ -54,7 +54,7 @@ def test_the_catalog_is_current():
     from imbalance_stream import catalog
     from imbalance_stream.registry import kind_of, scan
 
-    assert catalog.CLASSES == scan()
+    assert scan() == catalog.CLASSES
     for full, kind in catalog.CLASSES.values():
         assert kind_of(resolve(full)) == kind
 
@@ -140,11 +140,11 @@ def test_resolve_checks_the_kind():
 
 
 def test_resolve_suggests_close_names():
-    with pytest.raises(SpecError, match="did you mean 'river.linear_model.LogisticRegression'"):
+    with pytest.raises(SpecError, match=r"did you mean 'river.linear_model.LogisticRegression'"):
         resolve("river.linear_model.LogistcRegression")
     with pytest.raises(SpecError, match="did you mean 'ACOG'"):
         resolve("ACOGG")
-    with pytest.raises(SpecError, match="did you mean 'river.datasets.synth'"):
+    with pytest.raises(SpecError, match=r"did you mean 'river.datasets.synth'"):
         resolve("river.datasets.synt.SEA")
 
 
@@ -686,7 +686,7 @@ def test_a_delay_shows_each_arrival_to_observe_one():
 
 
 def test_a_negative_delay_is_refused():
-    with pytest.raises(ScenarioError, match="stream.delay"):
+    with pytest.raises(ScenarioError, match=r"stream.delay"):
         parse(DELAYED.replace("delay = 100", "delay = -1"), name="bad")
 
 

@@ -10,14 +10,14 @@ from numba import njit
 from .cost import hinge_margin_slope_jit, laplace_ratio_jit
 
 __all__ = [
+    "NO_UPDATE",
+    "REFUSED",
+    "UPDATED",
     "acog_diag_learn",
     "acog_diag_step",
     "acog_full_learn",
     "acog_full_step",
     "arow_full_step",
-    "NO_UPDATE",
-    "REFUSED",
-    "UPDATED",
     "covariance_times_sparse",
     "downdate_is_finite",
     "probit",

@@ -14,6 +14,7 @@ from .validation import InvalidParameter
 REFUSALS = (InvalidFeature, UnknownLabel, FeatureSpaceFull, NumericalError)
 
 __all__ = [
+    "REFUSALS",
     "ArrayRows",
     "BinaryClassifier",
     "FeatureSpace",
@@ -21,14 +22,13 @@ __all__ = [
     "InvalidFeature",
     "InvalidParameter",
     "NumericalError",
-    "REFUSALS",
     "UnknownLabel",
     "as_float",
+    "capacity_for",
     "check_label",
+    "grow_matrix",
+    "grow_vector",
     "is_anomaly_detector",
     "last_step",
     "watches_arrivals",
-    "capacity_for",
-    "grow_matrix",
-    "grow_vector",
 ]

@@ -116,13 +116,16 @@ def check_label_for(model, y):
         check_label_one(y)
         return y
     check_label(y)
-    if isinstance(final, base.Classifier) and not final._multiclass:
-        if y not in RIVER_BINARY_LABELS:
-            raise UnknownLabel(
-                f"label {y!r} is not a class of {type(final).__name__}: River's binary "
-                "classifiers learn True/False (or 1/0); for more classes wrap it in "
-                "river.multiclass.OneVsRestClassifier"
-            )
+    if (
+        isinstance(final, base.Classifier)
+        and not final._multiclass
+        and y not in RIVER_BINARY_LABELS
+    ):
+        raise UnknownLabel(
+            f"label {y!r} is not a class of {type(final).__name__}: River's binary "
+            "classifiers learn True/False (or 1/0); for more classes wrap it in "
+            "river.multiclass.OneVsRestClassifier"
+        )
     return y
 
 

@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "KERNEL_MAX_FEATURES",
     "MAX_ABS_VALUE",
     "MAX_FEATURES",
     "QUADRATIC_MAX_FEATURES",
-    "KERNEL_MAX_FEATURES",
     "FeatureSpace",
     "FeatureSpaceFull",
     "InvalidFeature",

@@ -182,9 +182,12 @@ def check_choice(name: str, value, choices: Sequence, *, optional: bool = False)
         return None
     for choice in choices:
         # strings match only strings, and an array's elementwise == never counts as a match
-        if isinstance(choice, str) == isinstance(value, str) and not isinstance(value, np.ndarray):
-            if value == choice:
-                return choice
+        if (
+            isinstance(choice, str) == isinstance(value, str)
+            and not isinstance(value, np.ndarray)
+            and value == choice
+        ):
+            return choice
     listed = ", ".join(repr(c) for c in choices)
     prefix = "None or " if optional else ""
     raise InvalidParameter(f"{name} must be {prefix}one of {listed}, got {value!r}")

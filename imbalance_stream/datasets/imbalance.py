@@ -13,6 +13,7 @@ from __future__ import annotations
 import abc
 import bisect
 import collections
+import itertools
 import math
 import numbers
 import random
@@ -187,7 +188,7 @@ class Piecewise(Schedule):
         at = tuple(int(a) for a in at)
         if len(values) != len(at) + 1:
             raise ValueError(f"need len(values) == len(at) + 1, got {len(values)} and {len(at)}")
-        if any(a < 0 for a in at) or any(b <= a for a, b in zip(at, at[1:])):
+        if any(a < 0 for a in at) or any(b <= a for a, b in itertools.pairwise(at)):
             raise ValueError(f"at must be non-negative and strictly increasing, got {at!r}")
         self.values = values
         self.at = at

@@ -44,21 +44,21 @@ from .ulsif import ULSIF
 from .ulsif_reweighter import ULSIFReweighter
 
 __all__ = [
-    "AutoKMM",
     "DDR",
+    "IWLSPC",
+    "KLIEP",
+    "KMM",
+    "ULSIF",
+    "AutoKMM",
     "DDRReweighter",
     "DensityRatioEstimator",
     "EstimatorReweighter",
     "ImportanceWeighted",
-    "IWLSPC",
     "KDERatio",
-    "KLIEP",
     "KLIEPReweighter",
-    "KMM",
     "KMMReweighter",
     "NotFitted",
     "Reweighter",
-    "ULSIF",
     "ULSIFReweighter",
     "WeightedTSVM",
 ]

@@ -13,7 +13,7 @@ from .base import DensityRatioEstimator
 from .gaussian import gaussian_gram, gaussian_reference, sq_distances
 from .kmm_solvers import smoothed_weight, solve_kmm
 
-__all__ = ["AutoKMM", "SIGMA_GRID", "j_score", "rls_loo"]
+__all__ = ["SIGMA_GRID", "AutoKMM", "j_score", "rls_loo"]
 
 #: The width grid of Chapter 6, as multiples of the median distance: 0.1 to 3 in steps of 0.1,
 #: then 4 to 10 in steps of 1 (37 candidates).

@@ -13,7 +13,7 @@ from river import base
 from imbalance_stream.base.features import MAX_ABS_VALUE
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
-__all__ = ["COUNT", "DensityRatioEstimator", "FOLDS", "NotFitted", "SEED", "WIDTH", "as_matrix"]
+__all__ = ["COUNT", "FOLDS", "SEED", "WIDTH", "DensityRatioEstimator", "NotFitted", "as_matrix"]
 
 #: The rules the estimators check their parameters by, ``rule(name, value)`` returning the value
 #: accepted: a Gaussian width (None: chosen from the data), a count of at least 1, a number of

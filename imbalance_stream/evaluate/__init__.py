@@ -27,10 +27,10 @@ __getattr__ = deprecated_aliases(
 
 
 __all__ = [
-    "ModelFailed",
-    "StreamFailed",
-    "PrequentialResult",
     "ArrayReplayResult",
+    "ModelFailed",
+    "PrequentialResult",
+    "StreamFailed",
     "has_array_path",
     "map_cells",
     "plot_curves",

@@ -26,12 +26,12 @@ from .precision_at_t import PrecisionAtT
 from .weighted import Sensitivity, Specificity, WeightedCost, WeightedSum
 
 __all__ = [
-    "ExactROCAUC",
     "PRBEP",
+    "ExactROCAUC",
     "PrecisionAtT",
-    "batch",
     "Sensitivity",
     "Specificity",
     "WeightedCost",
     "WeightedSum",
+    "batch",
 ]

@@ -216,9 +216,8 @@ def to_float(name, value) -> float:
             number = float(value)
         except ValueError:
             raise Reject(f"column {name!r}: cannot read {value!r} as a number") from None
-    elif kind is float or kind is int:
-        number = float(value)
-    elif isinstance(value, (numbers.Real, decimal.Decimal)):  # bool, numpy numbers, SQL DECIMAL
+    elif kind is float or kind is int or isinstance(value, (numbers.Real, decimal.Decimal)):
+        # (bool, numpy numbers and a SQL DECIMAL too)
         number = float(value)
     else:
         raise Reject(f"column {name!r}: cannot read {value!r} as a number")

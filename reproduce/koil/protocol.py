@@ -654,8 +654,8 @@ def table(params: dict, *, out_dir, n_jobs=None, scheduler=None, progress=False,
                 single = np.array([a for a, _, _ in results[(dataset, MKL_PAIRS[name])]])
                 mark, p_values = compare([aucs], single)
                 mark = {"•": "•", "○": "•", "": "-", "-": ""}[mark]
-            elif (
-                name in references or name in MKL_PAIRS.values() and settings.get("paper") == "4.1"
+            elif name in references or (
+                name in MKL_PAIRS.values() and settings.get("paper") == "4.1"
             ):
                 mark, p_values = "", []
             else:

@@ -212,7 +212,7 @@ def test_transaction_cost_takes_an_mnist_task_with_section_3_2_2_settings():
 
     model = build("mnist-8", "LASVM", None)
     assert (model.C, model.gamma, model.cache_mb) == protocol.CH3_SETTINGS["mnist"]
-    assert build("mnist-8", "LASVM-I", None).C == protocol.CH6_SETTINGS["mnist-8"][0]
+    assert protocol.CH6_SETTINGS["mnist-8"][0] == build("mnist-8", "LASVM-I", None).C
 
 
 def test_runs_given_as_indices_draw_the_same_orders_as_a_count():
