@@ -506,18 +506,13 @@ def table6_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
 #: The suffix of a method's row measured after a final CLEAN that keeps no ``alpha = 0`` member
 #: (the thesis's LASVM-G row holds none; D-LASVM-53).
 FINAL_CLEAN = " + CLEAN(m=0)"
-#: The columns of Table 6.1 (totals, then by region), and the table's reading as percentages.
-TABLE6_1_QUANTITIES = (
+#: The counts of Table 6.1: totals, then by region of the Ramp.
+TABLE6_1_COUNTS = (
     "n_sv",
     "n_non_sv",
     "admitted",
     "cleaned",
     *(f"{kind}_{region}" for kind in ("admitted", "cleaned", "sv", "non_sv") for region in REGIONS),
-    *(
-        f"{region}_{what}"
-        for region in ("left", "right")
-        for what in ("share", "sv_pct", "cleaned_pct")
-    ),
 )
 
 
@@ -527,11 +522,8 @@ def _percent(part, whole) -> float:
 
 def _table6_1_counts(model) -> dict:
     """Table 6.1's counts for a chapter 6 model: its expansion (#SV, #non-SV), the samples
-    admitted and the members CLEAN removed, in total and by the Ramp region of their admission;
-    and the table's reading in percentages: each flat part's share of the admissions, and of the
-    samples admitted there, the share that is a support vector now and the share cleaned."""
-    admitted, cleaned = model.n_admitted_by_region_, model.n_cleaned_by_region_
-    support, non_support = model.n_support_by_region_, model.n_non_support_by_region_
+    admitted and the members CLEAN removed, in total and by the Ramp region of their admission,
+    and the support vectors and ``alpha = 0`` members by the same regions."""
     row = {
         "n_sv": model.n_support_,
         "n_non_sv": model.n_expansion_ - model.n_support_,
@@ -539,17 +531,30 @@ def _table6_1_counts(model) -> dict:
         "cleaned": model.n_cleaned_,
     }
     for kind, counts in (
-        ("admitted", admitted),
-        ("cleaned", cleaned),
-        ("sv", support),
-        ("non_sv", non_support),
+        ("admitted", model.n_admitted_by_region_),
+        ("cleaned", model.n_cleaned_by_region_),
+        ("sv", model.n_support_by_region_),
+        ("non_sv", model.n_non_support_by_region_),
     ):
         row |= {f"{kind}_{region}": counts[region] for region in REGIONS}
-    for region in ("left", "right"):
-        row[f"{region}_share"] = _percent(admitted[region], row["admitted"])
-        row[f"{region}_sv_pct"] = _percent(support[region], admitted[region])
-        row[f"{region}_cleaned_pct"] = _percent(cleaned[region], admitted[region])
     return row
+
+
+def _table6_1_shares(counts: dict) -> dict:
+    """The table's reading as percentages of ``counts`` (a row's, or the thesis's): each flat
+    part's share of the admissions, and of the samples admitted there, the share that is a
+    support vector and the share cleaned; only those the counts given allow."""
+    shares = {}
+    for region in ("left", "right"):
+        admitted = counts.get(f"admitted_{region}")
+        for name, part, whole in (
+            ("share", admitted, counts.get("admitted")),
+            ("sv_pct", counts.get(f"sv_{region}"), admitted),
+            ("cleaned_pct", counts.get(f"cleaned_{region}"), admitted),
+        ):
+            if part is not None and whole is not None:
+                shares[f"{region}_{name}"] = _percent(part, whole)
+    return shares
 
 
 def _table6_1_cell(cell: dict) -> list[dict]:
@@ -562,10 +567,12 @@ def _table6_1_cell(cell: dict) -> list[dict]:
     for x, label in zip(as_dicts(X_train), y_train.tolist()):
         model.learn_one(x, label)
     head = {"table": "6.1", "dataset": dataset, "run": run, "n_train": len(y_train)}
-    rows = [{**head, "method": method, **_table6_1_counts(model)}]
+    counts = _table6_1_counts(model)
+    rows = [{**head, "method": method, **counts, **_table6_1_shares(counts)}]
     if model.clean_every:  # FULL SVM never cleans
         model.clean(0)
-        rows.append({**head, "method": method + FINAL_CLEAN, **_table6_1_counts(model)})
+        counts = _table6_1_counts(model)
+        rows.append({**head, "method": method + FINAL_CLEAN, **counts, **_table6_1_shares(counts)})
     return rows
 
 
@@ -590,15 +597,13 @@ def table6_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
         paper = published.get(dataset, {}).get(method.removesuffix(FINAL_CLEAN), {})
         row = {"dataset": dataset, "method": method, "runs": len(runs)}
         row["n_train"] = runs[0]["n_train"]
-        for quantity in TABLE6_1_QUANTITIES:
-            row[quantity] = _mean(runs, quantity)
+        counts = {quantity: _mean(runs, quantity) for quantity in TABLE6_1_COUNTS}
+        # the percentages of the mean counts, as the thesis's are of its counts
+        paper = {**paper, **_table6_1_shares(paper)}  # a copy: the published table is cached
+        for quantity, value in {**counts, **_table6_1_shares(counts)}.items():
+            row[quantity] = value
             if quantity in paper:
                 row[f"paper_{quantity}"] = paper[quantity]
-        for region in ("left", "right"):  # the thesis's reading, from its printed counts
-            if f"admitted_{region}" in paper and f"cleaned_{region}" in paper:
-                row[f"paper_{region}_cleaned_pct"] = _percent(
-                    paper[f"cleaned_{region}"], paper[f"admitted_{region}"]
-                )
         rows.append(row)
     return rows
 
