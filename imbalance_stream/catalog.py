@@ -172,6 +172,7 @@ PROTOCOLS: tuple[str, ...] = (
     "reproduce.lasvm.curves:reprocess_sweep",
     "reproduce.lasvm.protocol:mnist_ovr",
     "reproduce.lasvm.protocol:table3_2",
+    "reproduce.lasvm.protocol:table6_1",
     "reproduce.lasvm.protocol:table6_3",
 )
 

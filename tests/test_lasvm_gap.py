@@ -24,7 +24,8 @@ FAMILY = (LASVMG, LASVMNC, LASVMI, FullSVM)
 class ReferenceGapSVM:
     """PROCESS, REPROCESS, the gap, the gap target and CLEAN of chapter 6 on dense vectors, with
     the corrections and choices of the package (D-LASVM-9 to 16): members in slots, removal by
-    moving the last slot into the hole."""
+    moving the last slot into the hole; and Table 6.1's bookkeeping (D-LASVM-53): each member's
+    Ramp region at admission, the admissions and CLEAN's removals by region."""
 
     def __init__(
         self, C, gamma, tau, ramp="none", s=-1.0, min_support=0, every=0, keep=0, n_seed=0
@@ -35,6 +36,13 @@ class ReferenceGapSVM:
         self.X: list[np.ndarray] = []
         self.alpha, self.g, self.A, self.B, self.y, self.key = [], [], [], [], [], []
         self.arrivals = self.skipped = self.flat = self.cleaned = 0
+        self.region: list[str] = []  # Table 6.1: "left" (z < s), "slope", "right" (z > 1)
+        self.admitted_by = dict.fromkeys(("left", "slope", "right"), 0)
+        self.cleaned_by = dict.fromkeys(("left", "slope", "right"), 0)
+
+    def columns(self):
+        """The lists that hold one entry per member, in slot order."""
+        return (self.X, self.alpha, self.g, self.A, self.B, self.y, self.key, self.region)
 
     @staticmethod
     def sequential_dot(a, b):
@@ -122,9 +130,10 @@ class ReferenceGapSVM:
             for a, value in zip(self.alpha, qrow.tolist()):
                 g_new -= a * value
             low, high = min(0.0, c_y * y) - beta * y, max(0.0, c_y * y) - beta * y  # eq. 6.13
+            region = "left" if z < self.s else "right" if z > 1.0 else "slope"
+            self.admitted_by[region] += 1
             for array, value in zip(
-                (self.X, self.alpha, self.g, self.A, self.B, self.y, self.key),
-                (x, 0.0, g_new, low, high, y, float(self.arrivals)),
+                self.columns(), (x, 0.0, g_new, low, high, y, float(self.arrivals), region)
             ):
                 array.append(value)
             self.step(len(self.X) - 1)
@@ -139,7 +148,8 @@ class ReferenceGapSVM:
             return
         ranked = sorted(zero, key=lambda s: (abs(self.g[s]), -self.key[s]))
         for s in sorted(ranked[keep:], reverse=True):
-            for array in (self.X, self.alpha, self.g, self.A, self.B, self.y, self.key):
+            self.cleaned_by[self.region[s]] += 1
+            for array in self.columns():
                 array[s] = array[-1]
                 array.pop()
             self.cleaned += 1
@@ -162,6 +172,12 @@ def as_dicts(X):
 def members(model):
     count = model.n_expansion_
     return tuple(a[:count] for a in model._model)
+
+
+def regions(model) -> list[str]:
+    """Each member's Ramp region at admission, by slot."""
+    names = ("left", "slope", "right", "unknown")
+    return [names[code] for code in model._region[: model.n_expansion_].tolist()]
 
 
 # ---- the jitted loop against the reference ------------------------------------------------------
@@ -210,11 +226,14 @@ def test_gap_loop_matches_numpy_reference(cls, params, ramp):
             np.testing.assert_array_equal(labels, ref.y)
             np.testing.assert_array_equal(lower, ref.A)
             np.testing.assert_array_equal(keys, ref.key)
+            assert regions(model) == ref.region
     assert (model.n_skipped_, model.n_admitted_flat_, model.n_cleaned_) == (
         ref.skipped,
         ref.flat,
         ref.cleaned,
     )
+    assert model.n_admitted_by_region_ == ref.admitted_by
+    assert model.n_cleaned_by_region_ == ref.cleaned_by
     assert model.duality_gap_ == pytest.approx(ref.gap(), rel=1e-9, abs=1e-12)
     assert model.n_capped_ == 0
 
@@ -358,6 +377,139 @@ def test_box_gradient_and_gap_invariants(labels, seed, C, cls, finish):
             1e-3,
             model._work,
         )
+
+
+REGIONS = ("left", "slope", "right")
+
+
+def assert_table_6_1_adds_up(model, n_arrivals):
+    """Every admitted sample is a support vector, a member with alpha = 0, or cleaned, in the
+    region of the Ramp it was admitted in; and the regions together are the model's counts."""
+    admitted, cleaned = model.n_admitted_by_region_, model.n_cleaned_by_region_
+    support, non_support = model.n_support_by_region_, model.n_non_support_by_region_
+    assert tuple(admitted) == tuple(cleaned) == tuple(support) == tuple(non_support) == REGIONS
+    for region in REGIONS:
+        assert admitted[region] == support[region] + non_support[region] + cleaned[region]
+    assert sum(admitted.values()) == n_arrivals - model.n_skipped_
+    assert sum(admitted.values()) == model.n_expansion_ + model.n_cleaned_
+    assert sum(cleaned.values()) == model.n_cleaned_
+    assert sum(support.values()) == model.n_support_
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(1, 80),
+    noise=st.sampled_from([0.0, 0.1, 0.3]),
+    seed=st.integers(0, 2**16),
+    cls=st.sampled_from(FAMILY),
+    every=st.integers(0, 9),
+    keep=st.integers(0, 4),
+    s=st.sampled_from([-1.0, -0.3, 0.5]),
+    extra_clean=st.lists(st.integers(0, 79), max_size=3),
+)
+def test_table_6_1_counts_add_up(n, noise, seed, cls, every, keep, s, extra_clean):
+    """Table 6.1's bookkeeping (D-LASVM-53), whatever the stream, the CLEAN schedule, the calls
+    of ``clean`` and the Ramp's ``s``: admitted = #SV + #non-SV + cleaned in each region. The
+    labels follow a linear rule (flipped at random with probability ``noise``), so that samples
+    arrive in every region and CLEAN has members with alpha = 0 to remove."""
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(scale=2.0, size=(n, 3)), 1)
+    labels = ((X[:, 0] + 0.5 * X[:, 1] > 0) ^ (rng.random(n) < noise)).tolist()
+    params: dict = {"C": 3.0, "gamma": 0.7}
+    if cls is not FullSVM:
+        params.update(clean_every=every, clean_keep=keep)
+    if cls in (LASVMNC, LASVMI):
+        params["s"] = s
+    if cls is LASVMNC:
+        params["min_support"] = 2
+    model = cls(**params)
+    n_arrivals = 0
+    for t, (x, label) in enumerate(zip(as_dicts(X), labels)):
+        model.learn_one(x, label)
+        n_arrivals += bool(x)  # an empty sample is not an arrival
+        if t in extra_clean:
+            model.clean(keep=int(rng.integers(0, 3)))
+        assert_table_6_1_adds_up(model, n_arrivals)
+    if cls is FullSVM and not extra_clean:
+        assert model.n_cleaned_by_region_ == dict.fromkeys(REGIONS, 0)
+    if cls is LASVMNC:  # beta = C only for a sample admitted with z < s (eq. 6.12)
+        assert model.n_admitted_flat_ <= model.n_admitted_by_region_["left"]
+    copy = pickle.loads(pickle.dumps(model))
+    assert copy.n_admitted_by_region_ == model.n_admitted_by_region_
+    assert copy.n_support_by_region_ == model.n_support_by_region_
+
+
+def test_table_6_1_regions_on_exact_scores():
+    """A linear model whose scores are exact: a sample's region is where its ``z = y f(x)`` lay
+    before it was learned, with Table 6.1's strict inequalities (``z = s`` and ``z = 1`` are on
+    the slope), and CLEAN's removals are counted in the region of their admission."""
+    model = LASVMG(kernel="linear", C=10.0, clean_every=0)
+    model.learn_one({0: 1.0}, True)  # z = 0: slope; alpha = g / K = 1, so f(x) = x
+    assert model.n_admitted_by_region_ == {"left": 0, "slope": 1, "right": 0}
+    model.learn_one({0: 3.0}, True)  # z = 3 > 1: right; g = -2 < 0 at alpha = A = 0: no step
+    model.learn_one({0: 3.0}, False)  # z = -3 < s = -1: left, whatever learning it sets off
+    assert model.n_admitted_by_region_ == {"left": 1, "slope": 1, "right": 1}
+    # its step raised the gradient of the positive at 3, which REPROCESS made a support
+    # vector: a member keeps the region of its admission whatever it became
+    assert model.n_support_by_region_ == {"left": 1, "slope": 1, "right": 1}
+    assert model.decision_one({0: 10.0}) > 1.0
+    model.learn_one({0: 10.0}, True)  # z > 1: right, g < 0 at alpha = A = 0: stays at 0
+    assert model.n_non_support_by_region_ == {"left": 0, "slope": 0, "right": 1}
+    assert model.clean(keep=0) == 1
+    assert model.n_cleaned_by_region_ == {"left": 0, "slope": 0, "right": 1}
+    assert regions(model) == ["slope", "right", "left"]
+    model.learn_one({0: -9.0}, True)  # z < s: left, in slot 3
+    model.learn_one({0: 0.1}, True)  # slot 4
+    members_before = regions(model)
+    alpha = members(model)[0]
+    removed = [region for region, a in zip(members_before, alpha.tolist()) if a == 0.0]
+    cleaned = dict(model.n_cleaned_by_region_)
+    model.clean(keep=0)
+    for region in REGIONS:  # each removal counted in its member's region, the others moved
+        assert model.n_cleaned_by_region_[region] == cleaned[region] + removed.count(region)
+    kept = [region for region, a in zip(members_before, alpha.tolist()) if a != 0.0]
+    assert sorted(regions(model)) == sorted(kept)
+
+    for label in (True, False):  # z = 1, then z = -1 = s: on the slope, not in a flat part
+        exact = LASVMG(kernel="linear", C=10.0, clean_every=0)
+        exact.learn_one({0: 1.0}, True)
+        exact.learn_one({0: 1.0}, label)
+        assert exact.n_admitted_by_region_ == {"left": 0, "slope": 2, "right": 0}
+    # LASVM-NC's s is its own: z = -3 is left of s = -1 but not of s = -5
+    for s, expected in ((-1.0, "left"), (-5.0, "slope")):
+        nc = LASVMNC(kernel="linear", C=10.0, s=s, min_support=0, clean_every=0)
+        nc.learn_one({0: 1.0}, True)
+        nc.learn_one({0: 3.0}, False)
+        assert regions(nc)[1] == expected
+
+
+def test_a_model_pickled_before_the_bookkeeping_counts_from_then_on():
+    """A model pickled without Table 6.1's arrays unpickles with its members in no region (their
+    admission was not recorded) and counts every later admission and removal; its learning is
+    the same as the original's."""
+    X, y = stream(200, seed=8)
+    dicts = as_dicts(X)
+    model = LASVMG(gamma=0.5, clean_every=30, clean_keep=5)
+    for x, label in zip(dicts[:100], y[:100]):
+        model.learn_one(x, bool(label))
+    state = dict(pickle.loads(pickle.dumps(model)).__getstate__())  # arrays not shared
+    del state["_region"], state["_region_counts"]
+    old = object.__new__(LASVMG)
+    old.__setstate__(state)
+    assert old.n_admitted_by_region_ == dict.fromkeys(REGIONS, 0)
+    assert old.n_support_by_region_ == dict.fromkeys(REGIONS, 0)
+    for x, label in zip(dicts[100:], y[100:]):
+        model.learn_one(x, bool(label))
+        old.learn_one(x, bool(label))
+    np.testing.assert_array_equal(members(old)[0], members(model)[0])
+    admitted, cleaned = old.n_admitted_by_region_, old.n_cleaned_by_region_
+    support, non_support = old.n_support_by_region_, old.n_non_support_by_region_
+    assert sum(admitted.values()) == 100 and old.n_cleaned_ > sum(cleaned.values()) > 0
+    for region in REGIONS:
+        assert admitted[region] == support[region] + non_support[region] + cleaned[region]
+    assert regions(old).count("unknown") == old.n_expansion_ - sum(support.values()) - sum(
+        non_support.values()
+    )
 
 
 def test_clean_changes_no_decision_and_keeps_the_smallest_gradients():

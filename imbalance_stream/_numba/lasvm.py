@@ -651,7 +651,9 @@ def learn_gap(
     the filter or the Ramp box from ``z = y f(x)`` (``ramp``, sections 6.2-6.3), the gap target
     (6.3), PROCESS (always admits; eq. 6.5 gradient), then REPROCESS while the gap (6.4,
     corrected) exceeds ``max(floor, target)``, at most ``max_steps`` times (D-LASVM-12).
-    Returns ``(status, reprocess steps, whether the cap stopped the loop)``."""
+    Returns ``(status, reprocess steps, whether the cap stopped the loop, z)``: ``z`` is the
+    sample's ``y f(x)`` before it was learned, which places it on the Ramp (Table 6.1's
+    bookkeeping is the caller's; the sample, when admitted, is member ``ints[COUNT] - 1``)."""
     sqnorm_x = _fresh_row(kind, gamma, store, ints, x, work, qrow)
     count = ints[COUNT]
     alpha = model[0]
@@ -660,7 +662,7 @@ def learn_gap(
         f += alpha[t] * qrow[t]
     z = y * f
     if ramp == RAMP_I and (z > 1.0 or z < s):
-        return SKIPPED, 0, False
+        return SKIPPED, 0, False, z
     beta = 0.0
     if ramp == RAMP_NC and z < s and n_support(model, count) > min_sv:
         beta = c_y
@@ -677,11 +679,11 @@ def learn_gap(
         if gap <= threshold:
             break
         if steps >= max_steps:
-            return (ADMITTED_FLAT if beta > 0.0 else ADMITTED), steps, True
+            return (ADMITTED_FLAT if beta > 0.0 else ADMITTED), steps, True, z
         if j < 0 or not _gap_step(kind, gamma, store, model, cache, ints, j, work):
             break
         steps += 1
-    return (ADMITTED_FLAT if beta > 0.0 else ADMITTED), steps, False
+    return (ADMITTED_FLAT if beta > 0.0 else ADMITTED), steps, False, z
 
 
 @njit(cache=True)
@@ -697,10 +699,15 @@ def finish_gap(kind, gamma, store, model, cache, ints, tau, max_iter, work):
 
 
 @njit(cache=True)
-def clean(store, model, cache, ints, keep):
+def clean(store, model, cache, ints, keep, tags, removed):
     """CLEAN of chapter 6 (D-LASVM-13): when more than ``keep`` members have alpha = 0, keep the
     ``keep`` of smallest |g| (ties: the most recent, by the arrival time in the key slot) and
-    remove the others. Returns the number removed."""
+    remove the others. Returns the number removed.
+
+    ``tags`` holds a small non-negative integer per member slot that the caller attached to the
+    member (Table 6.1's Ramp region at admission): it moves with its member, as the member
+    arrays do, and ``removed[tag]`` counts each removed member under its tag. Nothing here reads
+    a tag otherwise, so the tags change no result."""
     alpha, grad, keys = model[0], model[1], model[6]
     count = ints[COUNT]
     zero = np.empty(count, np.int64)
@@ -716,5 +723,10 @@ def clean(store, model, cache, ints, keep):
     ranked = by_recency[np.argsort(np.abs(grad[by_recency]), kind="mergesort")]
     doomed = np.sort(ranked[keep:])
     for t in range(doomed.shape[0] - 1, -1, -1):  # from the end: the moved members stay valid
-        remove_member(store, model, cache, ints, doomed[t])
+        slot = doomed[t]
+        last = ints[COUNT] - 1
+        removed[tags[slot]] += 1
+        tags[slot] = tags[last]  # the last member moves into the hole, its tag with it
+        tags[last] = 0
+        remove_member(store, model, cache, ints, slot)
     return doomed.shape[0]

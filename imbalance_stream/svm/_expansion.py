@@ -108,7 +108,7 @@ class SupportVectorExpansion(BinaryClassifier):
 
     # ---- transactions: a step changes slots 0 .. count and appends to the store ---------------
 
-    _SLOT_ARRAYS = ("_start", "_nnz", "_sqnorm", "_qrow")
+    _SLOT_ARRAYS: tuple[str, ...] = ("_start", "_nnz", "_sqnorm", "_qrow")
     _FLAT_ARRAYS = ("_flat_indices", "_flat_values")
 
     def _snapshot(self, indices: np.ndarray) -> tuple:

@@ -16,6 +16,23 @@ __all__: list[str] = []
 #: Cap on the REPROCESS loop after one PROCESS (D-LASVM-12).
 MAX_REPROCESS = 10_000
 
+#: Table 6.1's regions of the Ramp ``R_s(z) = H_1(z) - H_s(z)`` (eq. 6.9), where a sample's
+#: ``z = y f(x)`` lay when PROCESS admitted it: the left flat part (``z < s``), the sloped part
+#: (``s <= z <= 1``) and the right flat part (``z > 1``). ``UNKNOWN`` marks the members of a model
+#: pickled before the bookkeeping existed (D-LASVM-53).
+LEFT, SLOPE, RIGHT, UNKNOWN = 0, 1, 2, 3
+REGIONS = ("left", "slope", "right")
+
+
+def ramp_region(z: float, s: float) -> int:
+    """The region of the Ramp that ``z = y f(x)`` lies in, for the hinge point ``s`` (Table 6.1's
+    columns, with their strict inequalities: ``z < s`` is Ramp(L), ``z > 1`` Ramp(R))."""
+    if z < s:
+        return LEFT
+    if z > 1.0:
+        return RIGHT
+    return SLOPE
+
 
 class GapSVM(SupportVectorExpansion):
     """``f(x) = sum_s alpha_s K(x_s, x)`` (b = 0) learned by the gap-driven loop of chapter 6.
@@ -25,6 +42,10 @@ class GapSVM(SupportVectorExpansion):
 
     _ramp = core.RAMP_NONE
     _COUNTERS = ("n_skipped_", "n_admitted_flat_", "n_cleaned_", "n_reprocess_", "n_capped_")
+    # Each member's Ramp region at admission (Table 6.1) is one more member slot: a step writes
+    # it in the new member's slot, so the transaction saves it as it saves the member arrays.
+    _SLOT_ARRAYS = (*SupportVectorExpansion._SLOT_ARRAYS, "_region")
+    _CHECKED = SupportVectorExpansion._CHECKED | {"_region", "_region_counts"}  # integers
 
     def __init__(
         self, C, gamma, kernel, tau, cache_mb, class_weight, positive, clean_every, clean_keep
@@ -37,6 +58,32 @@ class GapSVM(SupportVectorExpansion):
         self._arrivals = 0
         self._counts = np.zeros(5, dtype=np.int64)  # in the order of _COUNTERS
         self._admitted = np.zeros(2, dtype=np.int64)  # samples admitted, negative and positive
+        # Table 6.1: members admitted (row 0) and removed by CLEAN (row 1), by the Ramp region
+        # of their admission (columns LEFT, SLOPE, RIGHT, UNKNOWN)
+        self._region_counts = np.zeros((2, 4), dtype=np.int64)
+
+    # ---- the member slots of Table 6.1's bookkeeping -----------------------------------------
+
+    def _allocate_members(self, capacity: int) -> None:
+        super()._allocate_members(capacity)
+        self._region = np.zeros(capacity, dtype=np.int8)  # the Ramp region of each member
+
+    def _grow_members(self, capacity: int) -> None:
+        region = self._region
+        super()._grow_members(capacity)
+        self._region[: region.shape[0]] = region
+
+    def __setstate__(self, state):
+        if "_region" not in state:
+            # pickled before the bookkeeping: the regions of its members are not known, and its
+            # admissions and removals so far were not counted; count the members as admitted in
+            # UNKNOWN, so that every region's counts still add up
+            count = int(state["_ints"][core.COUNT])
+            state["_region"] = np.zeros(state["_start"].shape[0], dtype=np.int8)
+            state["_region"][:count] = UNKNOWN
+            state["_region_counts"] = np.zeros((2, 4), dtype=np.int64)
+            state["_region_counts"][0, UNKNOWN] = count
+        super().__setstate__(state)
 
     def _ramp_for(self, sign: float) -> int:
         """The Ramp mode of the next sample of class ``sign`` (LASVM-I overrides it)."""
@@ -54,7 +101,7 @@ class GapSVM(SupportVectorExpansion):
             label = self.positive if sign > 0 else self._negative
             weight = float(self.class_weight.get(label, 1.0))
         s, min_support = self._ramp_parameters()
-        status, steps, capped = core.learn_gap(
+        status, steps, capped, z = core.learn_gap(
             self._kind,
             float(self.gamma),
             self._store,
@@ -79,6 +126,11 @@ class GapSVM(SupportVectorExpansion):
         self._counts[1] += status == core.ADMITTED_FLAT
         self._counts[3] += steps
         self._counts[4] += capped
+        if status != core.SKIPPED:
+            # PROCESS inserted the sample as the last member (nothing leaves before CLEAN)
+            region = ramp_region(z, s)
+            self._region[self._ints[core.COUNT] - 1] = region
+            self._region_counts[0, region] += 1
         if self.clean_every and self._arrivals % self.clean_every == 0:
             self.clean()
 
@@ -94,6 +146,8 @@ class GapSVM(SupportVectorExpansion):
                 self._cache,
                 self._ints,
                 self.clean_keep if keep is None else keep,
+                self._region,
+                self._region_counts[1],
             )
         )
         self._counts[2] += removed
@@ -137,6 +191,41 @@ class GapSVM(SupportVectorExpansion):
     def n_cleaned_(self) -> int:
         """Members removed by CLEAN."""
         return int(self._counts[2])
+
+    # ---- Table 6.1 --------------------------------------------------------------------------
+
+    def _by_region(self, counts: np.ndarray) -> dict[str, int]:
+        return {name: int(counts[code]) for code, name in enumerate(REGIONS)}
+
+    @property
+    def n_admitted_by_region_(self) -> dict[str, int]:
+        """Samples PROCESS admitted, by where ``z = y f(x)`` lay on the Ramp when they arrived:
+        ``"left"`` (``z < s``), ``"slope"`` (``s <= z <= 1``), ``"right"`` (``z > 1``), with the
+        model's ``s`` (-1 for LASVM-G and FULL SVM, which have no Ramp). Table 6.1's Admitted
+        columns (D-LASVM-53)."""
+        return self._by_region(self._region_counts[0])
+
+    @property
+    def n_cleaned_by_region_(self) -> dict[str, int]:
+        """Members CLEAN removed, by the region of :attr:`n_admitted_by_region_` each was admitted
+        in (however its ``z`` moved since). Table 6.1's Cleaned columns."""
+        return self._by_region(self._region_counts[1])
+
+    def _members_by_region(self, support: bool) -> dict[str, int]:
+        count = self.n_expansion_
+        chosen = (self._model[0][:count] != 0.0) == support
+        return self._by_region(np.bincount(self._region[:count][chosen], minlength=4))
+
+    @property
+    def n_support_by_region_(self) -> dict[str, int]:
+        """Support vectors (``alpha != 0``) in the expansion, by the region of their admission.
+        In every region, admitted = support + non-support + cleaned."""
+        return self._members_by_region(True)
+
+    @property
+    def n_non_support_by_region_(self) -> dict[str, int]:
+        """Members with ``alpha = 0`` (not removed yet), by the region of their admission."""
+        return self._members_by_region(False)
 
     @property
     def n_reprocess_(self) -> int:

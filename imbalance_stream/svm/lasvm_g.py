@@ -64,6 +64,14 @@ class LASVMG(GapSVM):
     n_cleaned_, n_reprocess_, n_capped_
         Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
         loop stopped at its cap (D-LASVM-12).
+    n_admitted_by_region_, n_cleaned_by_region_
+        Table 6.1's bookkeeping: samples admitted, and members later removed by CLEAN, by where
+        the sample's ``z = y f(x)`` lay on the Ramp when it was admitted: ``"left"`` (``z < s``),
+        ``"slope"`` or ``"right"`` (``z > 1``), with ``s = -1`` as in the table (LASVM-G has no
+        Ramp; D-LASVM-53).
+    n_support_by_region_, n_non_support_by_region_
+        The members (``alpha != 0`` and ``alpha = 0``) by the region of their admission; in each
+        region, admitted = support + non-support + cleaned.
 
     Examples
     --------
@@ -78,6 +86,18 @@ class LASVMG(GapSVM):
     >>> svm = model["LASVMG"]
     >>> svm.n_support_, svm.n_expansion_
     (397, 733)
+
+    Table 6.1's bookkeeping: where ``z = y f(x)`` lay on the Ramp (``s = -1``) when each sample
+    was admitted, and how many of those CLEAN removed later. Most of the samples admitted beyond
+    the margin (``z > 1``) were cleaned; the few admitted badly misclassified (``z < -1``) stayed
+    as support vectors:
+
+    >>> svm.n_admitted_by_region_
+    {'left': 26, 'slope': 442, 'right': 781}
+    >>> svm.n_cleaned_by_region_
+    {'left': 0, 'slope': 42, 'right': 474}
+    >>> svm.n_support_by_region_
+    {'left': 25, 'slope': 343, 'right': 29}
 
     References
     ----------

@@ -16,6 +16,9 @@ online SVMs.
   300) and LIBSVM: accuracy, #SV, training time, PRBEP, AUC, g-means and kernel evaluations, on
   Adult, Banana and MNIST-8 with the settings of Table 6.2; and, per training order, each
   method's accuracy difference and #SV ratio against LASVM-G's (the sparsity claim of Table 6.3).
+* Table 6.1: after the same pass of FULL SVM and LASVM-G (and, not in the table, LASVM-NC and
+  LASVM-I), the expansion's #SV and #non-SV, the samples admitted in each region of the Ramp and
+  the members CLEAN removed from each (D-LASVM-53).
 
 Every cell is one (table, dataset, run, method): a run draws its training order (and, for
 Waveform and MNIST, its sample) from ``[seed, run]``. CPU seconds are the cell process's
@@ -38,12 +41,14 @@ from imbalance_stream.kernel import AveragedKernelPerceptron
 from imbalance_stream.metrics.batch import binary_rates, prbep, roc_auc
 from imbalance_stream.parallel import map_cells
 from imbalance_stream.svm import LASVM, LASVMG, LASVMI, LASVMNC, FullSVM
+from imbalance_stream.svm._gap import REGIONS
 from reproduce.common.published import load_published
-from reproduce.common.results import write_rows
+from reproduce.common.results import run_cells, write_rows
 from reproduce.lasvm.figures import draw_mnist_ovr
 
 __all__ = [
     "CH3_METHODS",
+    "CH6_1_METHODS",
     "CH6_METHODS",
     "MNIST_METHODS",
     "as_dicts",
@@ -51,6 +56,7 @@ __all__ = [
     "mnist_ovr",
     "paired_runs",
     "table3_2",
+    "table6_1",
     "table6_3",
 ]
 
@@ -69,6 +75,9 @@ TAU = 1e-3  # Table 3.1's tau, and LIBSVM's default stopping tolerance
 CH3_METHODS = ("LIBSVM", "LASVMx1", "LASVMx1-offline")
 MNIST_METHODS = ("LIBSVM", "LASVMx1", "LASVMx2", "AVGPERCx1", "AVGPERCx10")
 CH6_METHODS = ("FULL SVM", "LASVM-G", "LASVM-NC", "LASVM-I", "LIBSVM")
+#: Table 6.1's methods (the thesis's rows are FULL SVM and LASVM-G; LASVM-NC and LASVM-I have the
+#: same bookkeeping).
+CH6_1_METHODS = ("FULL SVM", "LASVM-G", "LASVM-NC", "LASVM-I")
 
 
 # ---- data ---------------------------------------------------------------------------------------
@@ -489,6 +498,113 @@ def table6_3(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progres
     return _summary(results, ("6.3", "6.4"), quantities) + _against(
         results, "LASVM-G", "accuracy", ("n_sv",)
     )
+
+
+# ---- Table 6.1: where the admitted samples lay on the Ramp, and what CLEAN removed ---------------
+
+#: The suffix of a method's row measured after a final CLEAN that keeps no ``alpha = 0`` member
+#: (the thesis's LASVM-G row holds none; D-LASVM-53).
+FINAL_CLEAN = " + CLEAN(m=0)"
+#: The counts of Table 6.1: totals, then by region of the Ramp.
+TABLE6_1_COUNTS = (
+    "n_sv",
+    "n_non_sv",
+    "admitted",
+    "cleaned",
+    *(f"{kind}_{region}" for kind in ("admitted", "cleaned", "sv", "non_sv") for region in REGIONS),
+)
+
+
+def _percent(part, whole) -> float:
+    return round(100.0 * part / whole, 3) if whole else math.nan
+
+
+def _table6_1_counts(model) -> dict:
+    """Table 6.1's counts for a chapter 6 model: its expansion (#SV, #non-SV), the samples
+    admitted and the members CLEAN removed, in total and by the Ramp region of their admission,
+    and the support vectors and ``alpha = 0`` members by the same regions."""
+    row = {
+        "n_sv": model.n_support_,
+        "n_non_sv": model.n_expansion_ - model.n_support_,
+        "admitted": model.n_expansion_ + model.n_cleaned_,
+        "cleaned": model.n_cleaned_,
+    }
+    for kind, counts in (
+        ("admitted", model.n_admitted_by_region_),
+        ("cleaned", model.n_cleaned_by_region_),
+        ("sv", model.n_support_by_region_),
+        ("non_sv", model.n_non_support_by_region_),
+    ):
+        row |= {f"{kind}_{region}": counts[region] for region in REGIONS}
+    return row
+
+
+def _table6_1_shares(counts: dict) -> dict:
+    """The table's reading as percentages of ``counts`` (a row's, or the thesis's): each flat
+    part's share of the admissions, and of the samples admitted there, the share that is a
+    support vector and the share cleaned; only those the counts given allow."""
+    shares = {}
+    for region in ("left", "right"):
+        admitted = counts.get(f"admitted_{region}")
+        for name, part, whole in (
+            ("share", admitted, counts.get("admitted")),
+            ("sv_pct", counts.get(f"sv_{region}"), admitted),
+            ("cleaned_pct", counts.get(f"cleaned_{region}"), admitted),
+        ):
+            if part is not None and whole is not None:
+                shares[f"{region}_{name}"] = _percent(part, whole)
+    return shares
+
+
+def _table6_1_cell(cell: dict) -> list[dict]:
+    """One pass of one method on one training order (chapter 6: no finishing, D-LASVM-24): its
+    Table 6.1 counts at the end of the pass, and, for a method that cleans, again after a final
+    CLEAN with ``m = 0``."""
+    dataset, method, run = cell["dataset"], cell["method"], cell["run"]
+    X_train, y_train = load_split(dataset, cell["seed"], run, cell["n_train"], cell["n_test"])[:2]
+    model = _FAMILY[method](C=cell["C"], gamma=cell["gamma"], tau=TAU, cache_mb=cell["cache_mb"])
+    for x, label in zip(as_dicts(X_train), y_train.tolist()):
+        model.learn_one(x, label)
+    head = {"table": "6.1", "dataset": dataset, "run": run, "n_train": len(y_train)}
+    counts = _table6_1_counts(model)
+    rows = [{**head, "method": method, **counts, **_table6_1_shares(counts)}]
+    if model.clean_every:  # FULL SVM never cleans
+        model.clean(0)
+        counts = _table6_1_counts(model)
+        rows.append({**head, "method": method + FINAL_CLEAN, **counts, **_table6_1_shares(counts)})
+    return rows
+
+
+def table6_1(params: dict, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
+    """Table 6.1: after one pass of ``methods`` (default FULL SVM and LASVM-G, the table's; also
+    LASVM-NC and LASVM-I) on ``datasets`` (default adult, the table's), the expansion's #SV and
+    #non-SV, the samples admitted in the left (``z < s``) and right (``z > 1``) flat parts of
+    the Ramp and on its slope, and how many of each CLEAN removed (s = -1; D-LASVM-53); means
+    over the runs beside the thesis's counts. A method that cleans has a second row,
+    ``"<method> + CLEAN(m=0)"``, after a final CLEAN that keeps no ``alpha = 0`` member.
+    Parameters (optional): ``datasets``, ``methods``, ``runs`` (1 by default), ``seed``,
+    ``sizes`` (``{dataset: [n_train]}``), ``cache_mb`` (40; it changes no count)."""
+    datasets = check_names(params.get("datasets", ("adult",)), CH6_SETTINGS, "datasets")
+    methods = check_names(params.get("methods", CH6_1_METHODS[:2]), CH6_1_METHODS, "methods")
+    cache_mb = float(params.get("cache_mb", 40.0))
+    cells = _cells(params, "6.1", datasets, methods, lambda d: (*CH6_SETTINGS[d], cache_mb))
+    results = run_cells(_table6_1_cell, cells, n_jobs, scheduler, progress, "table 6.1", out_dir)
+    published = load_published(PUBLISHED).get("6.1", {})
+    rows = []
+    for dataset, method in dict.fromkeys((r["dataset"], r["method"]) for r in results):
+        runs = [r for r in results if r["dataset"] == dataset and r["method"] == method]
+        paper = published.get(dataset, {}).get(method.removesuffix(FINAL_CLEAN), {})
+        row = {"dataset": dataset, "method": method, "runs": len(runs)}
+        row["n_train"] = runs[0]["n_train"]
+        counts = {quantity: _mean(runs, quantity) for quantity in TABLE6_1_COUNTS}
+        # the percentages of the mean counts, as the thesis's are of its counts
+        paper = {**paper, **_table6_1_shares(paper)}  # a copy: the published table is cached
+        for quantity, value in {**counts, **_table6_1_shares(counts)}.items():
+            row[quantity] = value
+            if quantity in paper:
+                row[f"paper_{quantity}"] = paper[quantity]
+        rows.append(row)
+    return rows
 
 
 #: the name of each ratio column of :func:`_against`

@@ -91,6 +91,74 @@ def test_small_table6_3_runs_the_family_and_svc(tmp_path):
         assert row["runs"] == 1 and row["accuracy_diff"] == pytest.approx(difference, abs=2e-3)
 
 
+def _check_table6_1_rows(rows, n_train):
+    """Every row of Table 6.1 adds up: admitted = #SV + #non-SV + cleaned in total and in each
+    region of the Ramp, and its percentages are of its own counts."""
+    for row in rows:
+        assert row["admitted"] == row["n_sv"] + row["n_non_sv"] + row["cleaned"]
+        for kind in ("admitted", "cleaned", "sv", "non_sv"):
+            by_region = sum(row[f"{kind}_{region}"] for region in ("left", "slope", "right"))
+            assert by_region == row[{"sv": "n_sv", "non_sv": "n_non_sv"}.get(kind, kind)]
+        for region in ("left", "slope", "right"):
+            parts = ("sv", "non_sv", "cleaned")
+            assert row[f"admitted_{region}"] == sum(row[f"{k}_{region}"] for k in parts)
+        for region in ("left", "right"):
+            admitted = row[f"admitted_{region}"]
+            if admitted:
+                share = 100.0 * row[f"cleaned_{region}"] / admitted
+                assert row[f"{region}_cleaned_pct"] == pytest.approx(share, abs=1e-3)
+        if row["method"] in ("FULL SVM", "LASVM-G", "LASVM-G + CLEAN(m=0)", "LASVM-NC"):
+            assert row["admitted"] == n_train  # PROCESS admits every sample (section 6.1)
+
+
+def test_small_table6_1_counts_add_up_and_the_final_clean_leaves_only_svs(tmp_path):
+    params = {"datasets": ["banana"], "methods": list(protocol.CH6_1_METHODS)}
+    rows = protocol.table6_1(params | {"runs": 2, "sizes": {"banana": [1000]}}, out_dir=tmp_path)
+    with open(tmp_path / "runs.csv") as runs:
+        assert len(list(csv.DictReader(runs))) == 2 * 7  # FULL SVM never cleans: no second row
+    table = {r["method"]: r for r in rows}
+    assert list(table) == [
+        "FULL SVM",
+        "LASVM-G",
+        "LASVM-G + CLEAN(m=0)",
+        "LASVM-NC",
+        "LASVM-NC + CLEAN(m=0)",
+        "LASVM-I",
+        "LASVM-I + CLEAN(m=0)",
+    ]
+    _check_table6_1_rows(rows, 1000)
+    assert table["FULL SVM"]["cleaned"] == 0 and table["LASVM-G"]["cleaned"] > 0
+    assert table["LASVM-I"]["admitted"] < 1000  # the filter skips samples (section 6.3)
+    for method in ("LASVM-G", "LASVM-NC", "LASVM-I"):
+        end, final = table[method], table[method + protocol.FINAL_CLEAN]
+        assert final["n_non_sv"] == 0 and final["n_sv"] == end["n_sv"]
+        assert final["cleaned"] == end["cleaned"] + end["n_non_sv"]
+        assert final["admitted_right"] == end["admitted_right"]
+    assert not any(key.startswith("paper_") for row in rows for key in row)  # Adult's only
+
+
+@pytest.mark.requires_data("a9a")
+def test_table6_1_scenario_on_a_few_adult_rows_sits_beside_the_thesis():
+    """The scenario through the registry, cut to 600 rows: the thesis's counts beside ours, and
+    its reading as percentages computed from them."""
+    from imbalance_stream.evaluate.protocols import get_protocol
+
+    scenario = load(str(HERE / "table6_1.toml"))
+    run = get_protocol(scenario.protocol)
+    params = {**scenario.params, "runs": {"adult": 1}, "sizes": {"adult": [600]}}
+    rows = run(params, out_dir=None, n_jobs=None, scheduler=None, progress=False)
+    _check_table6_1_rows(rows, 600)
+    table = {r["method"]: r for r in rows}
+    full, lasvm_g = table["FULL SVM"], table["LASVM-G"]
+    assert full["paper_admitted"] == full["paper_n_sv"] + full["paper_n_non_sv"]
+    assert "paper_admitted_left" not in full  # the table merges FULL SVM's regions
+    for row in (lasvm_g, table["LASVM-G + CLEAN(m=0)"]):
+        for region in ("left", "right"):
+            share = 100.0 * row[f"paper_cleaned_{region}"] / row[f"paper_admitted_{region}"]
+            assert row[f"paper_{region}_cleaned_pct"] == pytest.approx(share, abs=1e-3)
+    assert "paper_n_sv" not in table["LASVM-NC"]
+
+
 def test_the_comparison_with_lasvm_g_pairs_the_runs_by_training_order():
     def row(method, run, accuracy, n_sv):
         return {
