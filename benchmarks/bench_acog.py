@@ -531,20 +531,28 @@ def plain_sacog_weights(rows, state, sparse_form) -> dict:
 
 
 def jitted_replay(rows, signs, state, sparse_form):
-    """The array path's jitted loop alone (``stream.replay_sacog``: predictions and the package's
-    kernels) over ``rows`` from ``state``, in place: what ``replay_array`` runs after validating
-    and mapping the columns and sending the first row through ``learn_one`` (which draws the
-    sketch as :func:`sacog_start` does)."""
+    """The array path's jitted loop alone (``stream.replay_sacog``: predictions, the package's
+    kernels, the encoding of each row over the model's columns and the check of each round)
+    over ``rows`` from ``state``, in place: what ``replay_array`` runs after validating the
+    rows and sending the first row through ``learn_one`` (which draws the sketch as
+    :func:`sacog_start` does). The rows' columns are already the model's (in order of first
+    appearance), so the column map is the identity over the first row's features, which the
+    state covers, and the loop commits the others as they come."""
     indptr, indices, values, columns, _ = rows
     if sparse_form:
         weights, offsets, basis, transform, gram, eigen = state
     else:
         weights, basis, eigen = state
         offsets, transform, gram = np.zeros(basis.shape[0]), np.eye(1), np.eye(1)  # unused
+    present = int(columns[0])  # the first row's features: the columns the sketch is drawn over
+    colmap = np.where(np.arange(weights.shape[0]) < present, np.arange(weights.shape[0]), -1)
+    sizes = np.array([present, present, 0, 0, 0, -1, 1], dtype=np.int64)  # (stream.N_NAMES ...)
+    brings = np.diff(columns, prepend=present) > 0  # the rows where a feature first appears
     stream.replay_sacog(
-        np.arange(signs.shape[0], dtype=np.int64),
-        *(indptr, indices, values, signs, sparse_form),
-        *(weights, offsets, basis, transform, gram, eigen, np.zeros(1, dtype=np.int64), columns),
+        *(0, signs.shape[0], indptr, indices, values, brings, signs, colmap),
+        *(np.empty(weights.shape[0], dtype=np.int64), sizes, weights.shape[0]),
+        *(np.array([present, present, 0], dtype=np.int64), sparse_form),
+        *(weights, offsets, basis, transform, gram, eigen, np.zeros(1, dtype=np.int64)),
         *(False, 1.0, True, np.zeros(2, dtype=np.int64)),  # loss II, rho estimated
         *(1.0, 1.0, 1.0, False, REBASE_THRESHOLD),  # eta, gamma, oja_step, every round
         stream.empty_predictions(signs.shape[0]),

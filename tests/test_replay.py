@@ -219,27 +219,32 @@ def test_sacog_replay_after_dicts_with_named_columns(sparse_form, warmup):
     assert (fast.n_updates, fast.n_sketch_updates) == (slow.n_updates, slow.n_sketch_updates)
 
 
-def test_sacog_array_path_takes_the_dict_path_only_while_the_sketch_takes_shape(monkeypatch):
-    """With at least m features in the first row, that row alone goes through learn_one; the
-    features arriving later (here up to row 700) do not leave the jitted loop."""
+def test_sacog_array_path_takes_the_dict_path_only_where_the_state_grows(monkeypatch):
+    """With at least m features in the first row, that row goes through learn_one (it draws the
+    sketch); after it, a feature only adds a zero column, and a later row goes through learn_one
+    only where its names pass the arrays' capacity (16, then 32 columns: learn_one doubles it), so
+    that the arrays grow as in the dict path. The features arriving later (here up to row 700)
+    do not leave the jitted loop otherwise."""
     X, y = _stream(n=1500, d=40)
     X[:700, 30:] = 0.0
     X[0, :6] = 0.3
     model = SACOG(m=5, seed=1)
     calls, runs = [], []
-    learn_one, replay_run = model.learn_one, model._replay_run
+    learn_one, run_kernel = model.learn_one, model._run_replay_kernel
     monkeypatch.setattr(model, "learn_one", lambda x, label: calls.append(x) or learn_one(x, label))
 
-    def recorded_run(run, *arrays):
-        runs.append((run, arrays[4][run].copy()))  # the rows and their columns in use
-        return replay_run(run, *arrays)
+    def recorded_run(start, stop, *arrays):
+        runs.append(start)
+        return run_kernel(start, stop, *arrays)
 
-    monkeypatch.setattr(model, "_replay_run", recorded_run)
+    monkeypatch.setattr(model, "_run_replay_kernel", recorded_run)
     replay_array(model, X, y)
-    assert len(calls) == 1 and len(model.weights) == 40
-    [(run, columns)] = runs
+    assert len(model.weights) == 40 and model._mean.shape[0] == 64
     seen = (np.cumsum(X != 0.0, axis=0) > 0).sum(axis=1)  # distinct features up to each row
-    assert np.array_equal(run, np.arange(1, 1500)) and np.array_equal(columns, seen[1:])
+    assert seen[0] == 11  # the first row's arrays: 16 columns
+    growing = [0] + [int(np.argmax(seen > capacity)) for capacity in (16, 32)]
+    assert [len(x) for x in calls] == [int((X[t] != 0.0).sum()) for t in growing]
+    assert runs == [0] + [t + 1 for t in growing]
 
 
 def first_positions_reference(csr):
@@ -258,16 +263,25 @@ def test_first_positions_matches_the_numpy_reference(n_rows, n_columns, density,
 
 
 def _replay_one_dense_sacog_row(basis, columns):
-    """Run ``stream.replay_sacog`` (dense form) on the row ``x = e_0``; return the state."""
+    """Run ``stream.replay_sacog`` (dense form, ``columns`` columns in use) on the row
+    ``x = e_0``, the first feature's; return the state."""
     mean, eigen, rounds = np.zeros(basis.shape[1]), np.zeros(2), np.zeros(1, dtype=np.int64)
     one = np.ones(1)
+    sizes = np.array([1, 1, 0, 0, 0, -1, 1], dtype=np.int64)  # one name, covered by the state
     stream.replay_sacog(
-        np.zeros(1, dtype=np.int64),
+        0,
+        1,
         np.array([0, 1], dtype=np.int64),
         np.zeros(1, dtype=np.int64),
         one,
+        np.zeros(1, dtype=np.bool_),  # the row brings no name
         one,
-        False,
+        np.zeros(1, dtype=np.int64),  # the array's column 0 is the model's column 0
+        np.empty(1, dtype=np.int64),
+        sizes,
+        basis.shape[1],  # the capacity
+        np.array([columns, columns, 0], dtype=np.int64),
+        False,  # the dense form
         mean,
         np.zeros(2),
         basis,
@@ -275,7 +289,6 @@ def _replay_one_dense_sacog_row(basis, columns):
         np.eye(2),
         eigen,
         rounds,
-        np.array([columns], dtype=np.int64),
         False,  # loss II
         1.0,  # rho, fixed
         False,

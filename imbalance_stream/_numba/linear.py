@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from .cost import hinge_margin_slope_jit, laplace_ratio_jit
+from .guard import EXPONENT_BITS
 
 __all__ = [
     "NO_UPDATE",
@@ -91,10 +92,6 @@ def rank_one_downdate(cov, n, u, denominator):
                 cov[i, j] -= scaled * u[j]
 
 
-#: The exponent bits of a float64: all set for an infinity or a NaN, and only then.
-_EXPONENT = np.int64(0x7FF0000000000000)
-
-
 @njit(cache=True)
 def downdate_is_finite(cov, n, u, denominator):
     """Whether :func:`rank_one_downdate` would leave every entry finite, without writing: a
@@ -112,7 +109,7 @@ def downdate_is_finite(cov, n, u, denominator):
                 scratch[j] = row[j] - scaled * u[j]
             bad = 0
             for j in range(n):
-                bad += (bits[j] & _EXPONENT) == _EXPONENT
+                bad += (bits[j] & EXPONENT_BITS) == EXPONENT_BITS
             if bad:
                 return False
     return True
@@ -141,7 +138,8 @@ def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
     covariance, ``mean += eta * slope * y * gamma / (gamma + v) * u`` (because
     ``cov_new x = gamma / (gamma + v) * u``). Loss I passes ``margin = rho_y, slope = 1``, loss II
     ``margin = 1, slope = rho_y``. Only the leading ``n`` rows and columns are touched. Returns
-    ``UPDATED``, ``NO_UPDATE`` (no loss), or ``REFUSED`` when some new value would not be finite,
+    ``UPDATED``, ``NO_UPDATE`` (no loss), or ``REFUSED`` when some new value would not be finite
+    (a zero ``gamma + v`` too, which rounding can give a covariance downdated by huge values),
     checked before anything is written, so that the state is then exactly as it was.
     """
     score = sparse_dot(mean, indices, values)
@@ -152,6 +150,8 @@ def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
     for k in range(indices.shape[0]):
         v += values[k] * u[indices[k]]
     denominator = gamma + v
+    if denominator == 0.0:  # x' cov x = -gamma, a covariance rounded indefinite: an overflow
+        return REFUSED
     step = eta * slope * y * gamma / denominator
     if not (_steps_finite(mean, n, u, step) and downdate_is_finite(cov, n, u, denominator)):
         return REFUSED
@@ -178,6 +178,8 @@ def arow_full_step(mean, cov, n, indices, values, y, r):
     for k in range(indices.shape[0]):
         v += values[k] * u[indices[k]]
     denominator = v + r
+    if denominator == 0.0:  # x' cov x = -r, a covariance rounded indefinite: an overflow
+        return REFUSED
     step = loss / denominator * y
     if not (_steps_finite(mean, n, u, step) and downdate_is_finite(cov, n, u, denominator)):
         return REFUSED

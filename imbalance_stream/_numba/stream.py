@@ -1,14 +1,42 @@
-"""Whole-stream runners: test-then-train over a CSR array in one jitted loop.
+"""Whole-stream runners: test-then-train over a CSR array, and schedules of steps, in jitted loops.
 
-Each runner replays rows ``t = 0 .. T-1`` of a CSR matrix (``indptr``, ``indices``, ``values``,
-columns already mapped onto the model's state) with labels ``signs`` in {+1.0, -1.0}. For every row
-it predicts with the current state (``+1`` when the score is ``>= 0``: ties go to the rare class),
-writes the prediction, then learns the row with the **same** step kernel the estimator calls from
-``learn_one``, so the array path and the dict path do the same arithmetic in the same order.
+The array runners (``replay_acog``, ``replay_baseline``, ``replay_sacog``) replay rows ``t = start
+.. T-1`` of a CSR matrix (``indptr``, ``indices``, ``values``: no explicit zeros, and the constant
+feature, column 0, appended to every row of a model with an intercept) with labels ``signs`` in
+{+1.0, -1.0}. For every row they predict with the current state (``+1`` when the score is
+``>= 0``: ties go to the rare class), write the prediction, then learn the row with the **same**
+step kernel, and the same check of what it wrote, that ``learn_one`` runs, so that the array path
+and the dict path do the same arithmetic in the same order. A row is encoded as ``predict_one``
+and ``learn_one`` encode its dict (its nonzero values in column order, then the constant feature),
+and a learned row commits the names it brings as ``learn_one`` does, in ``new_names`` (in the order
+committed) and ``sizes`` (the counters :data:`N_NAMES` ...), for the caller to commit to the
+feature space.
+
+The columns of ``indices`` are *provisional*: the model's column of each name committed when the
+run starts, and for the others the column each would get if the names were committed in order of
+first appearance, as they are unless a step that brings names is refused; ``colmap`` gives the
+model column of each provisional column (-1: not committed), and ``brings[t]`` says whether a name
+appears first in row ``t``. While every committed name has its provisional column
+(``sizes[FAITHFUL]``), a row that brings no name is its own encoding, read as it stands, without a
+look-up per value; any other row is encoded through ``colmap``.
+
+A step ``learn_one`` refuses (an overflow: ``NumericalError``, the model unchanged) keeps nothing
+here either, neither its values, nor its label count, nor its names: the loop goes on with the
+next row, as a loop of ``predict_one`` and ``learn_one`` that catches the error goes on
+(``sizes[FIRST_NEGATIVE]`` is the first row whose negative label was learned, which
+``learn_one`` would have adopted then). A runner returns the row it stopped at: the end, or a row
+whose learning needs the state to grow past its arrays, which the caller learns with
+``learn_one`` before it runs the rest (for SACOG, also a row whose round left a value not finite:
+its caller puts the state back, :meth:`~imbalance_stream.linear_model.SACOG._kept_unless_spoilt`).
 
 An empty row is predicted (score 0, so +1) and not learned, as ``learn_one({}, y)`` is a no-op.
 The cost ratio is either fixed (``laplace=False``) or the Laplace estimate ``(t_n + 1) / (t_p + 1)``
 with the current label counted first; ``counts = [t_p, t_n]`` is read and updated in place.
+
+The steps runners (``steps_acog``, ``steps_baseline``, ``steps_sacog``) run dense rows in any order
+of predictions and learning steps, with the same encoders of a row (:func:`_known_row`,
+:func:`_row_to_learn`), the same step kernels, and the same check and rollback of a learning step
+as the array runners (for SACOG, :func:`sketch_round_finite`).
 """
 
 from __future__ import annotations
@@ -26,7 +54,7 @@ from .first_order import (
     passive_aggressive_step,
     romma_step,
 )
-from .guard import all_finite
+from .guard import count_not_finite
 from .linear import (
     NO_UPDATE,
     REFUSED,
@@ -103,90 +131,59 @@ def _row(indptr, indices, values, t):
 
 
 @njit(cache=True)
-def _acog_round(
-    mean, full, cov, variance, n, indices, values, y, loss_one, rho, laplace, counts, eta, gamma
-):
-    """Count the label ``y``, then one ACOG round on the row ``(indices, values)`` with the full
-    covariance ``cov`` over the leading ``n`` columns (``full``) or the diagonal ``variance``;
-    returns the step kernel's ``UPDATED``, ``NO_UPDATE`` or ``REFUSED`` (the count stays: the
-    caller decides)."""
-    margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
-    if full:
-        return acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma)
-    return acog_diag_step(mean, variance, indices, values, y, margin, slope, eta, gamma)
+def _row_buffers(indptr, start, stop):
+    """Room for the encoding of any of the rows ``start .. stop - 1``: ``(indices, values)`` as
+    long as the longest row, plus the constant feature."""
+    width = 1
+    for t in range(start, stop):
+        width = max(width, indptr[t + 1] - indptr[t] + 1)
+    return np.empty(width, dtype=np.int64), np.empty(width, dtype=np.float64)
 
 
-@njit(cache=True)
-def replay_acog(
-    indptr,
-    indices,
-    values,
-    signs,
-    mean,
-    full,
-    cov,
-    variance,
-    n,
-    loss_one,
-    rho,
-    laplace,
-    counts,
-    eta,
-    gamma,
-    predictions,
-):
-    """Replay a stream through ACOG, full covariance (``full=True``: ``cov`` is the n x n
-    covariance, ``variance`` unused) or diagonal (``variance`` is the diagonal, ``cov`` unused);
-    returns the number of update rounds."""
-    n_updates = 0
-    for t in range(signs.shape[0]):
-        row_indices, row_values = _row(indptr, indices, values, t)
-        score = sparse_dot(mean, row_indices, row_values)
-        predictions[t] = 1 if score >= 0.0 else -1
-        if row_indices.shape[0] == 0:
-            continue
-        updated = _acog_round(
-            mean, full, cov, variance, n, row_indices, row_values, signs[t],
-            loss_one, rho, laplace, counts, eta, gamma,
-        )  # fmt: skip
-        if updated == UPDATED:  # a REFUSED step (an overflow) wrote nothing
-            n_updates += 1
-    return n_updates
+#: Where the runners keep their counters in ``sizes``: the feature names committed, the columns
+#: the state covers, the entries of ``new_names``, the update rounds, the size the state must
+#: grow to before the step the run stopped at (0: none), and, for the array runners only, the
+#: first row whose negative label was learned (-1: none yet) and whether every name committed
+#: has its provisional column (1) or not (0; see the module's docstring).
+N_NAMES, N_STATE, N_NEW, N_UPDATES, GROW_TO, FIRST_NEGATIVE, FAITHFUL = range(7)
 
 
-#: Where :func:`steps_acog` (and its callers) keep their counters in ``sizes``: the feature
-#: names committed, the columns the state covers, the entries of ``new_names``, the update
-#: rounds, and the size the state must grow to before the step the run stopped at (0: none).
-N_NAMES, N_STATE, N_NEW, N_UPDATES, GROW_TO = range(5)
-
-
-@njit(cache=True)
-def _known_row(row, colmap, intercept, idx, val):
-    """The encoding ``predict_one`` gives a dense row: its nonzero values of committed names in
-    column order, then the constant feature; returns how many entries it wrote."""
+@njit(cache=True, inline="always")
+def _known_row(columns, row, colmap, intercept, idx, val):
+    """The encoding ``predict_one`` gives a row whose nonzero values ``row[k]`` are of the
+    features of columns ``columns[k]``: its values of committed names in that order, then the
+    constant feature. Returns how many entries it wrote, and whether it dropped none (every name
+    committed: the row's encoding for ``learn_one`` too)."""
     m = 0
-    for j in range(row.shape[0]):
-        value = row[j]
-        if value != 0.0 and colmap[j] >= 0:
-            idx[m] = colmap[j]
-            val[m] = value
-            m += 1
+    complete = True
+    for k in range(row.shape[0]):
+        value = row[k]
+        if value != 0.0:
+            column = colmap[columns[k]]
+            if column >= 0:
+                idx[m] = column
+                val[m] = value
+                m += 1
+            else:
+                complete = False
     if intercept:
         idx[m] = 0
         val[m] = 1.0
         m += 1
-    return m
+    return m, complete
 
 
-@njit(cache=True)
-def _learned_row(row, colmap, new_names, sizes, intercept, idx, val):
-    """The encoding ``learn_one`` gives a dense row: its nonzero values in column order, a name
-    not yet committed taking the next column (committed here, tentatively: the caller takes it
-    back with :func:`_uncommit`), then the constant feature; returns the number of entries."""
+@njit(cache=True, inline="always")
+def _learned_row(columns, row, colmap, new_names, sizes, intercept, idx, val):
+    """The encoding ``learn_one`` gives a row (as :func:`_known_row` reads it): its nonzero
+    values in order, a name not yet committed taking the next column (committed here,
+    tentatively: the caller takes it back with :func:`_uncommit`), then the constant feature;
+    returns the number of entries."""
     m = 0
-    for j in range(row.shape[0]):
-        value = row[j]
+    for k in range(row.shape[0]):
+        value = row[k]
         if value != 0.0:
+            j = columns[k]
             if colmap[j] < 0:
                 colmap[j] = sizes[N_NAMES]
                 sizes[N_NAMES] += 1
@@ -202,14 +199,14 @@ def _learned_row(row, colmap, new_names, sizes, intercept, idx, val):
     return m
 
 
-@njit(cache=True)
-def _row_to_learn(row, colmap, new_names, sizes, intercept, idx, val, capacity):
+@njit(cache=True, inline="always")
+def _row_to_learn(columns, row, colmap, new_names, sizes, intercept, idx, val, capacity):
     """``(m, n_new)``: the encoding ``learn_one`` gives ``row`` (:func:`_learned_row`, its new
     names committed) and the entries of ``new_names`` before it; ``m`` is 0 for an empty row,
     -1 when the state (``capacity`` columns) must grow first: its names are then taken back and
     ``sizes[GROW_TO]`` says how large, for the caller to grow it and run the step again."""
     n_new = sizes[N_NEW]
-    m = _learned_row(row, colmap, new_names, sizes, intercept, idx, val)
+    m = _learned_row(columns, row, colmap, new_names, sizes, intercept, idx, val)
     if m and sizes[N_NAMES] > capacity:
         sizes[GROW_TO] = sizes[N_NAMES]
         _uncommit(colmap, new_names, sizes, n_new)
@@ -217,13 +214,116 @@ def _row_to_learn(row, colmap, new_names, sizes, intercept, idx, val, capacity):
     return m, n_new
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _uncommit(colmap, new_names, sizes, n_new):
     """Take back the names committed since ``sizes[N_NEW]`` was ``n_new``."""
     while sizes[N_NEW] > n_new:
         sizes[N_NEW] -= 1
         colmap[new_names[sizes[N_NEW]]] = -1
         sizes[N_NAMES] -= 1
+
+
+@njit(cache=True, inline="always")
+def _first_learned(first_negative, y, t):
+    """The first row whose negative label was learned, row ``t`` of label ``y`` being learned:
+    where ``learn_one`` would adopt the negative label."""
+    return t if y < 0 and first_negative < 0 else first_negative
+
+
+@njit(cache=True, inline="always")
+def _in_turn(colmap, new_names, sizes, n_new):
+    """Whether every name committed since ``sizes[N_NEW]`` was ``n_new`` took its provisional
+    column (it does unless the names of a refused step come later)."""
+    for k in range(n_new, sizes[N_NEW]):
+        column = new_names[k]
+        if colmap[column] != column:
+            return False
+    return True
+
+
+def empty_predictions(n_rows: int) -> np.ndarray:
+    """The int8 output buffer the runners fill with +1 / -1."""
+    return np.zeros(n_rows, dtype=np.int8)
+
+
+#: The empty matrix or vector passed for the state a runner does not use.
+NO_MATRIX = np.zeros((0, 0))
+NO_VECTOR = np.zeros(0)
+
+
+# ---- ACOG ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _acog_round(
+    mean, full, cov, variance, n, indices, values, y, loss_one, rho, laplace, counts, eta, gamma
+):
+    """Count the label ``y``, then one ACOG round on the row ``(indices, values)`` with the full
+    covariance ``cov`` over the leading ``n`` columns (``full``) or the diagonal ``variance``;
+    returns the step kernel's ``UPDATED``, ``NO_UPDATE`` or ``REFUSED`` (the count stays: the
+    caller decides)."""
+    margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
+    if full:
+        return acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma)
+    return acog_diag_step(mean, variance, indices, values, y, margin, slope, eta, gamma)
+
+
+@njit(cache=True, inline="always")
+def _uncount(counts, y):
+    """Take back the count of a label ``y`` whose round was refused (``learn_one`` keeps nothing
+    of it)."""
+    counts[0 if y > 0 else 1] -= 1
+
+
+@njit(cache=True)
+def replay_acog(
+    start, indptr, indices, values, brings, signs, colmap, new_names, sizes,
+    mean, full, cov, variance, loss_one, rho, laplace, counts, eta, gamma, predictions,
+):  # fmt: skip
+    """Replay the rows from ``start`` through ACOG, full covariance (``full=True``: ``cov`` is
+    the covariance, ``variance`` unused) or diagonal (``variance`` is the diagonal, ``cov``
+    unused): the contract of the module's array runners. ``mean`` holds the columns the state
+    may use without growing. Returns the row it stopped at."""
+    idx, val = _row_buffers(indptr, start, signs.shape[0])
+    capacity = mean.shape[0]
+    # the counters the rows that bring no name change, kept here, stored at the end
+    n_state, faithful, first_negative = sizes[N_STATE], sizes[FAITHFUL] != 0, sizes[FIRST_NEGATIVE]
+    n_updates = 0
+    stop = signs.shape[0]
+    for t in range(start, signs.shape[0]):
+        x, v = _row(indptr, indices, values, t)
+        y = signs[t]
+        n, n_new = n_state, -1  # (no name committed)
+        if faithful and n_state and not brings[t]:  # the row is its own encoding
+            predictions[t] = 1 if sparse_dot(mean, x, v) >= 0.0 else -1
+            if x.shape[0] == 0:  # an empty sample: learn_one learns nothing
+                continue
+        else:  # encoded as predict_one and learn_one encode it, through colmap
+            m = _known_row(x, v, colmap, False, idx, val)[0] if n_state else 0
+            predictions[t] = 1 if sparse_dot(mean, idx[:m], val[:m]) >= 0.0 else -1
+            m, n_new = _row_to_learn(x, v, colmap, new_names, sizes, False, idx, val, capacity)
+            if m < 0:  # the state must grow first: the caller learns this row
+                stop = t
+                break
+            if m == 0:
+                continue
+            faithful = faithful and _in_turn(colmap, new_names, sizes, n_new)
+            x, v, n = idx[:m], val[:m], max(n_state, sizes[N_NAMES])
+        updated = _acog_round(
+            mean, full, cov, variance, n, x, v, y, loss_one, rho, laplace, counts, eta, gamma
+        )
+        if updated == REFUSED:  # skipped, nothing of it kept: its names come later, if at all
+            _uncount(counts, y)
+            if n_new >= 0:
+                _uncommit(colmap, new_names, sizes, n_new)
+            faithful = faithful and not brings[t]
+            continue
+        n_state = n
+        n_updates += updated
+        first_negative = _first_learned(first_negative, y, t)
+    sizes[N_STATE], sizes[FAITHFUL], sizes[FIRST_NEGATIVE] = n_state, faithful, first_negative
+    sizes[N_UPDATES] += n_updates
+    return stop
 
 
 @njit(cache=True)
@@ -263,10 +363,15 @@ def steps_acog(
     """
     idx = np.empty(rows.shape[1] + 1, dtype=np.int64)
     val = np.empty(rows.shape[1] + 1, dtype=np.float64)
+    columns = np.arange(rows.shape[1])
     capacity = mean.shape[0]
     for t in range(rows.shape[0]):
         if not learn[t]:
-            m = _known_row(rows[t], colmap, intercept, idx, val) if sizes[N_STATE] else 0
+            m = (
+                _known_row(columns, rows[t], colmap, intercept, idx, val)[0]
+                if sizes[N_STATE]
+                else 0
+            )
             if m == 0:  # nothing the model knows: score 0, probability 1/2
                 decisions[t] = 0.0
                 probas[t] = 0.5
@@ -277,82 +382,32 @@ def steps_acog(
             else:
                 probas[t] = proba_diag(mean, variance, idx[:m], val[:m])
             continue
-        m, n_new = _row_to_learn(rows[t], colmap, new_names, sizes, intercept, idx, val, capacity)
+        m, n_new = _row_to_learn(
+            columns, rows[t], colmap, new_names, sizes, intercept, idx, val, capacity
+        )
         if m == 0:  # an empty sample: learn_one learns nothing
             continue
         if m < 0:  # the state must grow first: the caller grows it
             return t
-        n_state = max(sizes[N_STATE], sizes[N_NAMES])
+        n = max(sizes[N_STATE], sizes[N_NAMES])
         y = signs[t]
         updated = _acog_round(
-            mean, full, cov, variance, n_state, idx[:m], val[:m], y,
+            mean, full, cov, variance, n, idx[:m], val[:m], y,
             loss_one, rho, laplace, counts, eta, gamma,
         )  # fmt: skip
-        if updated == REFUSED:  # nothing written: take back the count and the names too
-            counts[0 if y > 0 else 1] -= 1
+        if updated == REFUSED:  # nothing of it kept (it wrote nothing), nor the names it brought
+            _uncount(counts, y)
             _uncommit(colmap, new_names, sizes, n_new)
             return t
-        sizes[N_STATE] = n_state
+        sizes[N_STATE] = n
         sizes[N_UPDATES] += updated
     return rows.shape[0]
 
 
-#: The empty matrix or vector passed for the state a runner does not use.
-NO_MATRIX = np.zeros((0, 0))
-NO_VECTOR = np.zeros(0)
-
-
-def empty_predictions(n_rows: int) -> np.ndarray:
-    """The int8 output buffer the runners fill with +1 / -1."""
-    return np.zeros(n_rows, dtype=np.int8)
-
-
 # ---- the first-order and AROW baselines of seed 002 ----------------------------------------------
 
-#: ``kind`` codes of :func:`replay_baseline`
+#: ``kind`` codes of the baselines' runners
 PERCEPTRON, PAUM, COG_I, COG_II, PA, CPA, ROMMA, AROW, CPAML = range(9)
-
-
-@njit(cache=True)
-def replay_baseline(
-    kind,
-    indptr,
-    indices,
-    values,
-    signs,
-    weights,
-    cov,
-    n,
-    rho,
-    laplace,
-    counts,
-    eta,
-    C,
-    tau_negative,
-    r,
-    predictions,
-):
-    """Replay a stream through one of the baselines with the kernels their ``_learn`` calls.
-
-    ``weights`` is the weight vector (AROW: the mean, with ``cov`` its covariance); ``n`` the
-    number of columns (ROMMA's norm, AROW's covariance); ``rho``/``laplace``/``counts`` the cost
-    ratio of the cost-sensitive ones (PAUM, COG, CPA_PB); ``eta``, ``C``, ``tau_negative``, ``r``
-    their hyper-parameters. Returns the number of update rounds.
-    """
-    n_updates = 0
-    for t in range(signs.shape[0]):
-        row_indices, row_values = _row(indptr, indices, values, t)
-        score = sparse_dot(weights, row_indices, row_values)
-        predictions[t] = 1 if score >= 0.0 else -1
-        if row_indices.shape[0] == 0:
-            continue
-        updated = _baseline_step(
-            kind, weights, cov, n, row_indices, row_values, signs[t],
-            rho, laplace, counts, eta, C, tau_negative, r,
-        )  # fmt: skip
-        if updated == UPDATED:  # a REFUSED AROW or ROMMA step (an overflow) wrote nothing
-            n_updates += 1
-    return n_updates
 
 
 @njit(cache=True)
@@ -383,6 +438,79 @@ def _baseline_step(
     else:
         return arow_full_step(weights, cov, n, indices, values, y, r)
     return UPDATED if updated else NO_UPDATE
+
+
+@njit(cache=True)
+def replay_baseline(
+    kind, start, indptr, indices, values, brings, signs, colmap, new_names, sizes,
+    weights, cov, r, rho, laplace, counts, eta, C, tau_negative, predictions,
+):  # fmt: skip
+    """Replay the rows from ``start`` through one of the baselines with the step its ``_learn``
+    takes, each learning step the transaction of :func:`steps_baseline`: the contract of the
+    module's array runners.
+
+    ``weights`` is the weight vector (AROW: the mean, with ``cov`` its full covariance and ``r``
+    its regularisation; the others pass an empty ``cov``), holding the columns the state may use
+    without growing (AROW's covariance grows with its mean: the same capacity);
+    ``rho``/``laplace``/``counts`` the cost ratio of the cost-sensitive ones (PAUM, COG, CPA_PB);
+    ``eta``, ``C``, ``tau_negative`` their hyper-parameters. Returns the row it stopped at.
+    """
+    idx, val = _row_buffers(indptr, start, signs.shape[0])
+    saved = np.empty(idx.shape[0], dtype=np.float64)
+    capacity = weights.shape[0]
+    # the counters the rows that bring no name change, kept here, stored at the end
+    n_state, faithful, first_negative = sizes[N_STATE], sizes[FAITHFUL] != 0, sizes[FIRST_NEGATIVE]
+    n_updates = 0
+    stop = signs.shape[0]
+    for t in range(start, signs.shape[0]):
+        x, v = _row(indptr, indices, values, t)
+        y = signs[t]
+        n_new = -1  # (no name committed)
+        if faithful and n_state and not brings[t]:  # the row is its own encoding
+            predictions[t] = 1 if sparse_dot(weights, x, v) >= 0.0 else -1
+            if x.shape[0] == 0:  # an empty sample: learn_one learns nothing
+                continue
+        else:  # encoded as predict_one and learn_one encode it, through colmap
+            m = _known_row(x, v, colmap, False, idx, val)[0] if n_state else 0
+            predictions[t] = 1 if sparse_dot(weights, idx[:m], val[:m]) >= 0.0 else -1
+            m, n_new = _row_to_learn(x, v, colmap, new_names, sizes, False, idx, val, capacity)
+            if m < 0:  # the state must grow first: the caller learns this row
+                stop = t
+                break
+            if m == 0:
+                continue
+            faithful = faithful and _in_turn(colmap, new_names, sizes, n_new)
+            x, v = idx[:m], val[:m]
+        # the transaction of steps_baseline (written out here and there: a call, or an inlined
+        # one, that takes the arrays costs about what a first-order step costs)
+        m = x.shape[0]
+        for k in range(m):
+            saved[k] = weights[x[k]]
+        positives, negatives = counts[0], counts[1]
+        updated = _baseline_step(
+            kind, weights, cov, sizes[N_NAMES], x, v, y, rho, laplace, counts, eta, C,
+            tau_negative, r,
+        )  # fmt: skip
+        if updated == UPDATED:  # (a step that does not update writes nothing)
+            bad = 0
+            for k in range(m):
+                bad += not math.isfinite(weights[x[k]])
+            if bad:
+                updated = REFUSED
+        if updated == REFUSED:  # skipped, nothing of it kept: its names come later, if at all
+            for k in range(m):
+                weights[x[k]] = saved[k]
+            counts[0], counts[1] = positives, negatives
+            if n_new >= 0:
+                _uncommit(colmap, new_names, sizes, n_new)
+            faithful = faithful and not brings[t]
+            continue
+        n_state = max(n_state, sizes[N_NAMES])
+        n_updates += updated == UPDATED
+        first_negative = _first_learned(first_negative, y, t)
+    sizes[N_STATE], sizes[FAITHFUL], sizes[FIRST_NEGATIVE] = n_state, faithful, first_negative
+    sizes[N_UPDATES] += n_updates
+    return stop
 
 
 @njit(cache=True)
@@ -420,10 +548,13 @@ def steps_baseline(
     idx = np.empty(rows.shape[1] + 1, dtype=np.int64)
     val = np.empty(rows.shape[1] + 1, dtype=np.float64)
     saved = np.empty(rows.shape[1] + 1, dtype=np.float64)
+    columns = np.arange(rows.shape[1])
     capacity = weights.shape[0]  # AROW's covariance grows with its mean: the same capacity
     for t in range(rows.shape[0]):
         if not learn[t]:
-            m = _known_row(rows[t], colmap, intercept, idx, val) if sizes[N_STATE] else 0
+            m = 0
+            if sizes[N_STATE]:
+                m = _known_row(columns, rows[t], colmap, intercept, idx, val)[0]
             score = sparse_dot(weights, idx[:m], val[:m]) if m else 0.0
             decisions[t] = score
             if kind == AROW:  # the probit of the Gaussian weights (1/2 for an empty row)
@@ -431,7 +562,9 @@ def steps_baseline(
             else:
                 probas[t] = logistic(score)
             continue
-        m, n_new = _row_to_learn(rows[t], colmap, new_names, sizes, intercept, idx, val, capacity)
+        m, n_new = _row_to_learn(
+            columns, rows[t], colmap, new_names, sizes, intercept, idx, val, capacity
+        )
         if m == 0:  # an empty sample: learn_one learns nothing
             continue
         if m < 0:  # the state must grow first: the caller grows it
@@ -461,125 +594,10 @@ def steps_baseline(
 
 # ---- SACOG (seed 002, Algorithms 2-6) ---------------------------------------------------------
 
-
-@njit(cache=True)
-def replay_sacog(
-    rows,
-    indptr,
-    indices,
-    values,
-    signs,
-    sparse_form,
-    weights,
-    offsets,
-    basis,
-    transform,
-    gram,
-    eigen,
-    rounds,
-    columns,
-    loss_one,
-    rho,
-    laplace,
-    counts,
-    eta,
-    gamma,
-    oja_step,
-    on_loss_only,
-    rebase_threshold,
-    predictions,
-):
-    """Replay the rows ``rows`` (indices into the CSR arrays, in order) through SACOG, dense
-    (``sparse_form=False``: ``weights`` is the mean, ``basis`` V) or sparse (``weights`` = w,
-    ``offsets`` = b, ``basis`` = Z, ``transform`` = F, ``gram`` = K), with the step kernels of
-    :class:`~imbalance_stream.linear_model.SACOG`. Every row's features must already have
-    columns; row ``t`` is learned over the leading ``columns[t]`` columns (those the dict path
-    has in use then: the rest are zero). Writes ``predictions[row]``; returns the number of
-    update rounds.
-
-    The round reuses the prediction's score (and, sparse, its ``Z x``), which is what the step
-    kernels compute first, and one scratch allocation serves every row.
-    """
-    n_updates = 0
-    scratch = sketch_scratch(basis.shape[0])
-    projected = scratch[2 * basis.shape[0] + 1]  # Z x of the sparse form's prediction
-    for r in range(rows.shape[0]):
-        t = rows[r]
-        row_indices, row_values = _row(indptr, indices, values, t)
-        if row_indices.shape[0] == 0:
-            predictions[t] = 1
-            continue
-        if sparse_form:
-            score = sparse_sacog_score_into(
-                weights, offsets, basis, row_indices, row_values, projected
-            )
-        else:
-            score = sparse_dot(weights, row_indices, row_values)
-        predictions[t] = 1 if score >= 0.0 else -1
-        y = signs[t]
-        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
-        if sparse_form:
-            updated = sparse_sacog_step(
-                weights,
-                offsets,
-                basis,
-                transform,
-                gram,
-                eigen,
-                rounds,
-                columns[t],
-                row_indices,
-                row_values,
-                y,
-                margin,
-                slope,
-                eta,
-                gamma,
-                oja_step,
-                on_loss_only,
-                rebase_threshold,
-                projected,
-                score,
-                scratch,
-            )
-        else:
-            updated = sacog_step(
-                weights,
-                basis,
-                eigen,
-                rounds,
-                columns[t],
-                row_indices,
-                row_values,
-                y,
-                margin,
-                slope,
-                eta,
-                gamma,
-                oja_step,
-                on_loss_only,
-                score,
-                scratch,
-            )
-        if updated:
-            n_updates += 1
-    return n_updates
-
-
-#: Where :func:`steps_sacog` keeps SACOG's own counters in ``layout``: the columns in use (the
+#: Where the SACOG runners keep SACOG's own counters in ``layout``: the columns in use (the
 #: ``n`` of its rounds), the columns already given to a feature, and whether the step the run
 #: stopped at left values not finite in the state (1) or wrote nothing (0).
 IN_USE, NAMED, SPOILT = range(3)
-
-
-@njit(cache=True)
-def _is_identity(matrix):
-    """Whether the square ``matrix`` is exactly the identity."""
-    for i in range(matrix.shape[0]):
-        for j in range(matrix.shape[1]):
-            if matrix[i, j] != (1.0 if i == j else 0.0):
-                return False
-    return True
 
 
 @njit(cache=True)
@@ -591,28 +609,132 @@ def sketch_round_finite(sparse_form, mean, offsets, basis, transform, gram, eige
     re-basing leaves ``F`` the identity, which a round's ``F`` otherwise hardly ever is: then
     the columns in use are checked, as if it had). The rest of the state was finite before the
     round and the round left it untouched, so this is ``learn_one``'s check of the whole state
-    at the cost of what the round wrote."""
-    if not (
-        all_finite(eigen) and all_finite(offsets) and all_finite(transform) and all_finite(gram)
-    ):
+    at the cost of what the round wrote. The columns in use are counted in loops the compiler
+    vectorises (:func:`~imbalance_stream._numba.guard.count_not_finite`); the few other values
+    in plain loops, written out (a call, or a view for the bit count, costs more than they
+    do)."""
+    m = basis.shape[0]
+    bad = 0
+    identity = True
+    for i in range(m):
+        bad += not math.isfinite(eigen[i])
+        bad += not math.isfinite(offsets[i])
+        for a in range(m):
+            bad += not math.isfinite(transform[i, a])
+            bad += not math.isfinite(gram[i, a])
+            identity = identity and transform[i, a] == (1.0 if i == a else 0.0)
+    if bad:
         return False
-    if sparse_form and not _is_identity(transform):
+    if sparse_form and not identity:
         for k in range(indices.shape[0]):
             j = indices[k]
-            if not math.isfinite(mean[j]):
-                return False
-            for i in range(basis.shape[0]):
-                if not math.isfinite(basis[i, j]):
-                    return False
-        return True
-    for j in range(n):
-        if not math.isfinite(mean[j]):
-            return False
-    for i in range(basis.shape[0]):
-        for j in range(n):
-            if not math.isfinite(basis[i, j]):
-                return False
-    return True
+            bad += not math.isfinite(mean[j])
+            for i in range(m):
+                bad += not math.isfinite(basis[i, j])
+        return bad == 0
+    bad = count_not_finite(mean, n)
+    for i in range(m):
+        bad += count_not_finite(basis[i], n)
+    return bad == 0
+
+
+@njit(cache=True)
+def replay_sacog(
+    start, stop, indptr, indices, values, brings, signs, colmap, new_names, sizes, capacity,
+    layout, sparse_form, weights, offsets, basis, transform, gram, eigen, rounds, loss_one, rho,
+    laplace, counts, eta, gamma, oja_step, on_loss_only, rebase_threshold, predictions,
+):  # fmt: skip
+    """Replay the rows ``start .. stop - 1`` through SACOG, dense (``sparse_form=False``:
+    ``weights`` is the mean, ``basis`` V) or sparse (``weights`` = w, ``offsets`` = b, ``basis``
+    = Z, ``transform`` = F, ``gram`` = K), with the rounds of ``learn_one`` and its check of the
+    state (:func:`sketch_round_finite`): the contract of the module's array runners,
+    ``capacity`` and ``layout`` those of :func:`steps_sacog`. Returns the row it stopped at:
+    ``stop``, a row whose learning needs the state to grow first, or one whose round left a
+    value not finite (``layout[SPOILT]``: its prediction written, the state to be put back by
+    the caller, as copying the state before each round would cost more than the round of the
+    sparse form).
+
+    A row is learned with its prediction's score (and ``Z x``) when it is its own encoding,
+    which is what the round computes first; one scratch allocation serves every row.
+    """
+    idx, val = _row_buffers(indptr, start, stop)
+    scratch = sketch_scratch(basis.shape[0])
+    projected = scratch[2 * basis.shape[0] + 1]  # Z x of the sparse form's score
+    # the counters the rows that bring no name change, kept here, stored at the end
+    n_state, faithful, first_negative = sizes[N_STATE], sizes[FAITHFUL] != 0, sizes[FIRST_NEGATIVE]
+    in_use, named = layout[IN_USE], layout[NAMED]
+    n_updates = 0
+    end = stop
+    for t in range(start, stop):
+        x, v = _row(indptr, indices, values, t)
+        y = signs[t]
+        n, grows = in_use, False
+        if faithful and n_state and not brings[t]:  # the row is its own encoding
+            if x.shape[0] == 0:  # score 0; an empty sample: learn_one learns nothing
+                predictions[t] = 1
+                continue
+            if sparse_form:
+                score = sparse_sacog_score_into(weights, offsets, basis, x, v, projected)
+            else:
+                score = sparse_dot(weights, x, v)
+            predictions[t] = 1 if score >= 0.0 else -1
+        else:  # encoded as predict_one and learn_one encode it, through colmap
+            m = _known_row(x, v, colmap, False, idx, val)[0] if n_state else 0
+            score = 0.0  # (as _decision gives when nothing is known)
+            if m and in_use:
+                if sparse_form:
+                    score = sparse_sacog_score_into(
+                        weights, offsets, basis, idx[:m], val[:m], projected
+                    )
+                else:
+                    score = sparse_dot(weights, idx[:m], val[:m])
+            predictions[t] = 1 if score >= 0.0 else -1
+            m, n_new = _row_to_learn(x, v, colmap, new_names, sizes, False, idx, val, capacity)
+            if m < 0:  # the state must grow first: the caller learns this row
+                end = t
+                break
+            if m == 0:
+                continue
+            faithful = faithful and _in_turn(colmap, new_names, sizes, n_new)
+            grows = sizes[N_NAMES] > n_state  # _grow: the new features' columns are zero columns
+            if grows:
+                n = max(in_use, sizes[N_NAMES])
+            x, v = idx[:m], val[:m]
+            if sparse_form:  # the score (and Z x) of the round's first lines
+                score = sparse_sacog_score_into(weights, offsets, basis, x, v, projected)
+            else:
+                score = sparse_dot(weights, x, v)
+        # learn_one's round, as the steps runner takes it (written out: a call with two dozen
+        # arguments costs a tenth of a round of the sparse form)
+        margin, slope = _margin_slope(y, rho, laplace, counts, loss_one)
+        sketched = rounds[0]
+        if sparse_form:
+            updated = sparse_sacog_step(
+                weights, offsets, basis, transform, gram, eigen, rounds, n, x, v, y, margin,
+                slope, eta, gamma, oja_step, on_loss_only, rebase_threshold, projected, score,
+                scratch,
+            )  # fmt: skip
+        else:
+            updated = sacog_step(
+                weights, basis, eigen, rounds, n, x, v, y, margin, slope, eta, gamma, oja_step,
+                on_loss_only, score, scratch,
+            )  # fmt: skip
+        # a round that took no sketch step (sketch_on_loss_only, no loss) wrote nothing
+        if rounds[0] != sketched and not sketch_round_finite(
+            sparse_form, weights, offsets, basis, transform, gram, eigen, n, x
+        ):
+            layout[SPOILT] = 1  # the caller puts the state back (and the names)
+            end = t
+            break
+        if grows:
+            n_state = named = sizes[N_NAMES]
+            in_use = n
+        n_updates += updated
+        first_negative = _first_learned(first_negative, y, t)
+    sizes[N_STATE], sizes[FAITHFUL], sizes[FIRST_NEGATIVE] = n_state, faithful, first_negative
+    layout[IN_USE], layout[NAMED] = in_use, named
+    sizes[N_UPDATES] += n_updates
+    return end
 
 
 @njit(cache=True)
@@ -667,11 +789,14 @@ def steps_sacog(
     """
     idx = np.empty(rows.shape[1] + 1, dtype=np.int64)
     val = np.empty(rows.shape[1] + 1, dtype=np.float64)
+    columns = np.arange(rows.shape[1])
     scratch = sketch_scratch(basis.shape[0])
     projected = scratch[2 * basis.shape[0] + 1]  # Z x of the sparse form's score
     for t in range(rows.shape[0]):
         if not learn[t]:
-            m = _known_row(rows[t], colmap, intercept, idx, val) if sizes[N_STATE] else 0
+            m = 0
+            if sizes[N_STATE]:
+                m = _known_row(columns, rows[t], colmap, intercept, idx, val)[0]
             if m == 0 or layout[IN_USE] == 0:  # nothing the model knows: score 0, probability 1/2
                 decisions[t] = 0.0
                 probas[t] = 0.5
@@ -687,7 +812,9 @@ def steps_sacog(
             decisions[t] = score
             probas[t] = gaussian_weight_proba(score, variance)
             continue
-        m, n_new = _row_to_learn(rows[t], colmap, new_names, sizes, intercept, idx, val, capacity)
+        m = _row_to_learn(
+            columns, rows[t], colmap, new_names, sizes, intercept, idx, val, capacity
+        )[0]
         if m == 0:  # an empty sample: learn_one learns nothing
             continue
         if m < 0:  # the state must grow first: the caller grows it

@@ -8,6 +8,7 @@ treatment of empty samples.
 from __future__ import annotations
 
 import abc
+import contextlib
 import dataclasses
 import itertools
 import math
@@ -18,15 +19,18 @@ from collections.abc import Sequence
 import numpy as np
 from river import base
 
+from imbalance_stream._numba import stream
+from imbalance_stream._numba.stream import FAITHFUL as _FAITHFUL
+from imbalance_stream._numba.stream import FIRST_NEGATIVE as _FIRST_NEGATIVE
 from imbalance_stream._numba.stream import GROW_TO as _GROW_TO
 from imbalance_stream._numba.stream import N_NAMES as _N_NAMES
 from imbalance_stream._numba.stream import N_NEW as _N_NEW
 from imbalance_stream._numba.stream import N_STATE as _N_STATE
 
 from .composition import last_step
-from .features import MAX_ABS_VALUE, MAX_FEATURES, FeatureSpace
+from .features import MAX_ABS_VALUE, MAX_FEATURES, FeatureSpace, FeatureSpaceFull
 from .rows import ArrayRows
-from .transaction import Transactional
+from .transaction import NumericalError, Transactional
 from .validation import InvalidParameter, check_bool
 
 __all__ = [
@@ -342,106 +346,137 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
     @property
     def has_array_path(self) -> bool:
         """Whether :meth:`replay_rows` runs a jitted loop (the estimator implements
-        ``_learn_rows``); :func:`~imbalance_stream.evaluate.replay_array` uses it when so."""
-        return type(self)._learn_rows is not BinaryClassifier._learn_rows
+        ``_replay_kernel``); :func:`~imbalance_stream.evaluate.replay_array` uses it when so."""
+        return type(self)._replay_kernel is not BinaryClassifier._replay_kernel
 
     def replay_rows(self, rows: ArrayRows) -> np.ndarray:
         """Predict, then learn, every row of ``rows`` in order; return the predictions (int8,
         +1 for the positive label, -1 for the negative one).
 
-        The same as ``predict_one`` then ``learn_one`` row by row, bit for bit, in the estimator's
-        own jitted loop. The labels are checked first, as ``learn_one`` would check each one:
-        ``None`` or a third label raises :class:`UnknownLabel` before anything changes.
+        The same as ``predict_one`` then ``learn_one`` row by row, bit for bit (predictions and
+        the model left, pickle for pickle), in the estimator's own jitted loop. A step
+        ``learn_one`` refuses because it would leave a value not finite in the state (an
+        overflow, :class:`~imbalance_stream.base.NumericalError`, the model unchanged) is
+        skipped the same way, nothing of it kept (its values, its label count, the names it
+        brings), and the loop goes on with the next row: the loop above with that error caught.
+
+        The input is checked first, as ``learn_one`` would check each row, and refused before
+        anything changes: a value that is NaN, infinite or beyond 1e15 in magnitude raises
+        :class:`~imbalance_stream.base.InvalidFeature` naming the feature and the row, ``None``
+        or a third label :class:`UnknownLabel`, and names that could grow the feature space past
+        its limit :class:`~imbalance_stream.base.FeatureSpaceFull` (the dict path would raise it
+        at the row that does, having learned the rows before).
         """
         if not self.has_array_path:
             raise TypeError(f"{type(self).__name__} has no array path")
+        rows.check_values()
         is_positive = np.asarray(rows.labels == self.positive, dtype=bool)
-        non_empty = np.diff(rows.csr.indptr) > 0
-        if self.intercept:
-            non_empty[:] = True  # the constant feature makes every row learnable
-        first_negative = self._negative_of_rows(rows.labels, is_positive, non_empty)
-        if first_negative is not None:
-            self._negative = first_negative
+        self._check_labels_of_rows(rows.labels, is_positive)
         signs = np.where(is_positive, 1.0, -1.0)
-        return self._learn_rows(rows, signs, bool(non_empty.any()))
+        csr = rows.csr
+        if not csr.data.all():  # explicit zeros: absent features, as learn_one drops them
+            csr = csr.copy()
+            csr.eliminate_zeros()
+        provisional, colmap, names, brings = self._provisional_columns(rows, csr)
+        indptr, indices, values = self._with_intercept(csr, provisional[csr.indices])
+        features = self._features
+        committed = len(features)  # the provisional columns from here on are names to commit
+        sizes = np.array([committed, self._state_size, 0, 0, 0, -1, 1], dtype=np.int64)
+        new_names = np.empty(len(colmap), dtype=np.int64)
+        predictions = stream.empty_predictions(len(rows))
+        start = 0
+        while True:
+            stop = self._replay_kernel(
+                start, indptr, indices, values, brings, signs, colmap, new_names, sizes,
+                predictions,
+            )  # fmt: skip
+            _commit_run_names(features, names, new_names, sizes)
+            self._state_size = int(sizes[_N_STATE])
+            first = int(sizes[_FIRST_NEGATIVE])
+            if first >= 0 and self._negative is None:  # learn_one adopts it as it learns it
+                self._negative = rows.label(first)
+            if stop == len(rows):
+                break
+            # Row ``stop`` needs a larger state: learn_one learns it, growing the state (the
+            # names decide where SACOG's spare columns go) and dropping the growth and the
+            # names again if it refuses the step.
+            sizes[_GROW_TO] = 0
+            with contextlib.suppress(NumericalError):
+                self.learn_one(rows.row_dict(stop), rows.label(stop))
+            for column in indices[indptr[stop] : indptr[stop + 1]].tolist():
+                if column >= committed:
+                    colmap[column] = features.index.get(names[column], -1)
+                    if colmap[column] != column:  # refused, or committed out of turn
+                        sizes[_FAITHFUL] = 0
+            sizes[_N_NAMES], sizes[_N_STATE] = len(features), self._state_size
+            start = stop + 1
+        features._last = None
+        return predictions
 
-    def _learn_rows(self, rows: ArrayRows, signs: np.ndarray, learns: bool) -> np.ndarray:
-        """The estimator's array path (optional): test-then-train over ``rows`` with labels
-        ``signs`` (+1.0 / -1.0), updating the state arrays in place with the kernels ``_learn``
-        uses, returning the int8 predictions. ``learns`` says whether any row is learned; most
-        implementations start with ``self._commit_rows(rows, learns)``."""
+    def _replay_kernel(
+        self, start, indptr, indices, values, brings, signs, colmap, new_names, sizes, predictions
+    ) -> int:
+        """The estimator's array path (optional): its jitted runner (for ACOG,
+        :func:`imbalance_stream._numba.stream.replay_acog`; AROW and the first-order baselines,
+        ``replay_baseline``; SACOG, ``replay_sacog``) over its own state from row ``start``;
+        returns the row it stopped at (see :mod:`imbalance_stream._numba.stream`)."""
         raise NotImplementedError
 
-    def _negative_of_rows(self, labels, is_positive, non_empty):
-        """Check the labels as ``learn_one`` would; return the negative label to adopt, if any."""
+    def _check_labels_of_rows(self, labels, is_positive) -> None:
+        """Check the labels as ``learn_one`` would: ``None`` or a third label raises."""
         negatives = labels[~is_positive]
         # only an object array can hold None; scanning a bool or numeric one would be wasted time
         if negatives.dtype == object and any(label is None for label in negatives.tolist()):
             raise UnknownLabel("label is None; a binary model needs one of two labels")
-        known = self._negative
-        first = None
-        if known is None and len(negatives):
-            learned = ~is_positive & non_empty
-            if learned.any():
-                first = labels[int(np.argmax(learned))]
-                if isinstance(first, np.generic):  # the label learn_one would have stored
-                    first = first.item()
-            known = first if first is not None else negatives[0]
+        if not len(negatives):
+            return
+        known = negatives[0] if self._negative is None else self._negative
         distinct = negatives if negatives.dtype == object else np.unique(negatives)
         for label in dict.fromkeys(distinct.tolist()):  # distinct, any mix of types
             if label != known:
                 raise third_label(type(self).__name__, label, self.positive, known)
-        return first
 
-    def _column_map(self, rows: ArrayRows):
-        """The model's column of every column of ``rows`` (names not yet seen get the columns
-        the dict path would give them, in order of first appearance), those new columns of
-        ``rows`` in that order, and the row where each first appears."""
+    def _provisional_columns(self, rows: ArrayRows, csr):
+        """The columns the array runners read the rows over (see
+        :mod:`imbalance_stream._numba.stream`): ``(provisional, colmap, names, brings)``, the
+        provisional column of each column of ``rows`` (its model column if its name is
+        committed, else the one it takes if the names are committed in order of first
+        appearance, as the dict path commits them), the model column of each provisional column
+        (-1 for a name not committed), the name of each provisional column (None for the
+        model's own), and whether each row brings a name (one appears first in it). Raises
+        :class:`~imbalance_stream.base.FeatureSpaceFull` if the names not committed could grow
+        the feature space past its limit."""
         space = self._features
-        first = rows.first_positions()
-        present = np.flatnonzero(first < np.iinfo(np.int64).max)
-        present = present[np.argsort(first[present], kind="stable")]
-        column_map = np.full(rows.csr.shape[1], -1, dtype=np.int64)
-        new_columns = []
-        for j in present.tolist():
-            column = space.index.get(rows.feature_names[j])
-            if column is None:
-                new_columns.append(j)
-            else:
-                column_map[j] = column
-        column_map[new_columns] = np.arange(len(space), len(space) + len(new_columns))
-        new_rows = np.searchsorted(rows.csr.indptr, first[new_columns], side="right") - 1
-        return column_map, new_columns, new_rows
-
-    def _rows_over_columns(self, rows: ArrayRows):
-        """``rows`` over the model's columns, without changing the model: ``(indptr, indices,
-        values, new_columns, new_rows)``, names not yet seen placed where the dict path would put
-        them, the intercept appended to every row, the columns of ``rows`` that bring a new name
-        (in the order the dict path commits them) and the row where each first appears."""
-        column_map, new_columns, new_rows = self._column_map(rows)
-        arrays = self._with_intercept(rows.csr, column_map[rows.csr.indices])
-        return (*arrays, np.asarray(new_columns, dtype=np.int64), new_rows)
-
-    def _commit_rows(self, rows: ArrayRows, learns: bool):
-        """Commit the names ``rows`` bring (in order of first appearance, as the dict path
-        would), grow the state as ``learn_one`` would if any row is learned, and return the rows
-        over the model's columns as CSR arrays ``(indptr, indices, values)``."""
-        column_map, new_columns, _ = self._column_map(rows)
-        self._commit_names([rows.feature_names[j] for j in new_columns], learns)
-        return self._with_intercept(rows.csr, column_map[rows.csr.indices])
-
-    def _commit_names(self, names: list, learns: bool):
-        """Commit ``names`` (not yet seen, in the order given) and grow the state as
-        ``learn_one`` would if any row is learned."""
-        if names:
-            self._features.commit(names)
-        if learns and len(self._features) > self._state_size:
-            self._grow(len(self._features))
-            self._state_size = len(self._features)
+        n_columns = len(space)
+        first = stream.first_positions(csr.indices.astype(np.int64, copy=False), csr.shape[1])
+        present = np.flatnonzero(first < stream.NEVER)
+        provisional = np.full(csr.shape[1], -1, dtype=np.int64)
+        feature_names = rows.feature_names
+        if len(space.index) > space.intercept:  # names to look up (the intercept is none)
+            index = space.index
+            provisional[present] = [index.get(feature_names[j], -1) for j in present.tolist()]
+        new = present[provisional[present] < 0]
+        if n_columns + len(new) > space.max_features:
+            raise FeatureSpaceFull(
+                f"the rows bring {len(new):,} new feature names, which could grow the feature "
+                f"space from {n_columns:,} to {n_columns + len(new):,} columns, past this "
+                f"model's limit of {space.max_features:,}; nothing was learned. Hash or select "
+                "features first (e.g. river.preprocessing.FeatureHasher)"
+            )
+        new = new[np.argsort(first[new], kind="stable")]
+        provisional[new] = np.arange(n_columns, n_columns + len(new))
+        colmap = np.concatenate(
+            [np.arange(n_columns, dtype=np.int64), np.full(len(new), -1, dtype=np.int64)]
+        )
+        names = [None] * n_columns + [feature_names[j] for j in new.tolist()]
+        brings = np.zeros(csr.shape[0], dtype=np.bool_)
+        brings[np.searchsorted(csr.indptr, first[new], side="right") - 1] = True
+        return provisional, colmap, names, brings
 
     def _with_intercept(self, csr, indices):
-        """CSR arrays over the model's columns, with the constant feature appended to every row
-        when the model has an intercept (the dict path appends it last)."""
+        """CSR arrays ``(indptr, indices, values)`` of ``csr`` over the columns ``indices``,
+        with the constant feature (column 0, value 1) appended to every row when the model has
+        an intercept, as ``learn_one``'s encoding appends it last."""
         values = csr.data.astype(np.float64, copy=False)
         indptr = csr.indptr.astype(np.int64)
         if not self._features.intercept:

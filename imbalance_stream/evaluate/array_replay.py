@@ -5,28 +5,34 @@ predicts with the current model, records the prediction, then learns the row, ex
 
 >>> for x, y in stream:                                     # doctest: +SKIP
 ...     predictions.append(model.predict_one(x))
-...     model.learn_one(x, y)
+...     try:
+...         model.learn_one(x, y)
+...     except NumericalError:  # a step that would overflow: refused, the model unchanged
+...         pass
 
 would with ``x = {name_j: X[t, j] for the nonzero j, in column order}``. For the models that have an
 array path it runs the model's own step kernels over the model's own state arrays, so predictions
-and final state are identical to the dict path (bit for bit: the same arithmetic in the same order),
-and the model stays usable through ``learn_one`` / ``predict_one`` afterwards. Models without an
-array path go through ``predict_one`` / ``learn_one`` (``method="auto"``, the default) or raise
-(``method="array"``).
+and final state are identical to the dict path (bit for bit: the same arithmetic in the same order,
+pickle for pickle), and the model stays usable through ``learn_one`` / ``predict_one`` afterwards.
+Models without an array path go through ``predict_one`` / ``learn_one`` (``method="auto"``, the
+default) or raise (``method="array"``).
 
-Input handling follows the dict path: zeros are absent features; NaN or infinite values raise
+Input handling follows the dict path: zeros are absent features; NaN, infinite values and values
+beyond 1e15 in magnitude (which ``learn_one`` refuses too) raise
 :class:`~imbalance_stream.base.InvalidFeature` naming the feature and row, and a third label raises
 :class:`~imbalance_stream.base.UnknownLabel`, both before the model changes. An all-zero row is
 predicted (score 0, so the positive label) and not learned, as ``learn_one({}, y)`` is a no-op.
-A step the model refuses because a new value would overflow (ACOG, AROW, ROMMA), which
-``learn_one`` raises as :class:`~imbalance_stream.base.NumericalError` with the model unchanged, is
-skipped by the array path, which goes on with the next row: the loop above with that error caught.
-Column ``j`` is the feature named ``feature_names[j]`` (default: the integer ``j``), so a model fed
-dicts with the same names continues seamlessly.
+A step the model refuses because it would leave a value not finite in its state (an overflow:
+a huge step size, extreme values), which ``learn_one`` raises as
+:class:`~imbalance_stream.base.NumericalError` with the model unchanged, is skipped by both paths,
+nothing of it kept (its values, its label count, the names it brings), and the replay goes on with
+the next row: the loop above. Column ``j`` is the feature named ``feature_names[j]`` (default: the
+integer ``j``), so a model fed dicts with the same names continues seamlessly.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from collections.abc import Sequence
@@ -34,7 +40,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import sparse
 
-from imbalance_stream.base import InvalidFeature
+from imbalance_stream.base import NumericalError
 from imbalance_stream.base.deprecation import deprecated_aliases
 from imbalance_stream.base.rows import ArrayRows
 
@@ -113,18 +119,29 @@ def replay_array(
 
     Parameters
     ----------
-    model A River classifier. Models with an array path (see :func:`has_array_path`: ACOG full and
+    model
+        A River classifier. Models with an array path (see :func:`has_array_path`: ACOG full and
         diagonal, SACOG dense and sparse, and the seed-002 baselines Perceptron, ROMMA, PA, CPA,
-        PAUM, COG and AROW) run in a jitted loop over their own state (for SACOG, whose sketch
-        depends on when features arrive, the rows that bring a new feature take the dict path); any
-        other goes through ``predict_one`` and ``learn_one``. X A dense array or a scipy sparse
-        matrix, one row per sample. y The labels, one per row (any two labels, e.g. -1/+1 or the
-        model's ``positive`` and another). feature_names Name of each column (default: the column
-        number). method ``"auto"`` (the array path when the model has one, else the dict path),
-        ``"array"`` (raise ``TypeError`` if the model has none) or ``"dict"`` (always the River
-        protocol). positive The label whose rows count as positive in the result's metrics. The
-        package's binary classifiers know theirs (``model.positive``) and this must be ``None`` or
-        agree; for other models it defaults to ``True``.
+        PAUM, COG and AROW) run in a jitted loop over their own state (a row whose learning must
+        grow the state first goes through ``learn_one``: for SACOG, whose sketch depends on
+        when features arrive and on their names, each row that brings a feature while the sketch
+        takes shape); any other goes through ``predict_one`` and ``learn_one``. Both paths skip
+        a step the model refuses with :class:`~imbalance_stream.base.NumericalError` (see the
+        module's docstring).
+    X
+        A dense array or a scipy sparse matrix, one row per sample.
+    y
+        The labels, one per row (any two labels, e.g. -1/+1 or the model's ``positive`` and
+        another).
+    feature_names
+        Name of each column (default: the column number).
+    method
+        ``"auto"`` (the array path when the model has one, else the dict path), ``"array"``
+        (raise ``TypeError`` if the model has none) or ``"dict"`` (always the River protocol).
+    positive
+        The label whose rows count as positive in the result's metrics. The package's binary
+        classifiers know theirs (``model.positive``) and this must be ``None`` or agree; for
+        other models it defaults to ``True``.
 
     Examples
     --------
@@ -164,10 +181,10 @@ def replay_array(
         feature_names = range(csr.shape[1])
     elif len(feature_names) != csr.shape[1]:
         raise ValueError(f"{len(feature_names)} feature names for {csr.shape[1]} columns")
-    _check_finite(csr, feature_names)
     rows = ArrayRows(csr, y, list(feature_names))
 
     if not array_path:
+        rows.check_values()  # (the array path checks them itself)
         positive = getattr(model, "positive", True) if positive is None else positive
         return _replay_dicts(model, rows, positive)
 
@@ -216,19 +233,9 @@ def _as_csr(X) -> sparse.csr_matrix:
     return sparse.csr_matrix(X)
 
 
-def _check_finite(csr, feature_names):
-    bad = ~np.isfinite(csr.data)
-    if bad.any():
-        position = int(np.argmax(bad))
-        row = int(np.searchsorted(csr.indptr, position, side="right") - 1)
-        name = feature_names[int(csr.indices[position])]
-        raise InvalidFeature(
-            f"feature {name!r} has non-finite value {csr.data[position]!r} in row {row}"
-        )
-
-
 def _replay_dicts(model, rows: ArrayRows, positive):
-    """The River protocol, row by row: the fallback and the reference of the array path."""
+    """The River protocol, row by row: the fallback and the reference of the array path (a step
+    refused with NumericalError, the model unchanged, is skipped)."""
     n_rows = len(rows)
     predicted = np.zeros(n_rows, dtype=bool)
     labels = np.empty(n_rows, dtype=object)
@@ -237,7 +244,8 @@ def _replay_dicts(model, rows: ArrayRows, positive):
         x = rows.row_dict(t)
         labels[t] = model.predict_one(x)
         predicted[t] = labels[t] == positive
-        model.learn_one(x, rows.label(t))
+        with contextlib.suppress(NumericalError):
+            model.learn_one(x, rows.label(t))
     seconds = time.perf_counter() - start
     is_positive = np.asarray(rows.labels == positive, dtype=bool)
     return _result(predicted, is_positive, seconds, "dict", labels=labels)

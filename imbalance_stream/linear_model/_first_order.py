@@ -48,7 +48,8 @@ class FirstOrderLinear(BinaryClassifier):
 
     # ---- the array path: the replay loop with the step ``_learn`` takes ----------------------
 
-    #: Which step of :func:`~imbalance_stream._numba.stream.replay_baseline` ``_learn`` takes.
+    #: Which step of :func:`~imbalance_stream._numba.stream.replay_baseline` (and
+    #: ``steps_baseline``) ``_learn`` takes.
     _replay_kind: int
 
     def _replay_parameters(self) -> tuple[float, float, float]:
@@ -62,33 +63,23 @@ class FirstOrderLinear(BinaryClassifier):
     def _store_cost_state(self, counts: np.ndarray) -> None:
         pass
 
-    def _learn_rows(self, rows, signs, learns):
-        indptr, indices, values = self._commit_rows(rows, learns)
+    def _replay_kernel(
+        self, start, indptr, indices, values, brings, signs, colmap, new_names, sizes, predictions
+    ):
+        """The array path (:meth:`~imbalance_stream.base.BinaryClassifier.replay_rows`):
+        :func:`~imbalance_stream._numba.stream.replay_baseline` with the step ``_learn``
+        takes."""
         rho, laplace, counts = self._cost_state()
         eta, C, tau_negative = self._replay_parameters()
-        predictions = stream.empty_predictions(len(signs))
-        self.n_updates += int(
-            stream.replay_baseline(
-                self._replay_kind,
-                indptr,
-                indices,
-                values,
-                signs,
-                self._weights,
-                stream.NO_MATRIX,
-                self.n_features,
-                rho,
-                laplace,
-                counts,
-                eta,
-                C,
-                tau_negative,
-                1.0,
-                predictions,
-            )
-        )
+        sizes[stream.N_UPDATES] = 0
+        stop = stream.replay_baseline(
+            self._replay_kind, start, indptr, indices, values, brings, signs, colmap, new_names,
+            sizes, self._weights, stream.NO_MATRIX, 1.0, rho, laplace, counts, eta, C,
+            tau_negative, predictions,
+        )  # fmt: skip
         self._store_cost_state(counts)
-        return predictions
+        self.n_updates += int(sizes[stream.N_UPDATES])
+        return stop
 
     def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas):
         """The steps path (:meth:`~imbalance_stream.base.BinaryClassifier.run_steps`):

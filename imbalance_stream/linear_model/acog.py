@@ -189,33 +189,23 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
             raise self._numerical_error()
         self.n_updates += updated
 
-    def _learn_rows(self, rows, signs, learns):
-        indptr, indices, values = self._commit_rows(rows, learns)
+    def _replay_kernel(
+        self, start, indptr, indices, values, brings, signs, colmap, new_names, sizes, predictions
+    ):
+        """The array path (:meth:`~imbalance_stream.base.BinaryClassifier.replay_rows`):
+        :func:`~imbalance_stream._numba.stream.replay_acog` with the rounds ``_learn`` takes."""
         rho, laplace, counts = self._cost_state()
         full = self.covariance == "full"
-        predictions = stream.empty_predictions(len(signs))
-        self.n_updates += int(
-            stream.replay_acog(
-                indptr,
-                indices,
-                values,
-                signs,
-                self._mean,
-                full,
-                self._cov if full else stream.NO_MATRIX,
-                stream.NO_VECTOR if full else self._cov,
-                self.n_features,
-                self.loss == "I",
-                rho,
-                laplace,
-                counts,
-                float(self.eta),
-                float(self.gamma),
-                predictions,
-            )
-        )
+        sizes[stream.N_UPDATES] = 0
+        stop = stream.replay_acog(
+            start, indptr, indices, values, brings, signs, colmap, new_names, sizes,
+            self._mean, full, self._cov if full else stream.NO_MATRIX,
+            stream.NO_VECTOR if full else self._cov, self.loss == "I", rho, laplace, counts,
+            float(self.eta), float(self.gamma), predictions,
+        )  # fmt: skip
         self._store_cost_state(counts)
-        return predictions
+        self.n_updates += int(sizes[stream.N_UPDATES])
+        return stop
 
     def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas):
         rho, laplace, counts = self._cost_state()

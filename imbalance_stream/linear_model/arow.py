@@ -100,30 +100,20 @@ class AROW(CheckedInKernel, BinaryClassifier):
             raise self._numerical_error()
         self.n_updates += updated
 
-    def _learn_rows(self, rows, signs, learns):
-        indptr, indices, values = self._commit_rows(rows, learns)
-        predictions = stream.empty_predictions(len(signs))
-        self.n_updates += int(
-            stream.replay_baseline(
-                stream.AROW,
-                indptr,
-                indices,
-                values,
-                signs,
-                self._mean,
-                self._cov,
-                self.n_features,
-                1.0,
-                False,
-                np.zeros(2, dtype=np.int64),
-                1.0,
-                math.inf,
-                1.0,
-                float(self.r),
-                predictions,
-            )
-        )
-        return predictions
+    def _replay_kernel(
+        self, start, indptr, indices, values, brings, signs, colmap, new_names, sizes, predictions
+    ):
+        """The array path (:meth:`~imbalance_stream.base.BinaryClassifier.replay_rows`):
+        :func:`~imbalance_stream._numba.stream.replay_baseline` with the step ``_learn`` takes
+        (no cost ratio: AROW is cost-insensitive)."""
+        sizes[stream.N_UPDATES] = 0
+        stop = stream.replay_baseline(
+            stream.AROW, start, indptr, indices, values, brings, signs, colmap, new_names, sizes,
+            self._mean, self._cov, float(self.r), 1.0, False,
+            np.zeros(2, dtype=np.int64), 1.0, math.inf, 1.0, predictions,
+        )  # fmt: skip
+        self.n_updates += int(sizes[stream.N_UPDATES])
+        return stop
 
     def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas):
         """The steps path (:meth:`~imbalance_stream.base.BinaryClassifier.run_steps`):

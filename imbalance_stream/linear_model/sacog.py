@@ -328,82 +328,94 @@ class SACOG(CostRatio, BinaryClassifier):
             )
         self.n_updates += bool(updated)
 
-    def _learn_rows(self, rows, signs, learns):
-        """The sketch depends on when features arrive: it is drawn over the features of the first
-        learned row and, while it has spare columns (that row had fewer than ``m`` features),
-        each new feature takes one. So that row and, while spare columns wait, each row that
-        brings a new feature go through ``predict_one`` / ``learn_one``, the rows between them
-        through the jitted loop. After that a new feature only adds a zero column: the names
-        still to come are committed at once and the other rows are one jitted run, each row over
-        the columns the dict path has in use at that row (the kernels read no others, D-ACOG-8's
-        choice of a column included), so the arithmetic is the same."""
-        indptr, indices, values, new_columns, new_rows = self._rows_over_columns(rows)
-        predictions = stream.empty_predictions(len(rows))
-        columns = np.empty(len(rows), dtype=np.int64)  # the columns in use at each row
-        arrays = (indptr, indices, values, signs, columns, predictions)
-        previous = 0
-        for stop in self._rows_that_shape_the_sketch(indptr, new_rows):
-            if self._n_columns and self._named >= self._n_reserved:
-                break  # no spare column left: later features enter as zero columns
-            if stop > previous:  # no new feature in these rows
-                columns[previous:stop] = self._n_columns
-                self._replay_run(np.arange(previous, stop, dtype=np.int64), *arrays)
-            x = rows.row_dict(stop)
-            predictions[stop] = 1 if self.predict_one(x) == self.positive else -1
-            self.learn_one(x, rows.label(stop))
-            previous = stop + 1
-        arriving = new_rows >= previous
-        in_use = self._n_columns
-        self._commit_names([rows.feature_names[j] for j in new_columns[arriving]], learns)
-        later = np.arange(previous, len(rows), dtype=np.int64)
-        columns[previous:] = in_use + np.searchsorted(new_rows[arriving], later, side="right")
-        if len(later):
-            self._replay_run(later, *arrays)
-        return predictions
+    # ---- the array and steps paths: jitted runs whose spoilt round is undone ------------------
 
-    def _rows_that_shape_the_sketch(self, indptr, new_rows) -> list[int]:
-        """The first learned row if the sketch is not drawn yet, and the rows that bring a new
-        feature, in order."""
-        special = set(new_rows.tolist())
-        if not self._state_size:
-            learned = np.flatnonzero(np.diff(indptr) > 0)
-            if len(learned):
-                special.add(int(learned[0]))
-        return sorted(special)
+    def _kept_unless_spoilt(self, run, sizes, colmap):
+        """``run(None)``, one call of a jitted runner that returns ``(steps run, whether the
+        state was left spoilt)``, kept unless that is so.
 
-    def _replay_run(self, run, indptr, indices, values, signs, columns, predictions):
-        rho, laplace, counts = self._cost_state()
-        self.n_updates += int(
-            stream.replay_sacog(
-                run,
-                indptr,
-                indices,
-                values,
-                signs,
-                bool(self.sparse),
-                self._mean,
-                self._offsets,
-                self._basis,
-                self._transform,
-                self._gram,
-                self._eigen,
-                self._rounds,
-                columns,
-                self.loss == "I",
-                rho,
-                laplace,
-                counts,
-                float(self.eta),
-                float(self.gamma),
-                float(self.oja_step),
-                bool(self.sketch_on_loss_only),
-                REBASE_THRESHOLD,
-                predictions,
-            )
-        )
+        A round writes the state in place: when one leaves a value not finite, the state (and
+        the runner's counters ``sizes`` and column map ``colmap``) is put back as it was before
+        the call and ``run(ran)`` runs the steps before that round again, which does what they
+        did bit for bit (the rounds are deterministic), so that nothing of that round is kept, as
+        ``learn_one`` keeps nothing of it; the copy costs one snapshot per call, not one per
+        step. Returns what ``run(None)`` returned.
+        """
+        state, kept_sizes, kept_colmap = self._snapshot(None), sizes.copy(), colmap.copy()
+        ran, spoilt = run(None)
+        if spoilt:
+            self._restore(state)
+            sizes[:] = kept_sizes
+            colmap[:] = kept_colmap
+            again, _ = run(ran)
+            if again != ran:  # the same steps, run again from the same state
+                raise RuntimeError(f"SACOG's rounds are not deterministic: {again} != {ran}")
+        return ran, spoilt
+
+    def _layout(self, sizes):
+        """``(capacity, layout)`` of the jitted runners: the columns in use and those given to a
+        feature, and how many columns a run may use before the state must grow."""
+        layout = np.array([self._n_columns, self._named, 0], dtype=np.int64)
+        # once the sketch is drawn and its spare columns are given, a feature is a zero column,
+        # which the runner adds; before, every feature goes through _grow (its names decide)
+        settled = self._n_columns > 0 and self._named >= self._n_reserved
+        capacity = self._mean.shape[0] if settled else int(sizes[stream.N_STATE])
+        return capacity, layout
+
+    def _after_run(self, layout, counts, sizes) -> bool:
+        """Take back what a jitted run changed besides the arrays; whether it left the state
+        spoilt."""
         self._store_cost_state(counts)
+        self._n_columns, self._named = int(layout[stream.IN_USE]), int(layout[stream.NAMED])
+        self.n_updates += int(sizes[stream.N_UPDATES])
+        return bool(layout[stream.SPOILT])
 
-    # ---- the steps path -----------------------------------------------------------------------
+    def _replay_kernel(
+        self, start, indptr, indices, values, brings, signs, colmap, new_names, sizes, predictions
+    ):
+        """The array path (:meth:`~imbalance_stream.base.BinaryClassifier.replay_rows`):
+        :func:`~imbalance_stream._numba.stream.replay_sacog` with the rounds ``_learn`` takes.
+
+        The sketch depends on when features arrive and on their names: it is drawn over the
+        features of the first learned row and, while it has spare columns (that row had fewer
+        than ``m`` features), each new feature takes one. Until then, a row that brings a
+        feature stops the run, for ``replay_rows`` to learn it with ``learn_one``; after that a
+        new feature only adds a zero column, which the run adds. A round that leaves a value not
+        finite is undone (:meth:`_kept_unless_spoilt`) and its row skipped, as ``learn_one``
+        refuses it, and the run goes on.
+        """
+        while True:
+            ran, spoilt = self._kept_unless_spoilt(
+                lambda stop, first=start: self._run_replay_kernel(
+                    first, len(signs) if stop is None else stop, indptr, indices, values, brings,
+                    signs, colmap, new_names, sizes, predictions,
+                ),
+                sizes,
+                colmap,
+            )  # fmt: skip
+            if not spoilt:
+                return ran
+            start = ran + 1  # that row is predicted, and its round refused
+            if brings[ran]:  # its names come later, if at all (see replay_sacog)
+                sizes[stream.FAITHFUL] = 0
+
+    def _run_replay_kernel(
+        self, start, stop, indptr, indices, values, brings, signs, colmap, new_names, sizes,
+        predictions,
+    ):  # fmt: skip
+        """One call of :func:`~imbalance_stream._numba.stream.replay_sacog` over the rows
+        ``start .. stop - 1``: ``(row it stopped at, whether the state was left spoilt)``."""
+        rho, laplace, counts = self._cost_state()
+        capacity, layout = self._layout(sizes)
+        sizes[stream.N_UPDATES] = 0
+        ran = stream.replay_sacog(
+            start, stop, indptr, indices, values, brings, signs, colmap, new_names, sizes,
+            capacity, layout, bool(self.sparse), self._mean, self._offsets,
+            self._basis, self._transform, self._gram, self._eigen, self._rounds,
+            self.loss == "I", rho, laplace, counts, float(self.eta), float(self.gamma),
+            float(self.oja_step), bool(self.sketch_on_loss_only), REBASE_THRESHOLD, predictions,
+        )  # fmt: skip
+        return ran, self._after_run(layout, counts, sizes)
 
     def _steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas):
         """The steps path (:meth:`~imbalance_stream.base.BinaryClassifier.run_steps`):
@@ -412,36 +424,23 @@ class SACOG(CostRatio, BinaryClassifier):
         A step that brings a feature while the sketch is not drawn yet or a spare column of it
         waits stops the run, for ``run_steps`` to grow the state with the names committed, as
         ``learn_one`` does (the sketch is drawn, and spare columns given, in sorted-name order).
-        A round writes the state in place: when one leaves a value not finite, the state is put
-        back as it was before this call and the steps before that round run again, which does
-        what they did bit for bit (the rounds are deterministic), so that nothing of it is kept,
-        as ``learn_one`` keeps nothing of it; the copy costs one snapshot per call, not one per
-        step.
+        A round that leaves a value not finite stops it too, undone
+        (:meth:`_kept_unless_spoilt`).
         """
-        state, kept_sizes, kept_colmap = self._snapshot(None), sizes.copy(), colmap.copy()
-        ran, spoilt = self._run_steps_kernel(
-            rows, learn, signs, colmap, new_names, sizes, decisions, probas
-        )
-        if spoilt:
-            self._restore(state)
-            sizes[:] = kept_sizes
-            colmap[:] = kept_colmap
-            again, _ = self._run_steps_kernel(
-                rows[:ran], learn[:ran], signs[:ran], colmap, new_names, sizes,
-                decisions[:ran], probas[:ran],
-            )  # fmt: skip
-            if again != ran:  # the same steps, run again from the same state
-                raise RuntimeError(f"SACOG's steps are not deterministic: {again} != {ran}")
+        ran, _ = self._kept_unless_spoilt(
+            lambda stop: self._run_steps_kernel(
+                rows[:stop], learn[:stop], signs[:stop], colmap, new_names, sizes,
+                decisions[:stop], probas[:stop],
+            ),
+            sizes,
+            colmap,
+        )  # fmt: skip
         return ran
 
     def _run_steps_kernel(self, rows, learn, signs, colmap, new_names, sizes, decisions, probas):
         """One call of the jitted runner: ``(steps run, whether the state was left spoilt)``."""
         rho, laplace, counts = self._cost_state()
-        layout = np.array([self._n_columns, self._named, 0], dtype=np.int64)
-        # once the sketch is drawn and its spare columns are given, a feature is a zero column,
-        # which the runner adds; before, every feature goes through _grow (its names decide)
-        settled = self._n_columns > 0 and self._named >= self._n_reserved
-        capacity = self._mean.shape[0] if settled else int(sizes[stream.N_STATE])
+        capacity, layout = self._layout(sizes)
         sizes[stream.N_UPDATES] = 0
         ran = stream.steps_sacog(
             rows, learn, signs, colmap, new_names, sizes, self.intercept, capacity, layout,
@@ -450,10 +449,7 @@ class SACOG(CostRatio, BinaryClassifier):
             float(self.eta), float(self.gamma), float(self.oja_step),
             bool(self.sketch_on_loss_only), REBASE_THRESHOLD, decisions, probas,
         )  # fmt: skip
-        self._store_cost_state(counts)
-        self._n_columns, self._named = int(layout[stream.IN_USE]), int(layout[stream.NAMED])
-        self.n_updates += int(sizes[stream.N_UPDATES])
-        return ran, bool(layout[stream.SPOILT])
+        return ran, self._after_run(layout, counts, sizes)
 
     # ---- inference ----------------------------------------------------------------------------
 
