@@ -543,12 +543,13 @@ def jitted_replay(rows, signs, state, sparse_form):
         weights, offsets, basis, transform, gram, eigen = state
     else:
         weights, basis, eigen = state
-        offsets, transform, gram = np.zeros(basis.shape[0]), np.eye(1), np.eye(1)  # unused
+        m = basis.shape[0]  # the dense form has no b, F or K: m-sized ones, as the model keeps
+        offsets, transform, gram = np.zeros(m), np.eye(m), np.eye(m)
     present = int(columns[0])  # the first row's features: the columns the sketch is drawn over
     colmap = np.where(np.arange(weights.shape[0]) < present, np.arange(weights.shape[0]), -1)
     sizes = np.array([present, present, 0, 0, 0, -1, 1], dtype=np.int64)  # (stream.N_NAMES ...)
     brings = np.diff(columns, prepend=present) > 0  # the rows where a feature first appears
-    stream.replay_sacog(
+    stopped = stream.replay_sacog(
         *(0, signs.shape[0], indptr, indices, values, brings, signs, colmap),
         *(np.empty(weights.shape[0], dtype=np.int64), sizes, weights.shape[0]),
         *(np.array([present, present, 0], dtype=np.int64), sparse_form),
@@ -557,6 +558,8 @@ def jitted_replay(rows, signs, state, sparse_form):
         *(1.0, 1.0, 1.0, False, REBASE_THRESHOLD),  # eta, gamma, oja_step, every round
         stream.empty_predictions(signs.shape[0]),
     )
+    if stopped != signs.shape[0]:  # a refused round or a growth this floor does not handle
+        raise AssertionError(f"replay_sacog stopped at row {stopped} of {signs.shape[0]}")
 
 
 def floor_sacog(X, y, dicts, labels, repeats):

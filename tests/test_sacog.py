@@ -539,9 +539,11 @@ def test_the_steps_runner_is_the_reference_on_a_growing_feature_space(sparse):
     assert model.n_sketch_updates == reference.t == learn.sum()
 
 
-def round_finite_reference(mean, offsets, basis, transform, gram, eigen):
-    """Plain numpy: every value of the state finite (``learn_one``'s check)."""
-    return all(np.isfinite(a).all() for a in (mean, offsets, basis, transform, gram, eigen))
+def round_finite_reference(sparse, mean, offsets, basis, transform, gram, eigen):
+    """Plain numpy: every value of the form's state finite (``learn_one``'s check; the dense
+    form has no ``b``, ``F`` or ``K``)."""
+    state = (mean, offsets, basis, transform, gram, eigen) if sparse else (mean, basis, eigen)
+    return all(np.isfinite(a).all() for a in state)
 
 
 @settings(max_examples=200, deadline=None)
@@ -556,7 +558,8 @@ def test_the_check_of_a_round_is_numpys_check_of_the_state(sparse, rebased, seed
     """``stream.sketch_round_finite`` against numpy on a state a round may have left with a
     value not finite where it writes: the columns in use of a dense round or of a sparse one that
     re-based (its ``F`` then the identity), the row's columns of another sparse round. What
-    lies elsewhere, which no round writes, it does not read."""
+    lies elsewhere, which no round writes, it does not read; nor, in the dense form, the
+    sparse form's ``b``, ``F`` and ``K``."""
     rng = np.random.default_rng(seed)
     m, n, capacity = 3, 7, 16
     mean, basis = np.zeros(capacity), np.zeros((m, capacity))
@@ -576,7 +579,7 @@ def test_the_check_of_a_round_is_numpys_check_of_the_state(sparse, rebased, seed
         array = state[where]
         array.flat[rng.integers(array.size)] = bad
     arrays = (mean, offsets, basis, transform, gram, eigen)
-    expected = round_finite_reference(*arrays)
+    expected = round_finite_reference(sparse, *arrays)
     assert stream.sketch_round_finite(sparse, *arrays, n, indices) == expected
     unwritten = np.setdiff1d(np.arange(capacity), written)
     mean[unwritten] = basis[:, unwritten] = math.nan  # never written by the round: not read

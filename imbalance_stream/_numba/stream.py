@@ -609,7 +609,8 @@ def sketch_round_finite(sparse_form, mean, offsets, basis, transform, gram, eige
     re-basing leaves ``F`` the identity, which a round's ``F`` otherwise hardly ever is: then
     the columns in use are checked, as if it had). The rest of the state was finite before the
     round and the round left it untouched, so this is ``learn_one``'s check of the whole state
-    at the cost of what the round wrote. The columns in use are counted in loops the compiler
+    at the cost of what the round wrote (a dense round writes no ``b``, ``F`` or ``K``: they are
+    not read). The columns in use are counted in loops the compiler
     vectorises (:func:`~imbalance_stream._numba.guard.count_not_finite`); the few other values
     in plain loops, written out (a call, or a view for the bit count, costs more than they
     do)."""
@@ -618,11 +619,12 @@ def sketch_round_finite(sparse_form, mean, offsets, basis, transform, gram, eige
     identity = True
     for i in range(m):
         bad += not math.isfinite(eigen[i])
-        bad += not math.isfinite(offsets[i])
-        for a in range(m):
-            bad += not math.isfinite(transform[i, a])
-            bad += not math.isfinite(gram[i, a])
-            identity = identity and transform[i, a] == (1.0 if i == a else 0.0)
+        if sparse_form:  # the dense form has no b, F or K (its caller may pass empty ones)
+            bad += not math.isfinite(offsets[i])
+            for a in range(m):
+                bad += not math.isfinite(transform[i, a])
+                bad += not math.isfinite(gram[i, a])
+                identity = identity and transform[i, a] == (1.0 if i == a else 0.0)
     if bad:
         return False
     if sparse_form and not identity:
