@@ -49,6 +49,8 @@ MODELS = {
     "arow": '{ class = "AROW", params = { r = 1.0 } }',
     "sacog": '{ class = "SACOG", params = { m = 5, seed = 1 } }',
     "sacog-sparse": '{ class = "SACOG", params = { m = 5, sparse = true, seed = 1 } }',
+    "koil": '{ class = "KOIL", params = { budget = 100, seed = 1 } }',
+    "lasvm": '{ class = "LASVM", params = { C = 1.0, gamma = 0.1, seed = 1 } }',
 }
 LABELS = {
     "pa": "PA",
@@ -57,14 +59,22 @@ LABELS = {
     "arow": "AROW",
     "sacog": "SACOG (m=5)",
     "sacog-sparse": "SACOG (m=5, sparse)",
+    "koil": "KOIL (budget 100)",
+    "lasvm": "LASVM (rbf, gamma 0.1)",
 }
 
 
 def build_model(kind):
     from river import linear_model, preprocessing
 
+    from imbalance_stream.kernel import KOIL
     from imbalance_stream.linear_model import ACOG, AROW, PA, SACOG
+    from imbalance_stream.svm import LASVM
 
+    if kind == "koil":
+        return KOIL(budget=100, seed=1)
+    if kind == "lasvm":
+        return LASVM(C=1.0, gamma=0.1, seed=1)
     if kind == "pa":
         return PA(C=1.0)
     if kind == "lr":
