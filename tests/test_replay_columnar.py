@@ -16,6 +16,8 @@ from river import datasets
 
 pa = pytest.importorskip("pyarrow")
 
+from replay_helpers import ISO_TEXTS, replay_scenario  # noqa: E402
+
 from imbalance_stream.evaluate.delayed import DelayedLabels, answer_order, interleave  # noqa: E402
 from imbalance_stream.replay import ReplayError, engine, parse, replay  # noqa: E402
 from imbalance_stream.replay import columnar as columnar_module  # noqa: E402
@@ -34,20 +36,6 @@ def _row_reader_micros(value):
         return None
 
 
-_ISO = st.builds(
-    lambda y, mo, d, sep, h, mi, s, frac, zone: (
-        f"{y:04d}-{mo:02d}-{d:02d}{sep}{h:02d}:{mi:02d}:{s:02d}{frac}{zone}"
-    ),
-    st.sampled_from([0, 1, 4, 100, 1600, 1900, 1969, 1970, 2000, 2023, 2024, 2100, 9999]),
-    st.integers(0, 13),
-    st.integers(0, 32),
-    st.sampled_from(["T", " ", "t", "_"]),
-    st.integers(0, 25),
-    st.integers(0, 60),
-    st.integers(0, 61),
-    st.sampled_from(["", ".1", ".123", ".999999", ".1234567"]),
-    st.sampled_from(["", "Z", "z", "+00:00", "-05:30", "+23:59", "+24:00", "+0530", "-00:00"]),
-)
 _NUMBERS = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True).map(repr),
     st.integers(-(10**14), 10**14).map(str),
@@ -56,7 +44,7 @@ _NUMBERS = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(_ISO, _NUMBERS), min_size=1, max_size=5))
+@given(st.lists(st.one_of(ISO_TEXTS, _NUMBERS), min_size=1, max_size=5))
 def test_a_column_of_times_reads_as_the_row_reader_reads_each(values):
     """Whatever the columnar reading accepts, it reads to the row reader's microseconds; it may
     give up on a column (None), never read a value otherwise."""
@@ -119,28 +107,7 @@ MIXED = FOLDED + 'AUC = { class = "ExactROCAUC", params = { pos_val = true } }\n
 
 
 def _scenario(models=MODELS, metrics=FOLDED, options="", log="", labels="[false, true]"):
-    return f"""
-name = "s"
-kind = "replay"
-[log]
-path = "log.csv"
-time = "time"
-id = "event_id"
-entity = "entity"
-label = "label"
-labels = {labels}
-label_time = "label_time"
-{log}
-[models]
-{models}
-[metrics]
-{metrics}
-[replay]
-per_entity = false
-step = 50
-window = "2h"
-{options}
-"""
+    return replay_scenario(models, metrics, options, log, labels)
 
 
 def _phishing_log(path, **events):

@@ -14,6 +14,8 @@ from imbalance_stream.replay.events import MICRO, time_in_range
 
 pa = pytest.importorskip("pyarrow")
 
+from replay_helpers import ISO_TEXTS  # noqa: E402
+
 from imbalance_stream.replay.vector_times import iso_micros  # noqa: E402
 
 #: Text length -> (digits of the fraction of a second, form of the offset: "", "Z" or "+HH:MM").
@@ -137,22 +139,6 @@ def _days_from_civil(year, month, day) -> np.ndarray:
     return era * 146097 + day_of_era - 719468
 
 
-_TEXTS = st.builds(
-    lambda y, mo, d, sep, h, mi, s, frac, zone: (
-        f"{y:04d}-{mo:02d}-{d:02d}{sep}{h:02d}:{mi:02d}:{s:02d}{frac}{zone}"
-    ),
-    st.sampled_from([0, 1, 4, 100, 1600, 1900, 1969, 1970, 2000, 2023, 2024, 2100, 9999]),
-    st.integers(0, 13),
-    st.integers(0, 32),
-    st.sampled_from(["T", " ", "t", "_"]),
-    st.integers(0, 25),
-    st.integers(0, 60),
-    st.integers(0, 61),
-    st.sampled_from(["", ".1", ".123", ".999999", ".1234567", ".12a"]),
-    st.sampled_from(["", "Z", "z", "+00:00", "-05:30", "+23:59", "+24:00", "+0530", "-00:60"]),
-)
-
-
 _STRAY = list("0-:T /+Z.9\x00é")
 
 
@@ -164,9 +150,9 @@ def _mutated(text: str, at: int, char: str) -> str:
 @given(
     st.lists(
         st.one_of(
-            _TEXTS,
+            ISO_TEXTS,
             st.builds(
-                _mutated, _TEXTS, st.integers(0, 40), st.sampled_from(list("0-:T /+Z.9\x00é"))
+                _mutated, ISO_TEXTS, st.integers(0, 40), st.sampled_from(list("0-:T /+Z.9\x00é"))
             ),
             st.text(max_size=33),
         ),

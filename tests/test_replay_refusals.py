@@ -77,9 +77,12 @@ def test_every_estimator_with_an_array_path_is_driven():
             continue
         module, _, name = dotted.rpartition(".")
         cls = getattr(importlib.import_module(module), name)
-        if isinstance(cls, type) and issubclass(cls, BinaryClassifier):
-            if object.__new__(cls).has_array_path:
-                with_array_path.add(cls)
+        if (
+            isinstance(cls, type)
+            and issubclass(cls, BinaryClassifier)
+            and object.__new__(cls).has_array_path
+        ):
+            with_array_path.add(cls)
     assert with_array_path == {kind for kind, _ in CONFIGS}
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from replay_helpers import replay_scenario
 from river import datasets
 
 from imbalance_stream.base import InvalidFeature, NumericalError, UnknownLabel
@@ -228,28 +229,11 @@ def _replay_both(tmp_path, text, log_rows=None, **events):
 
 
 def _text(models, replay_options="", labels="[false, true]"):
-    return f"""
-name = "s"
-kind = "replay"
-[log]
-path = "log.csv"
-time = "time"
-id = "event_id"
-entity = "entity"
-label = "label"
-labels = {labels}
-label_time = "label_time"
-[models]
-{models}
-[metrics]
-BA = "river.metrics.BalancedAccuracy"
-AUC = {{ class = "ExactROCAUC", params = {{ pos_val = true }} }}
-[replay]
-per_entity = false
-step = 50
-window = "2h"
-{replay_options}
-"""
+    return replay_scenario(models, FOLDED_METRICS, replay_options, labels=labels)
+
+
+FOLDED_METRICS = """BA = "river.metrics.BalancedAccuracy"
+AUC = { class = "ExactROCAUC", params = { pos_val = true } }"""
 
 
 ACOGS = """
