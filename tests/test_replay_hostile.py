@@ -195,9 +195,12 @@ def test_invalid_jsonl_lines_are_rejected_rows(root, capsys):
         b"[" * 100_000,
         b'{"event_id": "e4", "t": 4, "amount": 1e999, "fraud": 0}',
         b'{"event_id": "e5", "t": 5, "amount": 5.0, "fraud": 1}',
+        b'{"event_id": "e6", "t": 6, "amount": 6.0, "fraud": 0, "amount": 1e3}',
+        b'{"event_id": "e7", "t": 7, "amount": 7.0, "fraud": 1}',
     ]
     (root / "log.jsonl").write_bytes(b"\xef\xbb\xbf" + b"\n".join(lines) + b"\n")
-    finishes_with(root, capsys, 5, 3)
+    run = finishes_with(root, capsys, 7, 4)
+    assert "the key 'amount' is given twice" in (run.out_dir / "rejected.csv").read_text()
 
 
 @pytest.mark.parametrize("layout", ["csv", "json lines"])

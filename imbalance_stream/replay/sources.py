@@ -232,6 +232,24 @@ def _csv_records(reader, lines, header):
             yield Reject(f"{len(fields)} fields, the header has {width}")
 
 
+class _DuplicateKey(ValueError):
+    """A JSON object that names one key twice (``json.loads`` would keep the last silently)."""
+
+
+def _unique_keys(pairs):
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen: set = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise _DuplicateKey(twice)
+    return record
+
+
+#: Decodes a JSON line as ``json.loads`` does, refusing an object with a key given twice: which
+#: of the two values is the row's cannot be known, so the row is rejected.
+_JSON_LINE = json.JSONDecoder(object_pairs_hook=_unique_keys)
+
+
 def _jsonl(path):
     handle, lines = _open_lines(path)
     with handle:
@@ -244,9 +262,12 @@ def _jsonl(path):
                 yield Reject(why)
                 continue
             try:
-                record = json.loads(line)
+                record = _JSON_LINE.decode(line)
             except json.JSONDecodeError as error:
                 yield Reject(f"invalid JSON: {error.msg} at column {error.colno}")
+                continue
+            except _DuplicateKey as twice:
+                yield Reject(f"invalid JSON: the key {twice.args[0]!r} is given twice")
                 continue
             except RecursionError:
                 yield Reject("invalid JSON: nested too deeply")
