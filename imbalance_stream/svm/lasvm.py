@@ -123,8 +123,10 @@ class SupportVectorExpansion(BinaryClassifier):
         self._empty_cache(self._start.shape[0])
 
     def __getstate__(self):
-        state = super().__getstate__()
-        state["_model"] = tuple(state["_model"])  # pickled as the plain tuple it was before 0.3
+        # the member arrays pickle as the plain tuple they were before they had names: the
+        # bytes are unchanged, and older pickles load
+        state = dict(super().__getstate__())
+        state["_model"] = tuple(state["_model"])
         return state
 
     def __setstate__(self, state):
