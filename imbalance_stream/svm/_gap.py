@@ -107,16 +107,7 @@ class GapSVM(SupportVectorExpansion):
     _CHECKED = SupportVectorExpansion._CHECKED | {"_region", "_region_counts"}  # integers
 
     def __init__(
-        self,
-        C: float = 1.0,
-        gamma: float = 1.0,
-        kernel: str = "rbf",
-        tau: float = 1e-3,
-        cache_mb: float = 40.0,
-        class_weight: dict | None = None,
-        clean_every: int = 300,
-        clean_keep: int = 300,
-        positive=True,
+        self, C, gamma, kernel, tau, cache_mb, class_weight, positive, clean_every, clean_keep
     ):
         check_int("clean_every", clean_every, low=0)
         check_int("clean_keep", clean_keep, low=0)

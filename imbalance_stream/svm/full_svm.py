@@ -72,7 +72,7 @@ class FullSVM(GapSVM):
         class_weight: dict | None = None,
         positive=True,
     ):
-        super().__init__(C, gamma, kernel, tau, cache_mb, class_weight, 0, 0, positive)
+        super().__init__(C, gamma, kernel, tau, cache_mb, class_weight, positive, 0, 0)
 
     @classmethod
     def _unit_test_params(cls):

@@ -79,6 +79,22 @@ class LASVMG(GapSVM):
 
     """
 
+    def __init__(
+        self,
+        C: float = 1.0,
+        gamma: float = 1.0,
+        kernel: str = "rbf",
+        tau: float = 1e-3,
+        cache_mb: float = 40.0,
+        class_weight: dict | None = None,
+        clean_every: int = 300,
+        clean_keep: int = 300,
+        positive=True,
+    ):
+        super().__init__(
+            C, gamma, kernel, tau, cache_mb, class_weight, positive, clean_every, clean_keep
+        )
+
     @classmethod
     def _unit_test_params(cls):
         yield {}

@@ -103,7 +103,7 @@ class LASVMI(GapSVM):
         check_ramp(s)
         check_int("n_seed", n_seed, low=0)
         super().__init__(
-            C, gamma, kernel, tau, cache_mb, class_weight, clean_every, clean_keep, positive
+            C, gamma, kernel, tau, cache_mb, class_weight, positive, clean_every, clean_keep
         )
         self.s = s
         self.n_seed = n_seed

@@ -93,7 +93,7 @@ class LASVMNC(GapSVM):
     ):
         check_ramp(s, min_support)
         super().__init__(
-            C, gamma, kernel, tau, cache_mb, class_weight, clean_every, clean_keep, positive
+            C, gamma, kernel, tau, cache_mb, class_weight, positive, clean_every, clean_keep
         )
         self.s = s
         self.min_support = min_support
