@@ -100,7 +100,7 @@ def margin_count(model, dicts, labels) -> str:
     """Training rows inside the margin against coefficients at the bound (see 3.)."""
     signs = np.where(np.asarray(labels), 1.0, -1.0)
     margins = signs * np.array([model.decision_one(x) for x in dicts])
-    alpha = model._model[0][: model.n_expansion_]
+    alpha = model._model.alpha[: model.n_expansion_]
     inside = int(np.sum(margins < 1.0 - TAU))
     return f"{inside} training rows inside the margin, {int(np.sum(np.abs(alpha) == C))} at C"
 

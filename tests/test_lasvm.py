@@ -492,7 +492,7 @@ def test_last_alpha_is_the_new_members_coefficient():
         else:
             assert rows.size == 0 or np.all(alpha[rows] == 0.0)
     assert n_support_vectors > 0
-    assert np.all(model._model[6][: model.n_expansion_] == -1.0)  # no member keeps the new mark
+    assert np.all(model._model.key[: model.n_expansion_] == -1.0)  # no member keeps the new mark
 
 
 def test_the_kernel_cache_is_derived_state_a_rollback_empties_and_a_pickle_leaves_out():

@@ -191,7 +191,7 @@ def test_virtual_positives_add_positive_support_vectors():
     def ratio(v):
         model = MarginSampler(LASVM(C=5.0, gamma=0.5), virtual=v, stop_window=None, seed=0)
         run_protocol(model, samples)
-        alpha = model.classifier._model[0][: model.classifier.n_expansion_]
+        alpha = model.classifier._model.alpha[: model.classifier.n_expansion_]
         return np.sum(alpha < 0) / max(1, np.sum(alpha > 0))
 
     assert ratio(1) < ratio(0)

@@ -59,7 +59,7 @@ def test_virtual_examples_balance_the_support_vectors():
     def ratio(selection):
         model = LASVM(C=10.0, gamma=1.0)
         selection.run(model, X, y, max_steps=500)
-        alpha = model._model[0][: model.n_expansion_]
+        alpha = model._model.alpha[: model.n_expansion_]
         return np.sum(alpha < 0) / max(1, np.sum(alpha > 0))
 
     assert ratio(Virtual(seed=0)) < ratio(SmallPoolSelection("active", pool=59, seed=0))

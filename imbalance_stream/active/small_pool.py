@@ -154,6 +154,7 @@ class SmallPoolSelection:
         """Learn ``model`` from ``(X, y)`` one selected example at a time until the examples
         run out, ``max_steps`` selections were made, or ``stop`` fires. ``callback(t, model)``
         is called after each selection (to record a learning curve)."""
+        self._start_run(model, X)
         check_int("max_steps", max_steps, low=0, optional=True)
         if len(X) != len(y):
             raise ValueError(f"X has {len(X)} samples but y has {len(y)} labels")
@@ -176,6 +177,10 @@ class SmallPoolSelection:
                 result.stopped_at = len(result.n_support)
                 break
         return result
+
+    def _start_run(self, model, X) -> None:
+        """What precedes a run, before anything is checked or learned (VIRTUAL checks its model
+        and notes the real examples here)."""
 
     def _after_learning(self, model, index, X, y, remaining, rng, result) -> None:
         """What follows the learning of a selected example (VIRTUAL adds examples here)."""

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import collections
 import math
-from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from imbalance_stream.base.validation import check_int
 
-from .small_pool import SaturationStop, SelectionRun, SmallPoolSelection
+from .small_pool import SmallPoolSelection
 
 __all__ = ["Positives", "Virtual", "interpolate"]
 
@@ -179,16 +178,8 @@ class Virtual(SmallPoolSelection):
         self.k = k
         self.v = v
 
-    def run(
-        self,
-        model,
-        X: Sequence[dict],
-        y: Sequence,
-        max_steps: int | None = None,
-        stop: SaturationStop | None = None,
-        callback: Callable[[int, object], None] | None = None,
-    ) -> SelectionRun:
-        """As :meth:`SmallPoolSelection.run`; ``model`` must report ``last_alpha_`` (LASVM)."""
+    def _start_run(self, model, X) -> None:
+        """``model`` must report ``last_alpha_`` (LASVM); the examples given are the real ones."""
         if not hasattr(model, "last_alpha_"):
             raise TypeError(
                 f"VIRTUAL needs to know whether an example became a support vector; "
@@ -196,7 +187,6 @@ class Virtual(SmallPoolSelection):
             )
         self._n_real = len(X)
         self._positives: tuple[Positives, list[int]] | None = None
-        return super().run(model, X, y, max_steps=max_steps, stop=stop, callback=callback)
 
     def _after_learning(self, model, index, X, y, remaining, rng, result) -> None:
         if index >= self._n_real or y[index] != model.positive or model.last_alpha_ == 0.0:

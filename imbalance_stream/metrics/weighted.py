@@ -14,6 +14,9 @@ class _Rates(metrics.base.BinaryMetric):
     which gives 0 for a `pos_val` such as ``"fraud"``; these metrics read the boolean cells.
     """
 
+    def __init__(self, pos_val=True):
+        super().__init__(pos_val=pos_val)
+
     def _counts(self):
         cm = self.cm
         tp = cm.true_positives(True)
@@ -55,9 +58,6 @@ class Sensitivity(_Rates):
 
     """
 
-    def __init__(self, pos_val=True):
-        super().__init__(pos_val=pos_val)
-
     def get(self):
         return self.sensitivity
 
@@ -81,9 +81,6 @@ class Specificity(_Rates):
     0.6667
 
     """
-
-    def __init__(self, pos_val=True):
-        super().__init__(pos_val=pos_val)
 
     def get(self):
         return self.specificity

@@ -4,12 +4,15 @@ every ``clean_every`` arrivals (Ertekin 2009, sections 6.1-6.4)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from imbalance_stream._numba import lasvm as core
+from imbalance_stream._numba import lasvm_gap as gap_core
 from imbalance_stream.base.validation import check_int, check_real
 
-from ._expansion import SupportVectorExpansion
+from .lasvm import SupportVectorExpansion
 
 __all__: list[str] = []
 
@@ -22,6 +25,62 @@ MAX_REPROCESS = 10_000
 #: pickled before the bookkeeping existed (D-LASVM-53).
 LEFT, SLOPE, RIGHT, UNKNOWN = 0, 1, 2, 3
 REGIONS = ("left", "slope", "right")
+
+
+#: Docstring entries the chapter 6 family shares, each put in place of its ``%(name)s`` line by
+#: :func:`shared_docs`, so that ``help()``, the doctests and the docs site see each class's whole
+#: text (as ``density_ratio``'s ``PARAMETER_DOCS`` do for the detectors and re-weighters).
+SHARED_DOCS = {
+    "gap_parameters": """\
+    C
+        Box bound of the coefficients (misclassification cost); also the floor of the gap
+        threshold ``max(C, gap target)`` of section 6.1.
+    gamma
+        Width of the RBF kernel ``exp(-gamma |a - b|^2)``.
+    kernel
+        ``"rbf"`` or ``"linear"`` (``a.b``).
+    tau
+        Tolerance: REPROCESS steps only on a coefficient whose gradient violates its optimality
+        condition by more than ``tau``, and :meth:`finish` stops when none does.
+    cache_mb
+        Budget of the kernel-row cache, in megabytes; rows are float32, as in LIBSVM (at least
+        two rows are always kept).
+    class_weight
+        ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given).
+""",
+    "clean_parameters": """\
+    clean_every
+        CLEAN runs after every ``clean_every`` arriving samples (300 in chapter 6; counted in
+        arrivals, D-LASVM-14).
+    clean_keep
+        CLEAN keeps at most this many ``alpha = 0`` members, those of smallest |g| (the thesis's
+        m, not given; D-LASVM-13).
+""",
+    "gap_attributes": """\
+    n_support_
+        Support vectors (members with ``alpha != 0``).
+    n_expansion_
+        Members of the expansion: support vectors and the ``alpha = 0`` members CLEAN has not
+        removed yet.
+    n_kernel_evaluations_
+        Kernel values computed while learning and finishing (fresh rows and cache misses;
+        D-LASVM-7).
+    duality_gap_
+        The gap of eq. 6.4, corrected (D-LASVM-10), over the members.
+    n_cleaned_, n_reprocess_, n_capped_
+        Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
+        loop stopped at its cap (D-LASVM-12).
+""",
+}
+
+_PLACEHOLDER = re.compile(r"^    %\((\w+)\)s\n", re.MULTILINE)
+
+
+def shared_docs(cls):
+    """Fill the ``%(name)s`` lines of ``cls``'s docstring from :data:`SHARED_DOCS`."""
+    if cls.__doc__:  # None under python -OO
+        cls.__doc__ = _PLACEHOLDER.sub(lambda match: SHARED_DOCS[match.group(1)], cls.__doc__)
+    return cls
 
 
 def ramp_region(z: float, s: float) -> int:
@@ -37,10 +96,10 @@ def ramp_region(z: float, s: float) -> int:
 class GapSVM(SupportVectorExpansion):
     """``f(x) = sum_s alpha_s K(x_s, x)`` (b = 0) learned by the gap-driven loop of chapter 6.
 
-    ``ramp`` is one of ``core.RAMP_NONE`` (LASVM-G, FULL SVM), ``core.RAMP_NC`` (LASVM-NC) and
-    ``core.RAMP_I`` (LASVM-I); ``clean_every = 0`` never cleans (FULL SVM)."""
+    ``_ramp`` is one of ``gap_core.RAMP_NONE`` (LASVM-G, FULL SVM), ``gap_core.RAMP_NC``
+    (LASVM-NC) and ``gap_core.RAMP_I`` (LASVM-I); ``clean_every = 0`` never cleans (FULL SVM)."""
 
-    _ramp = core.RAMP_NONE
+    _ramp = gap_core.RAMP_NONE
     _COUNTERS = ("n_skipped_", "n_admitted_flat_", "n_cleaned_", "n_reprocess_", "n_capped_")
     # Each member's Ramp region at admission (Table 6.1) is one more member slot: a step writes
     # it in the new member's slot, so the transaction saves it as it saves the member arrays.
@@ -101,13 +160,8 @@ class GapSVM(SupportVectorExpansion):
             label = self.positive if sign > 0 else self._negative
             weight = float(self.class_weight.get(label, 1.0))
         s, min_support = self._ramp_parameters()
-        status, steps, capped, z = core.learn_gap(
-            self._kind,
-            float(self.gamma),
-            self._store,
-            self._model,
-            self._cache,
-            self._ints,
+        status, steps, capped, z = gap_core.learn_gap(
+            self._state,
             (indices, values),
             sign,
             float(self.C) * weight,
@@ -118,15 +172,13 @@ class GapSVM(SupportVectorExpansion):
             float(self.tau),
             float(self._arrivals),
             MAX_REPROCESS,
-            self._work,
-            self._qrow,
         )
-        self._counts[0] += status == core.SKIPPED
-        self._admitted[int(sign > 0)] += status != core.SKIPPED
-        self._counts[1] += status == core.ADMITTED_FLAT
+        self._counts[0] += status == gap_core.SKIPPED
+        self._admitted[int(sign > 0)] += status != gap_core.SKIPPED
+        self._counts[1] += status == gap_core.ADMITTED_FLAT
         self._counts[3] += steps
         self._counts[4] += capped
-        if status != core.SKIPPED:
+        if status != gap_core.SKIPPED:
             # PROCESS inserted the sample as the last member (nothing leaves before CLEAN)
             region = ramp_region(z, s)
             self._region[self._ints[core.COUNT] - 1] = region
@@ -140,11 +192,8 @@ class GapSVM(SupportVectorExpansion):
         decision value: only alpha = 0 members go."""
         check_int("keep", keep, low=0, optional=True)
         removed = int(
-            core.clean(
-                self._store,
-                self._model,
-                self._cache,
-                self._ints,
+            gap_core.clean(
+                self._state,
                 self.clean_keep if keep is None else keep,
                 self._region,
                 self._region_counts[1],
@@ -158,24 +207,12 @@ class GapSVM(SupportVectorExpansion):
         ``tau`` (at most ``max_iter`` steps; None: at most 1,000 per member of the expansion and
         at least 100,000, D-LASVM-50); returns the number of steps. Learning can go on."""
         limit = self._finish_limit(max_iter)
-        return int(
-            core.finish_gap(
-                self._kind,
-                float(self.gamma),
-                self._store,
-                self._model,
-                self._cache,
-                self._ints,
-                float(self.tau),
-                limit,
-                self._work,
-            )
-        )
+        return int(gap_core.finish_gap(self._state, float(self.tau), limit))
 
     @property
     def duality_gap_(self) -> float:
         """The duality gap of eq. 6.4 (corrected, D-LASVM-10) over the members."""
-        return float(core.duality_gap(self._model, self.n_expansion_))
+        return float(gap_core.duality_gap(self._model, self.n_expansion_))
 
     @property
     def n_skipped_(self) -> int:
@@ -213,7 +250,7 @@ class GapSVM(SupportVectorExpansion):
 
     def _members_by_region(self, support: bool) -> dict[str, int]:
         count = self.n_expansion_
-        chosen = (self._model[0][:count] != 0.0) == support
+        chosen = (self._model.alpha[:count] != 0.0) == support
         return self._by_region(np.bincount(self._region[:count][chosen], minlength=4))
 
     @property

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ._gap import GapSVM
+from ._gap import GapSVM, shared_docs
 
 __all__ = ["LASVMG"]
 
 
+@shared_docs
 class LASVMG(GapSVM):
     """LASVM-G: an online SVM without bias whose REPROCESS steps are driven by the duality gap.
 
@@ -25,45 +26,14 @@ class LASVMG(GapSVM):
 
     Parameters
     ----------
-    C
-        Box bound of the coefficients (misclassification cost); also the floor of the gap
-        threshold ``max(C, gap target)`` of section 6.1.
-    gamma
-        Width of the RBF kernel ``exp(-gamma |a - b|^2)``.
-    kernel
-        ``"rbf"`` or ``"linear"`` (``a.b``).
-    tau
-        Tolerance: REPROCESS steps only on a coefficient whose gradient violates its optimality
-        condition by more than ``tau``, and :meth:`finish` stops when none does.
-    cache_mb
-        Budget of the kernel-row cache, in megabytes; rows are float32, as in LIBSVM (at least
-        two rows are always kept).
-    class_weight
-        ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given).
-    clean_every
-        CLEAN runs after every ``clean_every`` arriving samples (300 in chapter 6; counted in
-        arrivals, D-LASVM-14).
-    clean_keep
-        CLEAN keeps at most this many ``alpha = 0`` members, those of smallest |g| (the thesis's
-        m, not given; D-LASVM-13).
+    %(gap_parameters)s
+    %(clean_parameters)s
     positive
         The rare label, +1 inside the model.
 
     Attributes
     ----------
-    n_support_
-        Support vectors (members with ``alpha != 0``).
-    n_expansion_
-        Members of the expansion: support vectors and the ``alpha = 0`` members CLEAN has not
-        removed yet.
-    n_kernel_evaluations_
-        Kernel values computed while learning and finishing (fresh rows and cache misses;
-        D-LASVM-7).
-    duality_gap_
-        The gap of eq. 6.4, corrected (D-LASVM-10), over the members.
-    n_cleaned_, n_reprocess_, n_capped_
-        Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
-        loop stopped at its cap (D-LASVM-12).
+    %(gap_attributes)s
     n_admitted_by_region_, n_cleaned_by_region_
         Table 6.1's bookkeeping: samples admitted, and members later removed by CLEAN, by where
         the sample's ``z = y f(x)`` lay on the Ramp when it was admitted: ``"left"`` (``z < s``),

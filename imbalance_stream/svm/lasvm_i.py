@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from imbalance_stream._numba import lasvm as core
+from imbalance_stream._numba import lasvm_gap as gap_core
 from imbalance_stream.base.validation import check_int
 
-from ._gap import GapSVM, check_ramp
+from ._gap import GapSVM, check_ramp, shared_docs
 
 __all__ = ["LASVMI"]
 
 
+@shared_docs
 class LASVMI(GapSVM):
     """LASVM-I: LASVM-G that ignores the samples outside the Ramp's sloped region.
 
@@ -32,27 +33,8 @@ class LASVMI(GapSVM):
 
     Parameters
     ----------
-    C
-        Box bound of the coefficients (misclassification cost); also the floor of the gap
-        threshold ``max(C, gap target)`` of section 6.1.
-    gamma
-        Width of the RBF kernel ``exp(-gamma |a - b|^2)``.
-    kernel
-        ``"rbf"`` or ``"linear"`` (``a.b``).
-    tau
-        Tolerance: REPROCESS steps only on a coefficient whose gradient violates its optimality
-        condition by more than ``tau``, and :meth:`finish` stops when none does.
-    cache_mb
-        Budget of the kernel-row cache, in megabytes; rows are float32, as in LIBSVM (at least
-        two rows are always kept).
-    class_weight
-        ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given).
-    clean_every
-        CLEAN runs after every ``clean_every`` arriving samples (300 in chapter 6; counted in
-        arrivals, D-LASVM-14).
-    clean_keep
-        CLEAN keeps at most this many ``alpha = 0`` members, those of smallest |g| (the thesis's
-        m, not given; D-LASVM-13).
+    %(gap_parameters)s
+    %(clean_parameters)s
     s
         Lower end of the processed region ``s <= y f(x) <= 1`` (``s < 1``; -1 in chapter 6).
     n_seed
@@ -64,19 +46,7 @@ class LASVMI(GapSVM):
 
     Attributes
     ----------
-    n_support_
-        Support vectors (members with ``alpha != 0``).
-    n_expansion_
-        Members of the expansion: support vectors and the ``alpha = 0`` members CLEAN has not
-        removed yet.
-    n_kernel_evaluations_
-        Kernel values computed while learning and finishing (fresh rows and cache misses;
-        D-LASVM-7).
-    duality_gap_
-        The gap of eq. 6.4, corrected (D-LASVM-10), over the members.
-    n_cleaned_, n_reprocess_, n_capped_
-        Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
-        loop stopped at its cap (D-LASVM-12).
+    %(gap_attributes)s
     n_admitted_by_region_, n_cleaned_by_region_
         Table 6.1's bookkeeping: samples admitted, and members later removed by CLEAN, by where
         the sample's ``z = y f(x)`` lay on the Ramp when it was admitted: ``"left"`` (``z < s``),
@@ -114,7 +84,7 @@ class LASVMI(GapSVM):
 
     """
 
-    _ramp = core.RAMP_I
+    _ramp = gap_core.RAMP_I
 
     def __init__(
         self,
@@ -144,7 +114,7 @@ class LASVMI(GapSVM):
     def _ramp_for(self, sign: float) -> int:
         # a seed of its class joins whatever its z, as PROCESS admits it in LASVM-G (D-LASVM-49)
         seeded = self._admitted[int(sign > 0)] >= self.n_seed
-        return core.RAMP_I if seeded else core.RAMP_NONE
+        return gap_core.RAMP_I if seeded else gap_core.RAMP_NONE
 
     @classmethod
     def _unit_test_params(cls):

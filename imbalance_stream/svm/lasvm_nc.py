@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from imbalance_stream._numba import lasvm as core
+from imbalance_stream._numba import lasvm_gap as gap_core
 
-from ._gap import GapSVM, check_ramp
+from ._gap import GapSVM, check_ramp, shared_docs
 
 __all__ = ["LASVMNC"]
 
 
+@shared_docs
 class LASVMNC(GapSVM):
     """LASVM-NC: the non-convex online SVM of the Ramp loss (one CCCP step per sample).
 
@@ -25,27 +26,8 @@ class LASVMNC(GapSVM):
 
     Parameters
     ----------
-    C
-        Box bound of the coefficients (misclassification cost); also the floor of the gap
-        threshold ``max(C, gap target)`` of section 6.1.
-    gamma
-        Width of the RBF kernel ``exp(-gamma |a - b|^2)``.
-    kernel
-        ``"rbf"`` or ``"linear"`` (``a.b``).
-    tau
-        Tolerance: REPROCESS steps only on a coefficient whose gradient violates its optimality
-        condition by more than ``tau``, and :meth:`finish` stops when none does.
-    cache_mb
-        Budget of the kernel-row cache, in megabytes; rows are float32, as in LIBSVM (at least
-        two rows are always kept).
-    class_weight
-        ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given).
-    clean_every
-        CLEAN runs after every ``clean_every`` arriving samples (300 in chapter 6; counted in
-        arrivals, D-LASVM-14).
-    clean_keep
-        CLEAN keeps at most this many ``alpha = 0`` members, those of smallest |g| (the thesis's
-        m, not given; D-LASVM-13).
+    %(gap_parameters)s
+    %(clean_parameters)s
     s
         Hinge point of the Ramp (``s < 1``; -1 in chapter 6).
     min_support
@@ -56,19 +38,7 @@ class LASVMNC(GapSVM):
 
     Attributes
     ----------
-    n_support_
-        Support vectors (members with ``alpha != 0``).
-    n_expansion_
-        Members of the expansion: support vectors and the ``alpha = 0`` members CLEAN has not
-        removed yet.
-    n_kernel_evaluations_
-        Kernel values computed while learning and finishing (fresh rows and cache misses;
-        D-LASVM-7).
-    duality_gap_
-        The gap of eq. 6.4, corrected (D-LASVM-10), over the members.
-    n_cleaned_, n_reprocess_, n_capped_
-        Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
-        loop stopped at its cap (D-LASVM-12).
+    %(gap_attributes)s
     n_admitted_by_region_, n_cleaned_by_region_
         Table 6.1's bookkeeping: samples admitted, and members later removed by CLEAN, by where
         the sample's ``z = y f(x)`` lay on the Ramp when it was admitted: ``"left"`` (``z < s``),
@@ -105,7 +75,7 @@ class LASVMNC(GapSVM):
 
     """
 
-    _ramp = core.RAMP_NC
+    _ramp = gap_core.RAMP_NC
 
     def __init__(
         self,

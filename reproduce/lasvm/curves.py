@@ -24,7 +24,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from imbalance_stream._numba import lasvm as core
 from imbalance_stream.active import SaturationStop, SmallPoolSelection, Virtual
 from imbalance_stream.metrics.batch import binary_rates, prbep, roc_auc
 from imbalance_stream.parallel import map_cells
@@ -415,26 +414,14 @@ def _epochs(model: LASVM, X, y, epochs: int, delta_max: float | None) -> None:
         model._negative = negative
     encoded = [model._encode_growing(x) for x in X]
     in_expansion = np.zeros(len(X), dtype=np.bool_)
-    model._model[6][: model.n_expansion_] = -1.0
+    model._model.key[: model.n_expansion_] = -1.0
     rng = np.random.default_rng(model.seed)
     for _ in range(epochs):
         for key in rng.permutation(len(X)):
             model._learn_stored(encoded[key], signs[key], int(key), in_expansion)
             if model.delta_ > delta_max:  # the finishing loop, with this pass's own flags
-                core.finish(
-                    model._kind,
-                    float(model.gamma),
-                    model._store,
-                    model._model,
-                    model._cache,
-                    model._ints,
-                    model._scalars,
-                    float(delta_max),
-                    model._finish_limit(None),
-                    model._work,
-                    in_expansion,
-                )
-    model._model[6][: model.n_expansion_] = -1.0
+                model._finish(float(delta_max), model._finish_limit(None), in_expansion)
+    model._model.key[: model.n_expansion_] = -1.0
 
 
 def _reprocess_cell(cell: dict) -> list[dict]:

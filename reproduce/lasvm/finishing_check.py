@@ -36,7 +36,7 @@ def recomputed_gradients(model: LASVM, n_features: int) -> np.ndarray:
     squared = (members**2).sum(1)
     distances = squared[:, None] + squared[None, :] - 2.0 * members @ members.T
     kernel = np.exp(-GAMMA * np.maximum(distances, 0.0))
-    alpha, label = model._model[0][:count], model._model[4][:count]
+    alpha, label = model._model.alpha[:count], model._model.label[:count]
     return label - kernel @ alpha
 
 
@@ -51,7 +51,7 @@ def main(argv=None) -> None:
     train, labels, test = as_dicts(X), y.tolist(), as_dicts(X_test[:3000])
     big, steps = fit(train, labels, 200.0)
     gradients = recomputed_gradients(big, X.shape[1])
-    drift = np.abs(gradients - big._model[1][: big.n_expansion_]).max()
+    drift = np.abs(gradients - big._model.grad[: big.n_expansion_]).max()
     print(
         f"finishing: {steps} steps, delta {big.delta_:.5f} (tau {TAU}), gradient drift {drift:.1e}"
     )
@@ -64,7 +64,7 @@ def main(argv=None) -> None:
     )
     signs = np.where(y, 1.0, -1.0)
     margins = signs * np.array([big.decision_one(x) for x in train])
-    at_bound = int(np.sum(np.abs(big._model[0][: big.n_expansion_]) == C))
+    at_bound = int(np.sum(np.abs(big._model.alpha[: big.n_expansion_]) == C))
     svc = SVC(C=C, gamma=GAMMA, tol=TAU).fit(X, y)
     svc_margins = signs * svc.decision_function(X)
     svc_bound = int(np.sum(np.abs(svc.dual_coef_) >= C - 1e-9))
