@@ -13,7 +13,12 @@ rows), KOIL with budget 100 per class, k = 10, RS++, RBF, against:
 4. KOIL with every sample through the base class's transaction (``BinaryClassifier.learn_one``,
    the path of a sample with a new name or label): what KOIL's own ``learn_one``, one jitted call
    that puts back what it wrote if it fails, saves per sample;
-5. the floor: the kernels KOIL calls (the score of the sparse sample keeping its kernel row,
+5. the floor of the dict path's design: per sample the two encodings of the dict
+   (``FeatureSpace.encode``, the second one a recall) and the two jitted calls
+   (``koil_predict``, ``koil_learn``) made from Python, nothing else (no label handling, no
+   transaction, no output dict); what KOIL's dict path cannot go below without fewer calls into
+   numba or a cheaper encoding;
+6. the floor: the kernels KOIL calls (the score of the sparse sample keeping its kernel row,
    ``koil_predict``, then the step starting from it, ``koil_learn``, with its own rollback) in
    one jitted loop over the rows, without dicts, validation or Python calls.
 
@@ -68,6 +73,7 @@ RBF = kernel_id("rbf")
 FAST = "KOIL (Gram cache, incremental scores)"
 NAIVE = "naive numpy step (tests)"
 PLAIN = "floor: KOIL's kernels in a jitted loop"
+DICT_FLOOR = "floor: 2 encodings + 2 jitted calls"
 
 
 @njit(cache=True)
@@ -90,6 +96,60 @@ class TransactionKOIL(KOIL):
     learn_one = BinaryClassifier.learn_one
 
 
+class DictPathFloor:
+    """The floor of the dict path's design (item 5 of the module docstring): a KOIL whose
+    ``predict_proba_one`` is the encoding and ``koil_predict``, and whose ``learn_one`` is the
+    (recalled) encoding and ``koil_learn``, with its uniforms drawn in advance. The first samples
+    (new names, the first negative label) go through KOIL's ``learn_one``. Its reservoir draws
+    differ from KOIL's (they are drawn in one block here), so its model is not compared."""
+
+    def __init__(self, n_samples):
+        self.model = model = KOIL(**PARAMS)
+        self.uniforms = np.random.default_rng(PARAMS["seed"]).random((n_samples, 2))
+        self.t = 0
+        self.kernel_args, self.params = model._arguments()
+
+    def predict_proba_one(self, x):
+        model = self.model
+        pool = model._pool
+        indices, values, _ = model._features.encode(x, grow=False)
+        row = model.__dict__.get("_row_buffer")
+        if row is None or not model._state_size:
+            return model.predict_proba_one(x)
+        return koil_predict(
+            pool.X, pool.beta, pool.ints, pool.floats, indices, values, *self.kernel_args, row
+        )
+
+    def learn_one(self, x, label):
+        model = self.model
+        pool = model._pool
+        indices, values, new = model._features.encode(x, grow=True)
+        if new or model._negative is None:
+            model.learn_one(x, label)
+            return
+        u_accept, u_slot = self.uniforms[self.t]
+        self.t += 1
+        undo = model._undo
+        undo[0] = -2.0
+        koil_learn(
+            pool.X,
+            pool.beta,
+            pool.h,
+            pool.G,
+            pool.members,
+            pool.ints,
+            pool.floats,
+            indices,
+            values,
+            1.0 if label else -1.0,
+            u_accept,
+            u_slot,
+            *self.params,
+            undo,
+            model.__dict__["_row_buffer"],
+        )
+
+
 class RescoringKOIL(KOIL):
     """KOIL whose step first recomputes the opposite scores from scratch (same results)."""
 
@@ -108,11 +168,12 @@ def plain_loop(indptr, indices, values, signs, uniforms, s, kind, gamma, C, eta,
     row, then the step from that row with its own rollback), in one jitted loop over the rows of
     a CSR matrix (no dicts, no validation, no Python call)."""
     total = 0.0
+    row = np.empty(s.X.shape[0] + 1)
     for t in range(signs.shape[0]):
         row_indices = indices[indptr[t] : indptr[t + 1]]
         row_values = values[indptr[t] : indptr[t + 1]]
-        score, row = koil_predict(
-            s.X, s.beta, s.ints, s.floats, row_indices, row_values, kind, gamma, 2.0, 0.0
+        score = koil_predict(
+            s.X, s.beta, s.ints, s.floats, row_indices, row_values, kind, gamma, 2.0, 0.0, row
         )
         total += score
         undo[0] = -2.0
@@ -234,8 +295,10 @@ def main(argv=None):
         "KOIL + jitted rescoring (O(N^2 d))": lambda: RescoringKOIL(**PARAMS),
         "river LogisticRegression": lambda: river_linear.LogisticRegression(optim.SGD(0.01)),
         "KOIL, every sample a transaction": lambda: TransactionKOIL(**PARAMS),
+        DICT_FLOOR: lambda: DictPathFloor(len(y)),
     }
-    run_river_model(makers["KOIL, every sample a transaction"](), dicts[:300], labels[:300])
+    for name in ("KOIL, every sample a transaction", DICT_FLOOR):
+        run_river_model(makers[name](), dicts[:300], labels[:300])
     times = {name: [] for name in [*makers, NAIVE, PLAIN]}
     X = np.ascontiguousarray(X, dtype=np.float64)
     run_plain_loop(X[:300], y[:300])  # compile
