@@ -345,7 +345,8 @@ class KOIL(BinaryClassifier):
         return arguments
 
     def _kernel_args(self) -> tuple:
-        return self._arguments()[0]
+        kernel_args, _ = self._arguments()
+        return kernel_args
 
     # ---- learning: one jitted call per sample, which puts back what it wrote if it fails ------
 
@@ -523,7 +524,7 @@ class KOIL(BinaryClassifier):
 
     def _decision(self, indices, values):
         pool = self._pool
-        kernel_args = self._arguments()[0]
+        kernel_args, _ = self._arguments()
         row = self.__dict__.get("_row_buffer", _NO_ROW)
         while True:
             score = steps.koil_predict(  # type: ignore[call-arg]  # (a dispatcher)
