@@ -212,23 +212,8 @@ def _add_row(h, n, coefficient, row):
 
 # Element loops below, not slice assignments: numba's slice assignment compiles a shape-mismatch
 # error path that formats strings, about 1.5 s of CPU on a cold first learn_one
-# (benchmarks/README.md, "4. First use").
-
-
-@njit(cache=True)
-def _copy_into(target, offset, source):
-    """``target[offset:offset + len(source)] = source``; returns the offset after it."""
-    for j in range(source.shape[0]):
-        target[offset + j] = source[j]
-    return offset + source.shape[0]
-
-
-@njit(cache=True)
-def _copy_from(target, source, offset):
-    """``target[:] = source[offset:offset + len(target)]``; returns the offset after it."""
-    for j in range(target.shape[0]):
-        target[j] = source[offset + j]
-    return offset + target.shape[0]
+# (benchmarks/README.md, "4. First use"). The rollback record ``undo`` (:func:`undo_size`) is
+# ``[slot, X[slot], G[slot], beta, h, members[0], members[1], ints, floats]``.
 
 
 @njit(cache=True)
@@ -239,56 +224,54 @@ def _save_slot(s, slot, undo):
     if undo.shape[0] == 0:
         return
     undo[0] = slot
-    offset = _copy_into(undo, 1, s.X[slot])
-    if s.G.shape[0] > 0:
-        _copy_into(undo, offset, s.G[slot])
-
-
-@njit(cache=True)
-def _restore_slot(s, undo):
-    """Undo :func:`_save_slot`'s slot, if one was saved (``undo[0] >= 0``)."""
-    slot = int(undo[0])
-    if slot < 0:
-        return
-    X, G = s.X, s.G
-    width = X.shape[1]
+    width = s.X.shape[1]
     for j in range(width):
-        X[slot, j] = undo[1 + j]
-    for j in range(G.shape[0]):
-        G[slot, j] = undo[1 + width + j]
-        G[j, slot] = undo[1 + width + j]
+        undo[1 + j] = s.X[slot, j]
+    for j in range(s.G.shape[0]):
+        undo[1 + width + j] = s.G[slot, j]
 
 
 @njit(cache=True)
 def _save_small(s, undo):
     """Copy the O(capacity) arrays (``beta``, ``h``, ``members``, ``ints``, ``floats``) into
-    ``undo`` after its slot record (:func:`undo_size`)."""
+    ``undo`` after its slot record."""
     offset = 1 + s.X.shape[1] + s.G.shape[0]
-    offset = _copy_into(undo, offset, s.beta)
-    offset = _copy_into(undo, offset, s.h)
-    for cls in range(2):
-        for j in range(s.members.shape[1]):
-            undo[offset + j] = s.members[cls, j]
-        offset += s.members.shape[1]
+    capacity = s.beta.shape[0]
+    for j in range(capacity):
+        undo[offset + j] = s.beta[j]
+        undo[offset + capacity + j] = s.h[j]
+        undo[offset + 2 * capacity + j] = s.members[0, j]
+        undo[offset + 3 * capacity + j] = s.members[1, j]
+    offset += 4 * capacity
     for j in range(N_INTS):
         undo[offset + j] = s.ints[j]
-    _copy_into(undo, offset + N_INTS, s.floats)
+    undo[offset + N_INTS] = s.floats[SCALE]
 
 
 @njit(cache=True)
 def _restore(s, undo):
-    """Put back everything :func:`_save_slot` and :func:`_save_small` kept in ``undo``."""
-    _restore_slot(s, undo)
-    offset = 1 + s.X.shape[1] + s.G.shape[0]
-    offset = _copy_from(s.beta, undo, offset)
-    offset = _copy_from(s.h, undo, offset)
-    for cls in range(2):
-        for j in range(s.members.shape[1]):
-            s.members[cls, j] = int(undo[offset + j])
-        offset += s.members.shape[1]
+    """Put back everything :func:`_save_slot` (if it saved a slot, ``undo[0] >= 0``) and
+    :func:`_save_small` kept in ``undo``."""
+    X, G = s.X, s.G
+    width = X.shape[1]
+    slot = int(undo[0])
+    if slot >= 0:
+        for j in range(width):
+            X[slot, j] = undo[1 + j]
+        for j in range(G.shape[0]):
+            G[slot, j] = undo[1 + width + j]
+            G[j, slot] = undo[1 + width + j]
+    offset = 1 + width + G.shape[0]
+    capacity = s.beta.shape[0]
+    for j in range(capacity):
+        s.beta[j] = undo[offset + j]
+        s.h[j] = undo[offset + capacity + j]
+        s.members[0, j] = int(undo[offset + 2 * capacity + j])
+        s.members[1, j] = int(undo[offset + 3 * capacity + j])
+    offset += 4 * capacity
     for j in range(N_INTS):
         s.ints[j] = int(undo[offset + j])
-    _copy_from(s.floats, undo, offset + N_INTS)
+    s.floats[SCALE] = undo[offset + N_INTS]
 
 
 @njit(cache=True)
@@ -320,7 +303,7 @@ def _store(s, n, n_rows, slot, x, new_beta, krow, self_value, undo):
     held is kept in ``undo`` first, :func:`_save_slot`)."""
     X, beta, h, G = s.X, s.beta, s.h, s.G
     _save_slot(s, slot, undo)
-    for j in range(X.shape[1]):  # element loop: see _copy_into
+    for j in range(X.shape[1]):  # element loop: see _save_slot
         X[slot, j] = x[j] if j < x.shape[0] else 0.0
     beta[slot] = new_beta
     krow[slot] = self_value
