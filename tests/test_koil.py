@@ -692,3 +692,16 @@ def test_a_step_that_raises_after_writing_leaves_the_model_as_it_was(monkeypatch
     model.learn_one(x, True)
     twin.learn_one(x, True)
     assert pickle.dumps(model) == pickle.dumps(twin)
+
+
+def test_a_score_that_overflows_is_returned_as_it_is():
+    """A finite model can still score an extreme sample as NaN (inf - inf): the prediction
+    returns it, as before the row buffer, and changes nothing."""
+    model = trained(KOIL(budget=6, k=2, kernel="linear", seed=5), n=80)
+    pool = model._pool
+    pool.beta[:2] = 1e300, -1e300
+    pool.X[1] = pool.X[0]
+    before = pickle.dumps(model)
+    x = dict(zip(NAMES, np.clip(pool.X[0, :4] * 1e15, -1e15, 1e15).tolist()))
+    assert math.isnan(model.decision_one(x))
+    assert pickle.dumps(model) == before

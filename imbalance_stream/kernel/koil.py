@@ -526,14 +526,11 @@ class KOIL(BinaryClassifier):
         pool = self._pool
         kernel_args, _ = self._arguments()
         row = self.__dict__.get("_row_buffer", _NO_ROW)
-        while True:
-            score = steps.koil_predict(  # type: ignore[call-arg]  # (a dispatcher)
-                pool.X, pool.beta, pool.ints, pool.floats, indices, values, *kernel_args, row
-            )
-            if score == score:
-                break
-            # NaN, nothing computed: no row buffer yet, or one too small for the pool
+        if row.shape[0] <= pool.X.shape[0]:  # no row buffer yet, or one too small for the pool
             row = self.__dict__["_row_buffer"] = np.empty(pool.X.shape[0] + 1)
+        score = steps.koil_predict(  # type: ignore[call-arg]  # (a dispatcher)
+            pool.X, pool.beta, pool.ints, pool.floats, indices, values, *kernel_args, row
+        )
         cache = self._row_cache  # for the step on this sample, if it comes next (``_step``)
         cache[:] = indices, values, kernel_args
         return score
