@@ -10,11 +10,17 @@ rows), KOIL with budget 100 per class, k = 10, RS++, RBF, against:
    before each step (``KOIL + jitted rescoring``): the algorithmic gain of the cached Gram matrix
    and incremental scores alone, without the numpy-vs-numba difference;
 3. River's ``LogisticRegression`` (a linear model: the scale of a cheap River learner);
-4. KOIL without its transaction (the update applied directly, no snapshot): what the guarantee
-   that a failed update leaves the model exactly as it was costs per sample;
-5. the floor: the kernels KOIL calls (the score keeping its kernel row, the step starting from
-   it with its finiteness check) in one jitted loop over dense rows, without dicts, validation,
-   transaction or Python calls.
+4. KOIL with every sample through the base class's transaction (``BinaryClassifier.learn_one``,
+   the path of a sample with a new name or label): what KOIL's own ``learn_one``, one jitted call
+   that puts back what it wrote if it fails, saves per sample;
+5. the floor of the dict path's design: per sample the two encodings of the dict
+   (``FeatureSpace.encode``, the second one a recall) and the two jitted calls
+   (``koil_predict``, ``koil_learn``) made from Python, nothing else (no label handling, no
+   transaction, no output dict); what KOIL's dict path cannot go below without fewer calls into
+   numba or a cheaper encoding;
+6. the floor: the kernels KOIL calls (the score of the sparse sample keeping its kernel row,
+   ``koil_predict``, then the step starting from it, ``koil_learn``, with its own rollback) in
+   one jitted loop over the rows, without dicts, validation or Python calls.
 
 All models see the same rows and KOIL's final weights are checked against the naive step's.
 Timings are CPU seconds of this process (``time.process_time``), medians over repetitions; within
@@ -52,9 +58,11 @@ from imbalance_stream._numba.kernels import kernel, kernel_id  # noqa: E402
 from imbalance_stream._numba.koil import (  # noqa: E402
     COUNT,
     USED,
-    koil_score_row,
-    koil_step_checked,
+    koil_learn,
+    koil_predict,
+    undo_size,
 )
+from imbalance_stream.base import BinaryClassifier  # noqa: E402
 from imbalance_stream.datasets import KOILBenchmark as KOILData  # noqa: E402
 from imbalance_stream.kernel import KOIL  # noqa: E402
 from imbalance_stream.kernel.koil import KernelPool  # noqa: E402
@@ -65,6 +73,7 @@ RBF = kernel_id("rbf")
 FAST = "KOIL (Gram cache, incremental scores)"
 NAIVE = "naive numpy step (tests)"
 PLAIN = "floor: KOIL's kernels in a jitted loop"
+DICT_FLOOR = "floor: 2 encodings + 2 jitted calls"
 
 
 @njit(cache=True)
@@ -80,46 +89,104 @@ def rescore_opposite(X, beta, h, members, ints, cls, kind, gamma, degree, coef0)
         h[i] = total
 
 
-class KOILWithoutTransaction(KOIL):
-    """KOIL with the update applied directly, without the snapshot that makes a failed update
-    leave the model exactly as it was: only to measure what that guarantee costs."""
+class TransactionKOIL(KOIL):
+    """KOIL with every sample through the base class's transaction (same results): what KOIL's
+    own ``learn_one`` saves."""
 
-    def _apply(self, indices, update, *args):
-        update(*args)
+    learn_one = BinaryClassifier.learn_one
+
+
+class DictPathFloor:
+    """The floor of the dict path's design (item 5 of the module docstring): a KOIL whose
+    ``predict_proba_one`` is the encoding and ``koil_predict``, and whose ``learn_one`` is the
+    (recalled) encoding and ``koil_learn``, with its uniforms drawn in advance. The first samples
+    (new names, the first negative label) go through KOIL's ``learn_one``. Its reservoir draws
+    differ from KOIL's (they are drawn in one block here), so its model is not compared."""
+
+    def __init__(self, n_samples):
+        self.model = model = KOIL(**PARAMS)
+        self.uniforms = np.random.default_rng(PARAMS["seed"]).random((n_samples, 2))
+        self.t = 0
+        self.kernel_args, self.params = model._arguments()
+
+    def predict_proba_one(self, x):
+        model = self.model
+        pool = model._pool
+        indices, values, _ = model._features.encode(x, grow=False)
+        row = model.__dict__.get("_row_buffer")
+        if row is None or not model._state_size:
+            return model.predict_proba_one(x)
+        return koil_predict(
+            pool.X, pool.beta, pool.ints, pool.floats, indices, values, *self.kernel_args, row
+        )
+
+    def learn_one(self, x, label):
+        model = self.model
+        pool = model._pool
+        indices, values, new = model._features.encode(x, grow=True)
+        if new or model._negative is None:
+            model.learn_one(x, label)
+            return
+        u_accept, u_slot = self.uniforms[self.t]
+        self.t += 1
+        undo = model._undo
+        undo[0] = -2.0
+        koil_learn(
+            pool.X,
+            pool.beta,
+            pool.h,
+            pool.G,
+            pool.members,
+            pool.ints,
+            pool.floats,
+            indices,
+            values,
+            1.0 if label else -1.0,
+            u_accept,
+            u_slot,
+            *self.params,
+            undo,
+            model.__dict__["_row_buffer"],
+        )
 
 
 class RescoringKOIL(KOIL):
     """KOIL whose step first recomputes the opposite scores from scratch (same results)."""
 
-    def _learn(self, indices, values, sign):
+    def _step(self, indices, values, sign):
         pool = self._pool
         opposite = 1 if sign > 0 else 0
         rescore_opposite(
             pool.X, pool.beta, pool.h, pool.members, pool.ints, opposite, *self._kernel_args()
         )
-        super()._learn(indices, values, sign)
+        super()._step(indices, values, sign)
 
 
 @njit(cache=True)
-def plain_loop(
-    X, signs, uniforms, pool_X, beta, h, G, members, ints, floats, kind, gamma, C, eta, policy, undo
-):
+def plain_loop(indptr, indices, values, signs, uniforms, s, kind, gamma, C, eta, policy, undo):
     """The floor: the kernels the estimator calls on each row (the score, keeping its kernel
-    row, then the step from that row with its finiteness check), in one jitted loop over dense
-    rows (no dicts, no validation, no transaction, no Python call)."""
+    row, then the step from that row with its own rollback), in one jitted loop over the rows of
+    a CSR matrix (no dicts, no validation, no Python call)."""
     total = 0.0
-    for t in range(X.shape[0]):
-        score, row = koil_score_row(pool_X, beta, ints, floats, X[t], kind, gamma, 2.0, 0.0)
+    row = np.empty(s.X.shape[0] + 1)
+    for t in range(signs.shape[0]):
+        row_indices = indices[indptr[t] : indptr[t + 1]]
+        row_values = values[indptr[t] : indptr[t + 1]]
+        score = koil_predict(
+            s.X, s.beta, s.ints, s.floats, row_indices, row_values, kind, gamma, 2.0, 0.0, row
+        )
         total += score
-        koil_step_checked(
-            pool_X,
-            beta,
-            h,
-            G,
-            members,
-            ints,
-            floats,
-            X[t],
+        undo[0] = -2.0
+        koil_learn(
+            s.X,
+            s.beta,
+            s.h,
+            s.G,
+            s.members,
+            s.ints,
+            s.floats,
+            row_indices,
+            row_values,
             signs[t],
             uniforms[t, 0],
             uniforms[t, 1],
@@ -148,11 +215,25 @@ def run_plain_loop(X, y):
     pool.grow_columns(X.shape[1])
     uniforms = np.random.default_rng(PARAMS["seed"]).random((len(y), 2))
     signs = np.where(y, 1.0, -1.0)
-    args = (pool.X, pool.beta, pool.h, pool.G, pool.members, pool.ints, pool.floats)
-    undo = np.full(1 + pool.X.shape[1] + pool.G.shape[0], -1.0)
+    mask = X != 0.0  # the absent features of the dicts (zeros are dropped)
+    indptr = np.concatenate([[0], np.cumsum(mask.sum(axis=1))]).astype(np.int64)
+    indices = np.nonzero(mask)[1].astype(np.int64)
+    values = X[mask]
+    undo = np.full(undo_size(pool.X.shape[1], pool.G.shape[0], pool.X.shape[0]), -2.0)
     start = time.process_time()
     plain_loop(
-        X, signs, uniforms, *args, RBF, PARAMS["gamma"], PARAMS["C"], PARAMS["eta"], POLICY, undo
+        indptr,
+        indices,
+        values,
+        signs,
+        uniforms,
+        pool.state(),
+        RBF,
+        PARAMS["gamma"],
+        PARAMS["C"],
+        PARAMS["eta"],
+        POLICY,
+        undo,
     )
     return time.process_time() - start, pool
 
@@ -213,9 +294,11 @@ def main(argv=None):
         FAST: lambda: KOIL(**PARAMS),
         "KOIL + jitted rescoring (O(N^2 d))": lambda: RescoringKOIL(**PARAMS),
         "river LogisticRegression": lambda: river_linear.LogisticRegression(optim.SGD(0.01)),
-        "KOIL without the transaction": lambda: KOILWithoutTransaction(**PARAMS),
+        "KOIL, every sample a transaction": lambda: TransactionKOIL(**PARAMS),
+        DICT_FLOOR: lambda: DictPathFloor(len(y)),
     }
-    run_river_model(makers["KOIL without the transaction"](), dicts[:300], labels[:300])
+    for name in ("KOIL, every sample a transaction", DICT_FLOOR):
+        run_river_model(makers[name](), dicts[:300], labels[:300])
     times = {name: [] for name in [*makers, NAIVE, PLAIN]}
     X = np.ascontiguousarray(X, dtype=np.float64)
     run_plain_loop(X[:300], y[:300])  # compile

@@ -488,24 +488,9 @@ def test_the_lazy_decay_scale_is_folded_back_on_steps_that_store_nothing():
     pool.floats[steps.SCALE] = 1.5e-100
     scores = [model.decision_one({"a": a, "b": 1.0}) for a in (-3.0, 3.0)]
     x = model._features.dense(np.array([0, 1]), np.array([3.0, 1.0]), pool.X.shape[1])
-    alpha_t, _ = steps.koil_step(
-        *pool.step_arrays(),
-        x,
-        1.0,
-        0.5,
-        0.5,
-        *model._kernel_args(),
-        50.0,
-        0.5,
-        0.5,
-        2,
-        4,
-        0,
-        False,
-        False,
-        False,
-        np.empty(0),
-    )
+    params = steps.KOILParams(*model._kernel_args(), 50.0, 0.5, 0.5, 2, 4, 0, False, False, False)
+    no_undo = np.empty(0)
+    alpha_t, _ = steps.koil_step(pool.state(), params, x, 1.0, 0.5, 0.5, no_undo, no_undo)
     assert alpha_t == 0.0  # a well-separated positive: no pair violates, nothing is stored
     assert pool.scale() == 1.0  # 1.5e-100 * 0.5 is below 1e-100: folded back
     after = [model.decision_one({"a": a, "b": 1.0}) for a in (-3.0, 3.0)]
@@ -594,24 +579,33 @@ def test_a_prediction_row_is_not_reused_after_another_step_or_a_rolled_back_one(
 
 
 def test_score_row_and_checked_step_agree_with_numpy():
-    """``koil_score_row`` gives ``koil_score``'s value and the RBF row of numpy;
-    ``koil_step_checked`` says whether numpy finds the arrays it may write finite."""
+    """``koil_predict`` gives ``koil_score``'s value of the sparse sample and keeps the RBF row
+    of numpy; ``koil_learn`` says whether numpy finds the arrays it may write finite."""
     model = trained(KOIL(budget=6, k=2, gamma=0.7, seed=5), n=80)
     pool = model._pool
     x = np.array([0.3, -0.2, 0.9, 0.0])
-    score, row = steps.koil_score_row(
-        pool.X, pool.beta, pool.ints, pool.floats, x, *model._kernel_args()
-    )
+    indices, values = np.array([0, 1, 2]), x[:3].copy()
     n = int(pool.ints[steps.USED])
-    assert row.shape == (n + 1,)
+    row = np.full(n + 1, np.inf)
+    kernel_args = model._kernel_args()
+    too_small = np.empty(n)
+    assert np.isnan(
+        steps.koil_predict(
+            pool.X, pool.beta, pool.ints, pool.floats, indices, values, *kernel_args, too_small
+        )
+    )
+    score = steps.koil_predict(
+        pool.X, pool.beta, pool.ints, pool.floats, indices, values, *kernel_args, row
+    )
     expected_row = np.exp(-0.7 * ((pool.X[:n, :4] - x) ** 2).sum(axis=1))
     np.testing.assert_allclose(row[:n], expected_row, rtol=1e-12)
     assert score == steps.koil_score(pool.X, pool.beta, pool.ints, pool.floats, x, 0, 0.7, 2.0, 0.0)
     np.testing.assert_allclose(score, pool.scale() * pool.beta[:n] @ expected_row, rtol=1e-12)
     undo = model._undo
-    finite = steps.koil_step_checked(
-        *pool.step_arrays(),
-        x,
+    finite = steps.koil_learn(
+        *pool.state(),
+        indices,
+        values,
         1.0,
         0.5,
         0.5,
@@ -631,3 +625,83 @@ def test_score_row_and_checked_step_agree_with_numpy():
     arrays = (pool.beta, pool.h, pool.floats, pool.X, pool.G)
     assert finite == all(np.isfinite(a).all() for a in arrays)
     assert finite
+
+
+def test_a_refused_step_puts_back_everything_it_wrote():
+    """``koil_learn`` restores the arrays itself when its step overflows, and
+    ``koil_restore`` does the same for a step that raised; with nothing saved it does nothing."""
+    model = trained(KOIL(budget=6, k=2, policy="fifo", kernel="linear", seed=5), n=80)
+    pool = model._pool
+    before = {name: array.copy() for name, array in pool.state()._asdict().items()}
+    undo = model._undo
+    undo[0] = -2.0
+    steps.koil_restore(pool.state(), undo)  # nothing saved: nothing changes
+    indices, values = np.array([0, 1, 2]), np.array([1e15, -1e15, 1e15])
+    finite = steps.koil_learn(
+        *pool.state(),
+        indices,
+        values,
+        -1.0,
+        0.5,
+        0.5,
+        *model._kernel_args(),
+        1e300,
+        0.01,
+        0.99,
+        2,
+        6,
+        model._policy,
+        False,
+        False,
+        False,
+        undo,
+        np.empty(0),
+    )
+    assert not finite
+    assert undo[0] >= 0  # a vector was stored before the check
+    for name, array in pool.state()._asdict().items():
+        np.testing.assert_array_equal(array, before[name], err_msg=name)
+    # a step that raised after saving: koil_restore puts the saved state back
+    pool.beta[:] = np.nan
+    pool.ints[:] = -7
+    pool.X[int(undo[0])] = 3.0
+    steps.koil_restore(pool.state(), undo)
+    for name, array in pool.state()._asdict().items():
+        np.testing.assert_array_equal(array, before[name], err_msg=name)
+
+
+@pytest.mark.parametrize("known", [True, False])
+def test_a_step_that_raises_after_writing_leaves_the_model_as_it_was(monkeypatch, known):
+    """The one-call round (a known label and names: ``known``) and the base class's transaction
+    (a new name) alike: an error after the step wrote its arrays (here in the threshold's refit)
+    puts them back, and the model pickles exactly as before."""
+    model = trained(KOIL(budget=6, k=2, seed=5, threshold="buffer_acc"), n=80)
+    before = pickle.dumps(model)
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError("simulated")
+
+    monkeypatch.setattr(model, "_buffer_threshold", no_memory)
+    x = {"f0": 0.4, "f1": -0.3} if known else {"f0": 0.4, "new": 1.0}
+    with pytest.raises(MemoryError):
+        model.learn_one(x, True)
+    assert model._undo[0] != -2.0  # the step did run
+    monkeypatch.undo()
+    assert pickle.dumps(model) == before
+    twin = pickle.loads(before)
+    model.learn_one(x, True)
+    twin.learn_one(x, True)
+    assert pickle.dumps(model) == pickle.dumps(twin)
+
+
+def test_a_score_that_overflows_is_returned_as_it_is():
+    """A finite model can still score an extreme sample as NaN (inf - inf): the prediction
+    returns it, as before the row buffer, and changes nothing."""
+    model = trained(KOIL(budget=6, k=2, kernel="linear", seed=5), n=80)
+    pool = model._pool
+    pool.beta[:2] = 1e300, -1e300
+    pool.X[1] = pool.X[0]
+    before = pickle.dumps(model)
+    x = dict(zip(NAMES, np.clip(pool.X[0, :4] * 1e15, -1e15, 1e15).tolist()))
+    assert math.isnan(model.decision_one(x))
+    assert pickle.dumps(model) == before

@@ -21,6 +21,9 @@ _LOSSES = ("hinge", "smooth")
 _SIMILARITIES = ("kernel", "euclidean")
 #: No kernel row to start a step from (the step computes it).
 _NO_ROW = np.empty(0)
+#: ``undo[0]`` before a step: nothing saved yet (:func:`~imbalance_stream._numba.koil.koil_restore`
+#: then restores nothing).
+_NOTHING_SAVED = -2.0
 #: Uniforms drawn from the generator at a time for the reservoir (an even number: two a step).
 _UNIFORM_BLOCK = 64
 
@@ -80,10 +83,11 @@ class KernelPool:
         out[tuple(index)] = array
         return out
 
-    def step_arrays(self) -> tuple:
-        """The arrays a step kernel reads and writes, in the kernels' argument order:
-        ``(X, beta, h, G, members, ints, floats)``."""
-        return self.X, self.beta, self.h, self.G, self.members, self.ints, self.floats
+    def state(self) -> steps.KOILState:
+        """The arrays the step kernels read and write, as their named bundle."""
+        return steps.KOILState(
+            self.X, self.beta, self.h, self.G, self.members, self.ints, self.floats
+        )
 
     def grow_columns(self, n_features: int) -> None:
         width = self.X.shape[-1]
@@ -308,36 +312,88 @@ class KOIL(BinaryClassifier):
     def _grow(self, n_features):
         self._pool.grow_columns(n_features)
 
-    def _kernel_args(self):
-        return self._kind, float(self.gamma), float(self.degree), 0.0
+    #: The hyper-parameters the kernels' arguments are made of (``_arguments``).
+    _ARGUMENT_PARAMS = frozenset(
+        ("C", "eta", "k", "budget", "loss", "neighbor_mode", "similarity", "gamma", "degree")
+    )
 
-    # ---- transactions: a step changes the small arrays and at most one stored vector ----------
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if name in self._ARGUMENT_PARAMS:  # a parameter set after construction takes effect
+            self.__dict__.pop("_arguments_cache", None)
 
-    #: The step checks its own result (:func:`~imbalance_stream._numba.koil.koil_step_checked`)
-    #: and ``_learn`` raises on a non-finite one, so the transaction scans nothing afterwards.
+    def _arguments(self) -> tuple[tuple, tuple]:
+        """``(kernel, step)``: the kernel's arguments ``(kind, gamma, degree, coef0)``, and the
+        fields of :class:`~imbalance_stream._numba.koil.KOILParams` for the step, made once
+        (derived: never pickled, dropped when one of ``_ARGUMENT_PARAMS`` is set)."""
+        arguments = self.__dict__.get("_arguments_cache")
+        if arguments is None:
+            kernel = (self._kind, float(self.gamma), float(self.degree), 0.0)
+            step = steps.KOILParams(
+                *kernel,
+                C=float(self.C),
+                eta=float(self.eta),
+                decay=1.0 - self.eta,
+                k=int(self.k),
+                budget=int(self.budget),
+                policy=self._policy,
+                smooth=self.loss == "smooth",
+                knn_first=self.neighbor_mode == "knn_then_violators",
+                euclidean=self.similarity == "euclidean",
+            )
+            arguments = self.__dict__["_arguments_cache"] = (kernel, tuple(step))
+        return arguments
+
+    def _kernel_args(self) -> tuple:
+        kernel_args, _ = self._arguments()
+        return kernel_args
+
+    # ---- learning: one jitted call per sample, which puts back what it wrote if it fails ------
+
+    def learn_one(self, x: dict, y) -> None:
+        # The usual round without the base class's transaction: a label of the two already
+        # known, a sample of known names over columns the state covers, a pool with a free slot,
+        # uniforms left in the block. The encoding checks the sample before anything changes, and
+        # the jitted step (:func:`~imbalance_stream._numba.koil.koil_learn`) puts back everything
+        # it wrote when its result is not finite (:func:`~imbalance_stream._numba.koil.koil_restore`
+        # when it raises); only the uniforms it took remain to be put back here. Any other sample
+        # takes the transaction of the base class.
+        sign = self._known_sign(y)
+        pool = self._pool
+        next_uniform = self._next_uniform
+        if (
+            not sign
+            or next_uniform + 2 > len(self._uniforms)
+            or not (pool.bounded or pool.ints[steps.USED] < pool.X.shape[0])
+        ):
+            super().learn_one(x, y)
+            return
+        features = self._features
+        indices, values, new = features.encode(x, grow=True)
+        if new or self._state_size < len(features.names) or not len(indices):
+            super().learn_one(x, y)  # (the encoding is recalled, not done again)
+            return
+        try:
+            self._step(indices, values, sign)
+        except BaseException:
+            self._next_uniform = next_uniform
+            raise
+
+    #: The step checks its own result and puts back what it wrote (``_step``), so the
+    #: transaction of ``learn_one``'s other samples neither copies nor scans the arrays.
     _scan_after_update = False
 
     def _snapshot(self, indices):
-        """The scalars, copies of the pool's O(budget) arrays, references to ``X`` and ``G``,
-        whose one overwritten row the step itself keeps in ``self._undo``
-        (:func:`~imbalance_stream._numba.koil.save_slot`), and the generator's state if this
-        step will draw a new block of uniforms: O(budget) per sample where a copy of the Gram
-        matrix would be O(budget^2)."""
-        pool = self._pool
-        undo = self._undo
-        undo[0] = -1.0  # nothing overwritten yet
-        saved_pool = vars(pool).copy()
-        for name in ("beta", "h", "members", "ints", "floats"):
-            saved_pool[name] = saved_pool[name].copy()
+        """The attributes, the pool's (references: growth replaces arrays, and the step puts
+        back what it writes in place) and the generator's state if this step will draw a new
+        block of uniforms: O(1) per sample."""
         draws = self._next_uniform + 2 > len(self._uniforms)
         generator_state = self._rng.bit_generator.state if draws else None
-        return vars(self).copy(), saved_pool, generator_state, undo
+        return vars(self).copy(), vars(self._pool).copy(), generator_state
 
     def _restore(self, snapshot):
-        state, saved_pool, generator_state, undo = snapshot
+        state, saved_pool, generator_state = snapshot
         pool = state["_pool"]
-        if undo.shape[0] and pool.X is saved_pool["X"] and pool.G is saved_pool["G"]:
-            steps.restore_slot(pool.X, pool.G, undo)  # else the step wrote into new arrays
         vars(pool).clear()
         vars(pool).update(saved_pool)
         vars(self).clear()
@@ -357,29 +413,31 @@ class KOIL(BinaryClassifier):
         uniforms = self._uniforms
         return uniforms[start], uniforms[start + 1]
 
-    #: Scratch, never pickled (see ``_undo`` and ``_row_cache``); both are rebuilt when needed.
-    _DERIVED = frozenset(("_undo_buffer", "_row_cache_list"))
+    #: Scratch and caches, never pickled (``_undo``, ``_row_cache``, ``_row_buffer``,
+    #: ``_arguments``); all are rebuilt when needed.
+    _DERIVED = frozenset(("_undo_buffer", "_row_cache_list", "_row_buffer", "_arguments_cache"))
 
     def _reset_derived(self) -> None:
-        self.__dict__.pop("_undo_buffer", None)
-        self.__dict__.pop("_row_cache_list", None)
+        for name in self._DERIVED:
+            self.__dict__.pop(name, None)
 
     @property
     def _undo(self) -> np.ndarray:
-        """Scratch for the step's record of the stored vector it overwrites (not state: rebuilt
-        when the pool's shape changes, never pickled)."""
-        pool = self._pool
-        size = 1 + pool.X.shape[1] + pool.G.shape[0]
+        """Scratch for the step's record of what it overwrites (not state: rebuilt when the
+        pool's shape changes, never pickled; :func:`~imbalance_stream._numba.koil.undo_size`)."""
+        X = self._pool.X
+        size = steps.undo_size(X.shape[1], self._pool.G.shape[0], X.shape[0])
         undo = self.__dict__.get("_undo_buffer")
         if undo is None or undo.shape[0] != size:
-            undo = np.full(size, -1.0)
+            undo = np.full(size, _NOTHING_SAVED)
             self.__dict__["_undo_buffer"] = undo
         return undo
 
     @property
     def _row_cache(self) -> list:
-        """Scratch (not state, never pickled): ``[indices, values, kernel arguments, row]`` of
-        the latest prediction, whose kernel row the step on the same sample reuses. One list
+        """Scratch (not state, never pickled): ``[indices, values, kernel arguments]`` of the
+        latest prediction, whose kernel row (in ``_row_buffer``) the step on the same sample
+        reuses. One list
         object for the model's life, emptied in place by every step, so that restoring the
         attributes after a failed step cannot bring back a row that step overwrote."""
         cache = self.__dict__.get("_row_cache_list")
@@ -388,47 +446,62 @@ class KOIL(BinaryClassifier):
         return cache
 
     def _predicted_row(self, indices, values, kernel_args) -> np.ndarray:
-        """The kernel row of the latest prediction if it was made on these very arrays (the
-        feature space hands the same arrays back for an equal sample) with the same kernel and
-        no step since; else an empty array (the step computes the row). Empties the cache."""
+        """The kernel row of the latest prediction (``_row_buffer``) if it was made on these very
+        arrays (the feature space hands the same arrays back for an equal sample) with the same
+        kernel and no step since; else an empty array (the step computes the row). Empties the
+        cache."""
         cache = self._row_cache
         if cache and cache[0] is indices and cache[1] is values and cache[2] == kernel_args:
-            row = cache[3]
+            row = self.__dict__["_row_buffer"]
         else:
             row = _NO_ROW
         cache.clear()
         return row
 
     def _learn(self, indices, values, sign):
+        self._pool.reserve_slot()
+        self._step(indices, values, sign)
+
+    def _step(self, indices, values, sign):
+        """One KOIL step on the validated sample, the pool having a free slot: the state is
+        exactly as before if it raises (:class:`~imbalance_stream.base.NumericalError` for a
+        result that is not finite), but for the uniforms it took."""
         pool = self._pool
-        pool.reserve_slot()
-        x = self._features.dense(indices, values, pool.X.shape[1])
         u_accept, u_slot = self._uniform_pair()
-        kernel_args = self._kernel_args()
+        kernel_args, params = self._arguments()
         row = self._predicted_row(indices, values, kernel_args)
-        finite = steps.koil_step_checked(  # type: ignore[call-arg]  # (a dispatcher)
-            *pool.step_arrays(),
-            x,
-            sign,
-            u_accept,
-            u_slot,
-            *kernel_args,
-            float(self.C),
-            float(self.eta),
-            1.0 - self.eta,
-            int(self.k),
-            int(self.budget),
-            self._policy,
-            self.loss == "smooth",
-            self.neighbor_mode == "knn_then_violators",
-            self.similarity == "euclidean",
-            self._undo,
-            row,
-        )
-        if not finite:  # the transaction restores what the step wrote
-            raise self._numerical_error()
-        if self.threshold == "buffer_acc":
-            self.threshold_ = self._buffer_threshold()
+        undo = self.__dict__.get("_undo_buffer", _NO_ROW)  # the step checks its size
+        undo[:1] = _NOTHING_SAVED
+        try:
+            while True:
+                code = steps.koil_learn(  # type: ignore[call-arg]  # (a dispatcher)
+                    pool.X,
+                    pool.beta,
+                    pool.h,
+                    pool.G,
+                    pool.members,
+                    pool.ints,
+                    pool.floats,
+                    indices,
+                    values,
+                    sign,
+                    u_accept,
+                    u_slot,
+                    *params,
+                    undo,
+                    row,
+                )
+                if code != steps.NO_UNDO:
+                    break
+                undo = self._undo  # one of the pool's size (nothing was done)
+                undo[0] = _NOTHING_SAVED
+            if code == steps.REFUSED:  # the step put back what it wrote
+                raise self._numerical_error()
+            if self.threshold == "buffer_acc":
+                self.threshold_ = self._buffer_threshold()
+        except BaseException:
+            steps.koil_restore(pool.state(), undo)  # what the step saved, if it ran
+            raise
 
     def _buffer_threshold(self, grid: int = 500) -> float:
         """The reference code's threshold: best accuracy over the stored vectors' scores."""
@@ -451,13 +524,15 @@ class KOIL(BinaryClassifier):
 
     def _decision(self, indices, values):
         pool = self._pool
-        x = self._features.dense(indices, values, pool.X.shape[1])
-        kernel_args = self._kernel_args()
-        score, row = steps.koil_score_row(
-            pool.X, pool.beta, pool.ints, pool.floats, x, *kernel_args
+        kernel_args, _ = self._arguments()
+        row = self.__dict__.get("_row_buffer", _NO_ROW)
+        if row.shape[0] <= pool.X.shape[0]:  # no row buffer yet, or one too small for the pool
+            row = self.__dict__["_row_buffer"] = np.empty(pool.X.shape[0] + 1)
+        score = steps.koil_predict(  # type: ignore[call-arg]  # (a dispatcher)
+            pool.X, pool.beta, pool.ints, pool.floats, indices, values, *kernel_args, row
         )
-        cache = self._row_cache  # for the step on this sample, if it comes next (``_learn``)
-        cache[:] = indices, values, kernel_args, row
+        cache = self._row_cache  # for the step on this sample, if it comes next (``_step``)
+        cache[:] = indices, values, kernel_args
         return score
 
     def _proba(self, indices, values):

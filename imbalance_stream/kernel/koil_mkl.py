@@ -8,6 +8,7 @@ import numpy as np
 from imbalance_stream._numba import budget as budgets
 from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
+from imbalance_stream._numba import koil_mkl as mkl_steps
 from imbalance_stream.base import BinaryClassifier
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import (
@@ -223,8 +224,8 @@ class KOILMKL(BinaryClassifier):
         # Bernoulli(w_l / max_j w_j) with the weights of this trial; the heaviest is always drawn
         selected = self._rng.random(m) < np.exp(self._log_weights - self._log_weights.max())
         uniforms = self._rng.random((m, 2))
-        steps.koil_mkl_step(  # type: ignore[call-arg]  # (a numba dispatcher)
-            *pool.step_arrays(),
+        mkl_steps.koil_mkl_step(
+            pool.state(),
             x,
             sign,
             selected,
@@ -257,11 +258,8 @@ class KOILMKL(BinaryClassifier):
     def _decision(self, indices, values):
         pool = self._pool
         x = self._features.dense(indices, values, pool.X.shape[-1])
-        return steps.koil_mkl_score(
-            pool.X,
-            pool.beta,
-            pool.ints,
-            pool.floats,
+        return mkl_steps.koil_mkl_score(
+            pool.state(),
             x,
             self._kinds,
             self._gammas,
