@@ -264,7 +264,7 @@ def insert_member(e, x, sq, y, bounds, diag_value, key):
     count = ints[COUNT]
     used = ints[FLAT_USED]
     n = indices.shape[0]
-    # Element loops, not slice assignments, for a shorter cold compile (see koil.save_slot).
+    # Element loops, not slice assignments, for a shorter cold compile (see koil._save_slot).
     for p in range(n):
         flat_indices[used + p] = indices[p]
         flat_values[used + p] = values[p]
