@@ -75,3 +75,13 @@ def test_table4_1_fifo_letter_poker_small_smoke(tmp_path):
     assert [r["algorithm"] for r in rows] == params["algorithms"]
     for row in rows[2:]:
         assert row["mark"] in ("•", "-", "") and 0.6 < row["auc_mean"] <= 1.0
+
+
+def test_the_fixed_multiple_kernel_scenario_runs_no_search():
+    params = _params("table4_1_fifo_letter_poker_fixed.toml")
+    settings = kp._settings(params, kp._TABLE4_1)
+    assert settings["algorithms"] == _params("table4_1_fifo_letter_poker_small.toml")["algorithms"]
+    for dataset in ("letter", "poker"):
+        assert set(params["fixed"][dataset]) == set(settings["algorithms"])
+        for name, entry in params["fixed"][dataset].items():
+            assert set(entry["values"]) == set(kp.ALGORITHMS[name].grid)
