@@ -14,9 +14,19 @@ import json
 
 import numpy as np
 
-from .protocol import _grid_points, _model_params, _settings, run_trials
+from .protocol import (
+    _DEFAULTS,
+    _build,
+    _dataset,
+    _grid_points,
+    _model_params,
+    _scorer,
+    _settings,
+    auc,
+    run_trials,
+)
 
-__all__ = ["oracle_grid"]
+__all__ = ["oracle_grid", "stored_vectors"]
 
 
 def oracle_grid(params, *, out_dir=None, n_jobs=None, scheduler=None, progress=False):
@@ -50,3 +60,41 @@ def oracle_grid(params, *, out_dir=None, n_jobs=None, scheduler=None, progress=F
             for r in mine:
                 r["best"] = int(r is best)
     return rows
+
+
+def stored_vectors(dataset: str, name: str, trials, values: dict, settings: dict | None = None):
+    """Train column ``name`` with grid ``values`` on each of ``trials`` and return one row per
+    trial: the training rows seen, the vectors the final model stores (``n_support``) and its test
+    AUC. Shows how much memory a column's AUC rests on (issue 37: letter's unbounded NORMA against
+    KOIL's 100 vectors per class)."""
+    settings = dict(_DEFAULTS, **(settings or {}))
+    rows, labels, splits, _ = _dataset(dataset)
+    out = []
+    for trial in trials:
+        train, test = splits[trial]
+        model = _build(name, _model_params(name, values, settings))
+        for i in train:
+            model.learn_one(rows[i], bool(labels[i]))
+        score = _scorer(model)
+        value = auc(np.array([score(rows[j]) for j in test]), labels[test])
+        out.append(
+            {"trial": trial, "rows": len(train), "stored": int(model.n_support), "auc": value}
+        )
+    return out
+
+
+if __name__ == "__main__":
+    # python -m reproduce.koil.gaps letter NORMA 0,1,2,3,4 lam=0.00390625 nu=1 sigma=0.03125
+    import sys
+
+    _dataset_name, _column, _trials, *_values = sys.argv[1:]
+    for _row in stored_vectors(
+        _dataset_name,
+        _column,
+        [int(t) for t in _trials.split(",")],
+        {k: float(v) for k, v in (a.split("=") for a in _values)},
+    ):
+        print(
+            f"{_dataset_name} {_column} trial {_row['trial']}: {_row['stored']} vectors stored "
+            f"of {_row['rows']} training rows, test AUC {_row['auc']:.3f}"
+        )
