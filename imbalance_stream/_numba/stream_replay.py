@@ -41,30 +41,6 @@ from .stream_rows import (
 __all__ = ["replay_acog", "replay_baseline", "replay_sacog"]
 
 
-@njit(cache=True, inline="always")
-def linear_row(
-    t, x, v, weights, brings, colmap, new_names, sizes, capacity, n_state, faithful, idx, val,
-    predictions,
-):  # fmt: skip
-    """Predict row ``t`` (``x``, ``v``: its stored columns and values) with the linear
-    ``weights`` into ``predictions[t]``, and encode it as ``learn_one`` learns it, committing the
-    names it brings: ``(x, v, m, n_new, faithful)``, the row to learn and its ``m`` entries (0:
-    an empty row, nothing to learn; -1: the state, ``capacity`` columns, must grow first, its
-    names taken back), the entries of ``new_names`` before it (-1: the row is its own encoding,
-    no name committed) and whether every name committed still has its provisional column. The
-    rows of ACOG's and the baselines' array runners, whose prediction is a dot product."""
-    if faithful and n_state and not brings[t]:  # the row is its own encoding
-        predictions[t] = 1 if sparse_dot(weights, x, v) >= 0.0 else -1
-        return x, v, x.shape[0], -1, faithful
-    # encoded as predict_one and learn_one encode it, through colmap
-    m = known_row(x, v, colmap, False, idx, val)[0] if n_state else 0
-    predictions[t] = 1 if sparse_dot(weights, idx[:m], val[:m]) >= 0.0 else -1
-    m, n_new = row_to_learn(x, v, colmap, new_names, sizes, False, idx, val, capacity)
-    if m <= 0:
-        return x, v, m, n_new, faithful
-    return idx[:m], val[:m], m, n_new, faithful and in_turn(colmap, new_names, sizes, n_new)
-
-
 @njit(cache=True)
 def replay_acog(
     start, indptr, indices, values, brings, signs, colmap, new_names, sizes,
@@ -83,16 +59,22 @@ def replay_acog(
     for t in range(start, signs.shape[0]):
         x, v = csr_row(indptr, indices, values, t)
         y = signs[t]
-        x, v, m, n_new, faithful = linear_row(
-            t, x, v, mean, brings, colmap, new_names, sizes, capacity, n_state, faithful, idx, val,
-            predictions,
-        )  # fmt: skip
-        if m < 0:  # the state must grow first: the caller learns this row
-            stop = t
-            break
-        if m == 0:  # an empty sample: learn_one learns nothing
-            continue
-        n = n_state if n_new < 0 else max(n_state, sizes[N_NAMES])
+        n, n_new = n_state, -1  # (no name committed)
+        if faithful and n_state and not brings[t]:  # the row is its own encoding
+            predictions[t] = 1 if sparse_dot(mean, x, v) >= 0.0 else -1
+            if x.shape[0] == 0:  # an empty sample: learn_one learns nothing
+                continue
+        else:  # encoded as predict_one and learn_one encode it, through colmap
+            m = known_row(x, v, colmap, False, idx, val)[0] if n_state else 0
+            predictions[t] = 1 if sparse_dot(mean, idx[:m], val[:m]) >= 0.0 else -1
+            m, n_new = row_to_learn(x, v, colmap, new_names, sizes, False, idx, val, capacity)
+            if m < 0:  # the state must grow first: the caller learns this row
+                stop = t
+                break
+            if m == 0:
+                continue
+            faithful = faithful and in_turn(colmap, new_names, sizes, n_new)
+            x, v, n = idx[:m], val[:m], max(n_state, sizes[N_NAMES])
         updated = acog_round(
             mean, full, cov, variance, n, x, v, y, loss_one, rho, laplace, counts, eta, gamma
         )
@@ -135,17 +117,25 @@ def replay_baseline(
     for t in range(start, signs.shape[0]):
         x, v = csr_row(indptr, indices, values, t)
         y = signs[t]
-        x, v, m, n_new, faithful = linear_row(
-            t, x, v, weights, brings, colmap, new_names, sizes, capacity, n_state, faithful, idx,
-            val, predictions,
-        )  # fmt: skip
-        if m < 0:  # the state must grow first: the caller learns this row
-            stop = t
-            break
-        if m == 0:  # an empty sample: learn_one learns nothing
-            continue
+        n_new = -1  # (no name committed)
+        if faithful and n_state and not brings[t]:  # the row is its own encoding
+            predictions[t] = 1 if sparse_dot(weights, x, v) >= 0.0 else -1
+            if x.shape[0] == 0:  # an empty sample: learn_one learns nothing
+                continue
+        else:  # encoded as predict_one and learn_one encode it, through colmap
+            m = known_row(x, v, colmap, False, idx, val)[0] if n_state else 0
+            predictions[t] = 1 if sparse_dot(weights, idx[:m], val[:m]) >= 0.0 else -1
+            m, n_new = row_to_learn(x, v, colmap, new_names, sizes, False, idx, val, capacity)
+            if m < 0:  # the state must grow first: the caller learns this row
+                stop = t
+                break
+            if m == 0:
+                continue
+            faithful = faithful and in_turn(colmap, new_names, sizes, n_new)
+            x, v = idx[:m], val[:m]
         # the transaction of steps_baseline (written out here and there: a call, or an inlined
         # one, that takes the arrays costs about what a first-order step costs)
+        m = x.shape[0]
         for k in range(m):
             saved[k] = weights[x[k]]
         positives, negatives = counts[0], counts[1]
