@@ -271,6 +271,8 @@ def parse(text: str, name: str = "scenario", source: str = "<string>") -> Scenar
 
 
 def _validate(config: dict, name: str, source: str) -> Scenario:
+    """The scenario of ``config``, its tables and keys checked (:func:`check_config`) and, for a
+    prequential one, everything it names built once."""
     kind, name = check_config(config, name, source)
     scenario = Scenario(name=name, kind=kind, config=config, source=source)
     if kind == "protocol":
