@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio import KLIEP
-from imbalance_stream.density_ratio.windowed import shared_parameter_docs
+from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
 from .base import EstimatorNovelty
 
 __all__ = ["KLIEPNovelty"]
 
 
+@preset("sigma", "n_centres", "n_folds", WINDOWS, "reselect_every")
 @shared_parameter_docs
-class KLIEPNovelty(EstimatorNovelty):
+class KLIEPNovelty(Preset, EstimatorNovelty):
     """KLIEP novelty detection: the inlier score ``w(x) = p_R(x) / p_T(x)`` by likelihood.
 
     At a refresh, KLIEP (Algorithms 2 and 3) models the ratio of the reference density to the
@@ -63,21 +63,6 @@ class KLIEPNovelty(EstimatorNovelty):
     """
 
     ESTIMATOR = KLIEP
-
-    def __init__(
-        self,
-        sigma: float | None = None,
-        n_centres: int = 100,
-        n_folds: int = 5,
-        mode: str = "two-sample",
-        n_reference: int | None = None,
-        n_test: int | None = None,
-        refresh_every: int | None = None,
-        seed: int | None = None,
-        reselect_every: int | None = RESELECT_EVERY,
-    ):
-        super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self._set_estimator_params(sigma=sigma, n_centres=n_centres, n_folds=n_folds)
 
     @classmethod
     def _unit_test_params(cls):
