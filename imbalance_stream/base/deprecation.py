@@ -93,9 +93,9 @@ def renamed_parameters(**renames: str) -> Callable[[F], F]:
     ``old="new"``: a call with an old keyword warns (a ``DeprecationWarning`` naming the new one)
     and passes its value on under the new name; a call with both raises ``TypeError``, and an
     unknown keyword the ``TypeError`` of the function itself. The wrapper's signature is that of
-    the function followed by ``**kwargs`` (the old names), which no attribute holds: River's ``clone`` and
-    ``_get_params`` see the new names alone, and a check of keywords against the signature (a
-    scenario's parameters) lets the old ones through to the warning."""
+    the function followed by ``**kwargs`` (the old names), which no attribute holds: River's
+    ``clone`` and ``_get_params`` see the new names alone, and a check of keywords against the
+    signature (a scenario's parameters) lets the old ones through to the warning."""
 
     def decorate(function: F) -> F:
         @functools.wraps(function)
