@@ -28,9 +28,7 @@ class KDENovelty(Preset, DensityRatioNovelty):
 
     Parameters
     ----------
-    sigma
-        Gaussian width; None chooses it by ``n_folds``-fold likelihood cross-validation over the
-        median distance times ``logspace(-3, 1, 9)``.
+    %(sigma_likelihood)s
     n_folds
         Folds of the likelihood cross-validation (10 in the thesis).
     %(novelty_mode)s

@@ -22,17 +22,14 @@ class KLIEPNovelty(Preset, EstimatorNovelty):
 
     Parameters
     ----------
-    sigma
-        Gaussian width; None chooses it by likelihood cross-validation over the median distance
-        times ``logspace(-3, 1, 9)``.
+    %(sigma_likelihood)s
     n_centres
         Number of basis centres drawn from the reference window (100 in the thesis).
     n_folds
         Folds of the likelihood cross-validation.
     %(novelty_mode)s
     %(novelty_windows)s
-    seed
-        Seed of the centres, the folds and the median subsample.
+    %(seed_likelihood)s
     %(reselect_every)s
         selection.
 

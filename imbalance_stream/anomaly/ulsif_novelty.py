@@ -38,16 +38,13 @@ class ULSIFNovelty(Preset, EstimatorNovelty):
 
     Parameters
     ----------
-    sigma
-        Gaussian width; None chooses it by leave-one-out over the median distance times
-        ``logspace(-3, 1, 9)``.
+    %(sigma_leave_one_out)s
     %(ridge)s
     n_centres
         Number of basis centres drawn from the reference window (100 in the thesis).
     %(novelty_mode)s
     %(novelty_windows)s
-    seed
-        Seed of the centres, the leave-one-out pairing and the median subsample.
+    %(seed_leave_one_out)s
     %(reselect_every)s
         selection.
 

@@ -22,17 +22,14 @@ class KLIEPReweighter(Preset, EstimatorReweighter):
 
     Parameters
     ----------
-    sigma
-        Gaussian width; None chooses it by likelihood cross-validation over the median distance
-        times ``logspace(-3, 1, 9)``.
+    %(sigma_likelihood)s
     n_centres
         Number of centres drawn from the target window.
     n_folds
         Folds of the likelihood cross-validation.
     %(n_source)s
     %(reweighter_windows)s
-    seed
-        Seed of the centres, the folds and the median subsample.
+    %(seed_likelihood)s
     %(reselect_every)s
         selection.
 

@@ -22,16 +22,13 @@ class ULSIFReweighter(Preset, EstimatorReweighter):
 
     Parameters
     ----------
-    sigma
-        Gaussian width; None chooses it by leave-one-out over the median distance times
-        ``logspace(-3, 1, 9)``.
+    %(sigma_leave_one_out)s
     %(ridge)s
     n_centres
         Number of centres drawn from the target window.
     %(n_source)s
     %(reweighter_windows)s
-    seed
-        Seed of the centres, the leave-one-out pairing and the median subsample.
+    %(seed_leave_one_out)s
     %(reselect_every)s
         selection.
 

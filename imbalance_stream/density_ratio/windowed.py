@@ -78,6 +78,24 @@ PARAMETER_DOCS = {
     n_source
         Size of the source (labelled) window; None keeps every sample.
 """,
+    "sigma_likelihood": """\
+    sigma
+        Gaussian width; None chooses it by likelihood cross-validation (``n_folds`` folds) over
+        the median distance times ``logspace(-3, 1, 9)``.
+""",
+    "sigma_leave_one_out": """\
+    sigma
+        Gaussian width; None chooses it by leave-one-out over the median distance times
+        ``logspace(-3, 1, 9)``.
+""",
+    "seed_likelihood": """\
+    seed
+        Seed of the centres, the folds and the median subsample.
+""",
+    "seed_leave_one_out": """\
+    seed
+        Seed of the centres, the leave-one-out pairing and the median subsample.
+""",
     "ridge": """\
     ridge
         The ridge ``lambda`` of eq. 3.28; None chooses it by leave-one-out over
