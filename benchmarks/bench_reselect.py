@@ -82,19 +82,19 @@ def main() -> None:
     sea = list(synth.SEA(seed=0).take(3000))
 
     _, first = ulsif_loop(phishing[:300], reselect_every=None)  # compiles; the first selection
-    fixed = {"sigma": first.estimator_.sigma_, "lambda_": first.estimator_.lambda_chosen_}
+    fixed = {"sigma": first.estimator_.sigma_, "ridge": first.estimator_.ridge_}
     kmm_loop(sea[:600], kmm_reweighter())  # compiles the solver's both forms
     _, first_kmm = kmm_loop(sea[:600], kmm_reweighter(reselect_every=None))
     if args.quick:  # past the first refreshes, a fifth of the work
         phishing, sea = phishing[:300], sea[:600]
     kmm_sigma = first_kmm.reweighter.estimator_.sigma_
-    print(f"uLSIF fixed at sigma={fixed['sigma']:.4g}, lambda_={fixed['lambda_']:.4g}")
+    print(f"uLSIF fixed at sigma={fixed['sigma']:.4g}, ridge={fixed['ridge']:.4g}")
     print(f"KMM fixed at sigma={kmm_sigma:.4g} (the first refresh's median distance)\n")
 
     ulsif = {
         "default (reselect_every=20)": lambda: ulsif_loop(phishing),
         "reselect_every=1 (the thesis)": lambda: ulsif_loop(phishing, reselect_every=1),
-        "sigma, lambda_ fixed": lambda: ulsif_loop(phishing, **fixed),
+        "sigma, ridge fixed": lambda: ulsif_loop(phishing, **fixed),
     }
     kmm = {
         "default (reselect_every=20)": lambda: kmm_loop(sea, kmm_reweighter()),
@@ -103,7 +103,7 @@ def main() -> None:
         "plain pipeline": lambda: kmm_loop(sea, None),
     }
     for title, runs, peer in (
-        ("ULSIFNovelty, Phishing", ulsif, "sigma, lambda_ fixed"),
+        ("ULSIFNovelty, Phishing", ulsif, "sigma, ridge fixed"),
         ("ImportanceWeighted(KMMReweighter), SEA", kmm, "sigma fixed"),
     ):
         times = {name: median_time(run, args.repeats) for name, run in runs.items()}

@@ -432,7 +432,7 @@ def closed_form_alpha(detector):
     R, T = np.array(detector._reference), np.array(detector._test)
     H = gaussian_gram(T, fitted.centres_, fitted.sigma_)
     h = gaussian_gram(R, fitted.centres_, fitted.sigma_).mean(0)
-    return ulsif_alpha(H.T @ H / len(T), h, fitted.lambda_chosen_)
+    return ulsif_alpha(H.T @ H / len(T), h, fitted.ridge_)
 
 
 def test_ulsif_follows_a_full_window_for_many_samples_by_rank_one_steps():

@@ -73,7 +73,7 @@ def test_classwise_quasi_ulsif_minimises_eq_4_17(scale):
     losses = rng.uniform(size=len(codes))
     centres = Xt[:8]
     weights, gamma, _ = classwise_quasi_ulsif(
-        Xs, codes, Xt, posterior, losses, sigma=1.3, lambda_=0.1, loss_scale=scale, centres=centres
+        Xs, codes, Xt, posterior, losses, sigma=1.3, ridge=0.1, loss_scale=scale, centres=centres
     )
     ref_weights, ref_gamma = quasi_ulsif_reference(
         Xs, codes, Xt, posterior, losses, 1.3, 0.1, scale, centres
@@ -124,7 +124,7 @@ def test_identical_source_and_target_give_weights_and_prior_ratio_near_one(seed)
         posterior,
         np.zeros(len(codes)),
         sigma=2.0,
-        lambda_=0.1,
+        ridge=0.1,
         loss_scale=1.0,
         centres=Xs[::3],
     )
@@ -147,7 +147,7 @@ def test_weights_are_non_negative(seed, scale):
         rng.dirichlet([1, 1], 40),
         rng.uniform(size=30),
         sigma=1.0,
-        lambda_=0.01,
+        ridge=0.01,
         loss_scale=scale,
         centres=Xt[:10],
     )
@@ -155,7 +155,7 @@ def test_weights_are_non_negative(seed, scale):
 
 
 def small_ddr(**kwargs):
-    learner = IWLSPC(sigma=2.0, lambda_=0.1, n_centres=30, seed=0)
+    learner = IWLSPC(sigma=2.0, ridge=0.1, n_centres=30, seed=0)
     return DDR(learner=learner, n_centres=30, seed=0, **kwargs)
 
 

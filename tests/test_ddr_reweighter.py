@@ -12,7 +12,7 @@ from imbalance_stream.density_ratio import DDR, IWLSPC, DDRReweighter
 
 
 def learner():
-    return IWLSPC(sigma=1.5, lambda_=0.1, n_centres=20, seed=0)
+    return IWLSPC(sigma=1.5, ridge=0.1, n_centres=20, seed=0)
 
 
 def two_classes(seed, n, share_b, shift=0.0):

@@ -34,12 +34,12 @@ def shown(label) -> str:
 
 def ddr(refresh_every=25):
     return DDRReweighter(
-        IWLSPC(sigma=1.0, lambda_=0.1, n_centres=10, seed=0),
+        IWLSPC(sigma=1.0, ridge=0.1, n_centres=10, seed=0),
         n_per_class=30,
         max_iter=1,
         n_centres=10,
         sigma=1.0,
-        lambda_=0.1,
+        ridge=0.1,
         n_source=60,
         n_target=30,
         refresh_every=refresh_every,

@@ -58,8 +58,8 @@ def test_posterior_is_a_distribution(scores):
 def test_an_integer_weight_is_a_repeated_sample(seed):
     X, y = blobs(seed, n=30)
     counts = np.random.default_rng(seed).integers(0, 3, len(y))
-    weighted = IWLSPC(sigma=1.5, lambda_=0.1, seed=0).fit(X, y, counts, X_centres=X[:10])
-    repeated = IWLSPC(sigma=1.5, lambda_=0.1, seed=0).fit(
+    weighted = IWLSPC(sigma=1.5, ridge=0.1, seed=0).fit(X, y, counts, X_centres=X[:10])
+    repeated = IWLSPC(sigma=1.5, ridge=0.1, seed=0).fit(
         np.repeat(X, counts, 0), np.repeat(y, counts), X_centres=X[:10]
     )
     if len(repeated.classes_) == len(weighted.classes_):
@@ -72,7 +72,7 @@ def test_cross_validation_takes_the_grid_minimum_and_is_seeded():
     np.testing.assert_array_equal(a.theta_, b.theta_)
     assert np.isfinite(a.cv_error_).all()
     row, column = np.unravel_index(np.argmin(a.cv_error_), a.cv_error_.shape)
-    assert a.lambda_chosen_ == pytest.approx(np.logspace(-3, 1, 9)[column])
+    assert a.ridge_ == pytest.approx(np.logspace(-3, 1, 9)[column])
     assert (a.predict(X) == y).mean() > 0.85
     assert set(a.predict(X)) <= {"a", "b", "c"}
 

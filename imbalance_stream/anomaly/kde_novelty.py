@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from imbalance_stream.base.windows import RESELECT_EVERY
+from imbalance_stream.density_ratio import KLIEP
 from imbalance_stream.density_ratio.base import FOLDS, WIDTH
 from imbalance_stream.density_ratio.kde_ratio import kde_log_density, kde_sigma
-from imbalance_stream.density_ratio.windowed import shared_parameter_docs
+from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
 from .base import DensityRatioNovelty
 
 __all__ = ["KDENovelty"]
 
 
+@preset("sigma", "n_folds", WINDOWS, "reselect_every", like=KLIEP, n_folds=10)
 @shared_parameter_docs
-class KDENovelty(DensityRatioNovelty):
+class KDENovelty(Preset, DensityRatioNovelty):
     """Novelty by a Gaussian kernel density estimate of the reference data: score ``-log p_R(x)``.
 
     The baseline of Chapter 5 (eq. 3.11 on the reference window alone): the test window plays no
@@ -27,9 +28,7 @@ class KDENovelty(DensityRatioNovelty):
 
     Parameters
     ----------
-    sigma
-        Gaussian width; None chooses it by ``n_folds``-fold likelihood cross-validation over the
-        median distance times ``logspace(-3, 1, 9)``.
+    %(sigma_likelihood)s
     n_folds
         Folds of the likelihood cross-validation (10 in the thesis).
     %(novelty_mode)s
@@ -61,18 +60,7 @@ class KDENovelty(DensityRatioNovelty):
 
     """
 
-    def __init__(
-        self,
-        sigma: float | None = None,
-        n_folds: int = 10,
-        mode: str = "two-sample",
-        n_reference: int | None = None,
-        n_test: int | None = None,
-        refresh_every: int | None = None,
-        seed: int | None = None,
-        reselect_every: int | None = RESELECT_EVERY,
-    ):
-        super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
+    def _set_own_params(self, sigma: float | None, n_folds: int) -> None:
         self.sigma = WIDTH("sigma", sigma)
         self.n_folds = FOLDS("n_folds", n_folds)
 

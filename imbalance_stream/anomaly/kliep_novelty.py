@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio import KLIEP
-from imbalance_stream.density_ratio.windowed import shared_parameter_docs
+from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
 from .base import EstimatorNovelty
 
 __all__ = ["KLIEPNovelty"]
 
 
+@preset("sigma", "n_centres", "n_folds", WINDOWS, "reselect_every")
 @shared_parameter_docs
-class KLIEPNovelty(EstimatorNovelty):
+class KLIEPNovelty(Preset, EstimatorNovelty):
     """KLIEP novelty detection: the inlier score ``w(x) = p_R(x) / p_T(x)`` by likelihood.
 
     At a refresh, KLIEP (Algorithms 2 and 3) models the ratio of the reference density to the
@@ -22,17 +22,14 @@ class KLIEPNovelty(EstimatorNovelty):
 
     Parameters
     ----------
-    sigma
-        Gaussian width; None chooses it by likelihood cross-validation over the median distance
-        times ``logspace(-3, 1, 9)``.
+    %(sigma_likelihood)s
     n_centres
         Number of basis centres drawn from the reference window (100 in the thesis).
     n_folds
         Folds of the likelihood cross-validation.
     %(novelty_mode)s
     %(novelty_windows)s
-    seed
-        Seed of the centres, the folds and the median subsample.
+    %(seed_likelihood)s
     %(reselect_every)s
         selection.
 
@@ -63,21 +60,6 @@ class KLIEPNovelty(EstimatorNovelty):
     """
 
     ESTIMATOR = KLIEP
-
-    def __init__(
-        self,
-        sigma: float | None = None,
-        n_centres: int = 100,
-        n_folds: int = 5,
-        mode: str = "two-sample",
-        n_reference: int | None = None,
-        n_test: int | None = None,
-        refresh_every: int | None = None,
-        seed: int | None = None,
-        reselect_every: int | None = RESELECT_EVERY,
-    ):
-        super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self._set_estimator_params(sigma=sigma, n_centres=n_centres, n_folds=n_folds)
 
     @classmethod
     def _unit_test_params(cls):

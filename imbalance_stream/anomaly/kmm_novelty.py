@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio import KMM
-from imbalance_stream.density_ratio.windowed import shared_parameter_docs
+from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
 from .base import EstimatorNovelty, interior_point_test_params
 
 __all__ = ["KMMNovelty"]
 
 
+@preset(
+    "sigma", "B", "epsilon", "tol", "max_iter", WINDOWS, "solver", "reselect_every", epsilon=1e-10
+)
 @shared_parameter_docs
-class KMMNovelty(EstimatorNovelty):
+class KMMNovelty(Preset, EstimatorNovelty):
     """KMM novelty detection: the test window re-weighted to match the reference (eq. 5.3).
 
     At a refresh, kernel mean matching (Algorithm 1) finds weights ``r`` on the test points that
@@ -81,26 +83,6 @@ class KMMNovelty(EstimatorNovelty):
 
     ESTIMATOR = KMM
     TRANSDUCTIVE = True
-
-    def __init__(
-        self,
-        sigma: float | None = None,
-        B: float = 1000.0,
-        epsilon: float = 1e-10,
-        tol: float = 1e-6,
-        max_iter: int = 20000,
-        mode: str = "two-sample",
-        n_reference: int | None = None,
-        n_test: int | None = None,
-        refresh_every: int | None = None,
-        seed: int | None = None,
-        solver: str = "fista",
-        reselect_every: int | None = RESELECT_EVERY,
-    ):
-        super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self._set_estimator_params(
-            sigma=sigma, B=B, epsilon=epsilon, tol=tol, max_iter=max_iter, solver=solver
-        )
 
     @classmethod
     def _unit_test_params(cls):

@@ -14,15 +14,29 @@ from imbalance_stream.density_ratio.kmm_solvers import (
     central_path_weights,
     solve_kmm,
 )
-from imbalance_stream.density_ratio.windowed import shared_parameter_docs
+from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
 from .base import DensityRatioNovelty, interior_point_test_params
 
 __all__ = ["LocKMMNovelty"]
 
 
+@preset(
+    "k",
+    "B",
+    "epsilon",
+    "epsilon_shift",
+    "tol",
+    "max_iter",
+    WINDOWS,
+    "solver",
+    like=KMM,
+    k=7,
+    epsilon=1e-10,
+    epsilon_shift=1e-10,
+)
 @shared_parameter_docs
-class LocKMMNovelty(DensityRatioNovelty):
+class LocKMMNovelty(Preset, DensityRatioNovelty):
     """locKMM: kernel mean matching with a locally adaptive Gaussian kernel (Algorithm 9).
 
     Each point of the pooled windows gets its own width ``s_i``, its distance to its ``k``-th
@@ -100,22 +114,7 @@ class LocKMMNovelty(DensityRatioNovelty):
 
     TRANSDUCTIVE = True
 
-    def __init__(
-        self,
-        k: int = 7,
-        B: float = 1000.0,
-        epsilon: float = 1e-10,
-        epsilon_shift: float = 1e-10,
-        tol: float = 1e-6,
-        max_iter: int = 20000,
-        mode: str = "two-sample",
-        n_reference: int | None = None,
-        n_test: int | None = None,
-        refresh_every: int | None = None,
-        seed: int | None = None,
-        solver: str = "fista",
-    ):
-        super().__init__(mode, n_reference, n_test, refresh_every, seed)
+    def _set_own_params(self, k, B, epsilon, epsilon_shift, tol, max_iter, solver) -> None:
         self.k = check_int("k", k, low=1)
         # KMM's rules for the settings of its programme (B below 1 puts mean(r) = 1 out of reach)
         checked = KMM.check_params(B=B, tol=tol, max_iter=max_iter, solver=solver)

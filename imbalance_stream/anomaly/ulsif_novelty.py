@@ -6,19 +6,19 @@ import numpy as np
 from scipy.linalg import lapack
 
 from imbalance_stream._numba.density_ratio import cholesky_rank_one, cholesky_solve, rank_one_update
-from imbalance_stream.base.windows import RESELECT_EVERY
 from imbalance_stream.density_ratio import ULSIF
 from imbalance_stream.density_ratio.gaussian import gaussian_gram
 from imbalance_stream.density_ratio.ulsif import ulsif_alpha
-from imbalance_stream.density_ratio.windowed import shared_parameter_docs
+from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
 from .base import EstimatorNovelty
 
 __all__ = ["ULSIFNovelty"]
 
 
+@preset("sigma", "ridge", "n_centres", WINDOWS, "reselect_every", renamed={"lambda_": "ridge"})
 @shared_parameter_docs
-class ULSIFNovelty(EstimatorNovelty):
+class ULSIFNovelty(Preset, EstimatorNovelty):
     """uLSIF novelty detection: the inlier score ``w(x) = p_R(x) / p_T(x)`` fitted in closed form.
 
     At a refresh, uLSIF (eqs. 3.24-3.28, with the leave-one-out choice of ``sigma`` and
@@ -38,17 +38,13 @@ class ULSIFNovelty(EstimatorNovelty):
 
     Parameters
     ----------
-    sigma
-        Gaussian width; None chooses it by leave-one-out over the median distance times
-        ``logspace(-3, 1, 9)``.
-    lambda_
-        Ridge parameter; None chooses it by leave-one-out over ``logspace(-3, 1, 9)``.
+    %(sigma_leave_one_out)s
+    %(ridge)s
     n_centres
         Number of basis centres drawn from the reference window (100 in the thesis).
     %(novelty_mode)s
     %(novelty_windows)s
-    seed
-        Seed of the centres, the leave-one-out pairing and the median subsample.
+    %(seed_leave_one_out)s
     %(reselect_every)s
         selection.
 
@@ -78,21 +74,6 @@ class ULSIFNovelty(EstimatorNovelty):
     """
 
     ESTIMATOR = ULSIF
-
-    def __init__(
-        self,
-        sigma: float | None = None,
-        lambda_: float | None = None,
-        n_centres: int = 100,
-        mode: str = "two-sample",
-        n_reference: int | None = None,
-        n_test: int | None = None,
-        refresh_every: int | None = None,
-        seed: int | None = None,
-        reselect_every: int | None = RESELECT_EVERY,
-    ):
-        super().__init__(mode, n_reference, n_test, refresh_every, seed, reselect_every)
-        self._set_estimator_params(sigma=sigma, lambda_=lambda_, n_centres=n_centres)
 
     def _solve(self, reference: np.ndarray, test: np.ndarray) -> np.ndarray:
         values = super()._solve(reference, test)
@@ -135,7 +116,7 @@ class ULSIFNovelty(EstimatorNovelty):
 
     def _windows_settled(self) -> None:
         # alpha = (H + lambda I)^-1 h with H = S / n (eq. 3.28) is n (S + n lambda I)^-1 h
-        n, ridge = len(self._test), self.estimator_.lambda_chosen_
+        n, ridge = len(self._test), self.estimator_.ridge_
         h = self._reference_sum / len(self._reference)
         if self._factor is None:
             ridged = self._test_scatter + (n * ridge) * np.eye(h.shape[0])
@@ -158,7 +139,7 @@ class ULSIFNovelty(EstimatorNovelty):
         yield {"mode": "stream", "n_reference": 20, "n_test": 10, "refresh_every": 10, "seed": 1}
         yield {
             "sigma": 50.0,
-            "lambda_": 0.1,
+            "ridge": 0.1,
             "n_centres": 20,
             "mode": "stream",
             "n_reference": 16,

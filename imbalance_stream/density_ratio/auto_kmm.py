@@ -32,16 +32,16 @@ def rls_loo(K: np.ndarray, targets: np.ndarray, lambdas: np.ndarray) -> tuple[np
     eigenvalues = np.maximum(eigenvalues, 0.0)  # K is positive semi-definite; drop round-off
     projected = Q.T @ targets
     best = (np.inf, float(lambdas[0]))
-    for lambda_ in lambdas:
-        shrink = eigenvalues / (eigenvalues + lambda_)
+    for ridge in lambdas:
+        shrink = eigenvalues / (eigenvalues + ridge)
         fitted = Q @ (shrink * projected)
         leverage = (Q * Q) @ shrink
         loo = (targets - fitted) / np.maximum(1.0 - leverage, 1e-12)
         error = float(np.mean(loo * loo))
         if error < best[0]:
-            best = (error, float(lambda_))
-    lambda_ = best[1]
-    return Q @ (projected / (eigenvalues + lambda_)), lambda_
+            best = (error, float(ridge))
+    ridge = best[1]
+    return Q @ (projected / (eigenvalues + ridge)), ridge
 
 
 def j_score(beta_source: np.ndarray, beta_target: np.ndarray) -> float:

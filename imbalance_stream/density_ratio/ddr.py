@@ -8,6 +8,7 @@ import inspect
 import numpy as np
 from river import base
 
+from imbalance_stream.base.deprecation import renamed_attribute, renamed_parameters
 from imbalance_stream.base.validation import (
     check_bool,
     check_choice,
@@ -70,6 +71,7 @@ def learner_losses(model, X: np.ndarray, codes: np.ndarray, loss: str) -> np.nda
     return 1.0 - proba[np.arange(len(codes)), codes]
 
 
+@renamed_parameters(lambda_="ridge")
 def classwise_quasi_ulsif(
     source: np.ndarray,
     codes: np.ndarray,
@@ -78,7 +80,7 @@ def classwise_quasi_ulsif(
     losses: np.ndarray,
     *,
     sigma: float,
-    lambda_: float,
+    ridge: float,
     loss_scale: float,
     centres: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, list]:
@@ -111,7 +113,7 @@ def classwise_quasi_ulsif(
         H = phi_source.T @ phi_source / len(members)
         q = soft @ gaussian_gram(target, centres, sigma) / soft.sum()
         q -= loss_scale * gamma[c] * (losses[members] @ phi_source)
-        alpha = ulsif_alpha(H, q, lambda_)
+        alpha = ulsif_alpha(H, q, ridge)
         weights[members] = gamma[c] * (phi_source @ alpha)
         models.append((centres, alpha))
     return weights, gamma, models
@@ -171,9 +173,11 @@ class DDR(base.Base):
     n_centres
         Kernel centres ``x_l`` of eq. 4.18, target rows shared by the classes (at most the
         target's size).
-    sigma, lambda_
-        Width and ridge of the class-wise ratios; None chooses each by the closed-form
-        leave-one-out score of plain uLSIF between the source and the target (D-DR-35).
+    sigma, ridge
+        Width and ridge (``lambda`` of eq. 4.21) of the class-wise ratios; None chooses each by
+        the closed-form leave-one-out score of plain uLSIF between the source and the target
+        (D-DR-35). The old spelling ``lambda_`` still works until 0.4, with a
+        ``DeprecationWarning``.
     seed
         Seed of the centres, the leave-one-out shuffles and the median subsample, and of the
         default learner (``IWLSPC(seed=seed)``); a learner you pass keeps its own ``seed``, so
@@ -220,6 +224,7 @@ class DDR(base.Base):
 
     """
 
+    @renamed_parameters(lambda_="ridge")
     def __init__(
         self,
         learner=None,
@@ -231,7 +236,7 @@ class DDR(base.Base):
         max_iter: int = 20,
         n_centres: int = 100,
         sigma: float | None = None,
-        lambda_: float | None = None,
+        ridge: float | None = None,
         seed: int | None = None,
     ):
         self.learner = learner
@@ -243,8 +248,10 @@ class DDR(base.Base):
         self.max_iter = check_int("max_iter", max_iter, low=1)
         self.n_centres = check_int("n_centres", n_centres, low=1)
         self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.lambda_ = check_real("lambda_", lambda_, low=0.0, optional=True)
+        self.ridge = check_real("ridge", ridge, low=0.0, optional=True)
         self.seed = check_seed(seed)
+
+    lambda_chosen_ = renamed_attribute("lambda_chosen_", "ridge_")
 
     def fit(self, X_source, y_source, X_target):
         """Fit on the labelled source and the unlabelled target; returns ``self``."""
@@ -264,7 +271,7 @@ class DDR(base.Base):
         rng = np.random.default_rng(self.seed)
         b = min(self.n_centres, target.shape[0])
         self.centres_ = target[rng.choice(target.shape[0], b, replace=False)]
-        self.sigma_, self.lambda_chosen_ = self._width_and_ridge(source, target, rng)
+        self.sigma_, self.ridge_ = self._width_and_ridge(source, target, rng)
         self.n_features_in_ = source.shape[1]
         self._bcu(source, labels, codes, target)
         return self
@@ -272,14 +279,14 @@ class DDR(base.Base):
     def _width_and_ridge(self, source, target, rng) -> tuple[float, float]:
         """The closed-form leave-one-out choice of plain uLSIF (Algorithm 4) between the whole
         source and target, made once for every class and iteration (D-DR-35)."""
-        if self.sigma is not None and self.lambda_ is not None:
-            return self.sigma, self.lambda_
+        if self.sigma is not None and self.ridge is not None:
+            return self.sigma, self.ridge
         sigmas = (
             np.array([self.sigma])
             if self.sigma is not None
             else median_distance(np.vstack([source, target]), self.seed) * SIGMA_FACTORS
         )
-        lambdas = np.array([self.lambda_]) if self.lambda_ is not None else LAMBDA_GRID
+        lambdas = np.array([self.ridge]) if self.ridge is not None else LAMBDA_GRID
         centres = self.centres_
         de, nu = source[rng.permutation(len(source))], target[rng.permutation(len(target))]
         scores = np.array(
@@ -311,7 +318,7 @@ class DDR(base.Base):
                 posterior,
                 learner_losses(model, source, codes, self.loss),
                 sigma=self.sigma_,
-                lambda_=self.lambda_chosen_,
+                ridge=self.ridge_,
                 loss_scale=self.c1 / self.lambda1,
                 centres=self.centres_,
             )
@@ -379,4 +386,4 @@ class DDR(base.Base):
     @classmethod
     def _unit_test_params(cls):
         yield {"seed": 1}
-        yield {"early_stopping": False, "sigma": 1.0, "lambda_": 0.1, "n_centres": 20, "seed": 2}
+        yield {"early_stopping": False, "sigma": 1.0, "ridge": 0.1, "n_centres": 20, "seed": 2}

@@ -14,7 +14,7 @@ from .ddr import DDR
 from .iwlspc import IWLSPC
 from .reweighter import Reweighter
 from .ulsif import ULSIF
-from .windowed import shared_parameter_docs
+from .windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
 __all__ = ["DDRReweighter"]
 
@@ -29,8 +29,22 @@ def _label_kind(y) -> str | None:
     return None
 
 
+@preset(
+    "learner",
+    "n_per_class",
+    "max_iter",
+    "early_stopping",
+    "n_centres",
+    "sigma",
+    "ridge",
+    WINDOWS,
+    like=DDR,
+    n_per_class=200,
+    max_iter=5,
+    renamed={"lambda_": "ridge"},
+)
 @shared_parameter_docs
-class DDRReweighter(Reweighter):
+class DDRReweighter(Preset, Reweighter):
     """Class-wise importance weights with the prior ratio (DDR, Miao 2015, Chapter 4) on a stream.
 
     Under a shift of both the inputs and the class shares, the weight of a labelled sample is
@@ -69,9 +83,10 @@ class DDRReweighter(Reweighter):
         one, whose weights are all 1); False keeps the last.
     n_centres
         Kernel centres of the class-wise ratios.
-    sigma, lambda_
+    sigma, ridge
         Width and ridge of the class-wise ratios; None chooses them at each refresh by uLSIF's
-        closed-form leave-one-out (D-DR-35).
+        closed-form leave-one-out (D-DR-35). The old spelling ``lambda_`` still works until 0.4,
+        with a ``DeprecationWarning``.
     n_source
         Size of the source window over which weights are normalised and the source class shares
         are counted; None keeps every sample.
@@ -90,7 +105,7 @@ class DDRReweighter(Reweighter):
     >>> from river import datasets
     >>> from imbalance_stream.density_ratio import DDRReweighter, IWLSPC
     >>> data = list(datasets.Phishing())
-    >>> learner = IWLSPC(sigma=1.0, lambda_=0.1, n_centres=30)
+    >>> learner = IWLSPC(sigma=1.0, ridge=0.1, n_centres=30)
     >>> reweighter = DDRReweighter(learner, max_iter=3, early_stopping=False, seed=0)
     >>> for i, (x, y) in enumerate(data[:400]):
     ...     if y or i % 4 == 0:   # a source that kept a quarter of one class
@@ -110,30 +125,17 @@ class DDRReweighter(Reweighter):
 
     """
 
-    def __init__(
-        self,
-        learner=None,
-        n_per_class: int = 200,
-        max_iter: int = 5,
-        early_stopping: bool = True,
-        n_centres: int = 100,
-        sigma: float | None = None,
-        lambda_: float | None = None,
-        n_source: int | None = None,
-        n_target: int | None = None,
-        refresh_every: int | None = None,
-        clip: float | None = None,
-        seed: int | None = None,
-    ):
-        super().__init__(n_source, n_target, refresh_every, clip, seed)
+    def _set_own_params(
+        self, learner, n_per_class, max_iter, early_stopping, n_centres, sigma, ridge
+    ) -> None:
         self.learner = learner
         self.n_per_class = check_int("n_per_class", n_per_class, low=2)
         self.max_iter = check_int("max_iter", max_iter, low=1)
         self.early_stopping = check_bool("early_stopping", early_stopping)
         # the class-wise ratios are uLSIF's expansions, checked by its rules
-        checked = ULSIF.check_params(n_centres=n_centres, sigma=sigma, lambda_=lambda_)
+        checked = ULSIF.check_params(n_centres=n_centres, sigma=sigma, ridge=ridge)
         self.n_centres, self.sigma = checked["n_centres"], checked["sigma"]
-        self.lambda_ = checked["lambda_"]
+        self.ridge = checked["ridge"]
         self._per_class: dict = {}
 
     def check_label_one(self, y) -> None:
@@ -174,7 +176,7 @@ class DDRReweighter(Reweighter):
             max_iter=self.max_iter,
             n_centres=self.n_centres,
             sigma=self.sigma,
-            lambda_=self.lambda_,
+            ridge=self.ridge,
             seed=self.seed,
         )
         self.ddr_ = ddr.fit(X, y, target_X)
@@ -216,14 +218,14 @@ class DDRReweighter(Reweighter):
 
     @classmethod
     def _unit_test_params(cls):
-        learner = IWLSPC(sigma=1.0, lambda_=0.1, n_centres=20, seed=1)
+        learner = IWLSPC(sigma=1.0, ridge=0.1, n_centres=20, seed=1)
         yield {
             "learner": learner,
             "n_per_class": 50,
             "max_iter": 2,
             "n_centres": 20,
             "sigma": 1.0,
-            "lambda_": 0.1,
+            "ridge": 0.1,
             "n_source": 100,
             "n_target": 50,
             "refresh_every": 50,

@@ -213,12 +213,12 @@ class ImportanceWeighted(base.Wrapper, base.Classifier):
         yield {  # class-wise weights with the prior ratio, one window per class
             "classifier": linear_model.LogisticRegression(),
             "reweighter": DDRReweighter(
-                IWLSPC(sigma=1.0, lambda_=0.1, n_centres=20, seed=0),
+                IWLSPC(sigma=1.0, ridge=0.1, n_centres=20, seed=0),
                 n_per_class=40,
                 max_iter=2,
                 n_centres=20,
                 sigma=1.0,
-                lambda_=0.1,
+                ridge=0.1,
                 n_source=100,
                 n_target=50,
                 refresh_every=100,

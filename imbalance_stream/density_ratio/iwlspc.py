@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from river import base
 
+from imbalance_stream.base.deprecation import renamed_attribute, renamed_parameters
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
 from .bandwidths import median_distance
@@ -21,14 +22,16 @@ SIGMA_FACTORS = np.logspace(-1, 1, 9)
 LAMBDA_GRID = np.logspace(-3, 1, 9)
 
 
-def lspc_fit(phi: np.ndarray, Y: np.ndarray, weights: np.ndarray, lambda_: float) -> np.ndarray:
-    """Every class's coefficients at once: ``(phi' W phi + lambda I)^-1 phi' W Y``.
+@renamed_parameters(lambda_="ridge")
+def lspc_fit(phi: np.ndarray, Y: np.ndarray, weights: np.ndarray, ridge: float) -> np.ndarray:
+    """Every class's coefficients at once: ``(phi' W phi + lambda I)^-1 phi' W Y``, ``lambda``
+    the ``ridge``.
 
     The minimiser of ``sum_i w_i (q(y|x_i) - 1[y_i = y])^2 + lambda ||theta_y||^2`` for each class
     (the per-class least-squares fit of Hachiya et al., 2012), with ``phi`` the basis functions at
     the samples (``n x b``), ``Y`` the one-hot labels (``n x c``) and ``W = diag(weights)``.
     """
-    return lspc_path(phi, Y, weights, [lambda_])[0]
+    return lspc_path(phi, Y, weights, [ridge])[0]
 
 
 def lspc_path(phi: np.ndarray, Y: np.ndarray, weights: np.ndarray, lambdas) -> list[np.ndarray]:
@@ -38,7 +41,7 @@ def lspc_path(phi: np.ndarray, Y: np.ndarray, weights: np.ndarray, lambdas) -> l
     eigenvalues, Q = np.linalg.eigh(phi.T @ weighted)
     eigenvalues = np.maximum(eigenvalues, 0.0)  # positive semi-definite; drop round-off
     projected = Q.T @ (weighted.T @ Y)
-    return [Q @ (projected / (eigenvalues + lambda_)[:, None]) for lambda_ in lambdas]
+    return [Q @ (projected / (eigenvalues + ridge)[:, None]) for ridge in lambdas]
 
 
 def lspc_posterior(scores: np.ndarray) -> np.ndarray:
@@ -74,8 +77,10 @@ class IWLSPC(base.Base):
         Gaussian width, ``k(a, b) = exp(-||a - b||^2 / (2 sigma^2))``; None chooses it by
         importance-weighted cross-validation over ``sigma_factors`` times the median pairwise
         distance of the training inputs.
-    lambda_
-        Ridge; None chooses it by importance-weighted cross-validation over ``lambda_grid``.
+    ridge
+        The ridge ``lambda``; None chooses it by importance-weighted cross-validation over
+        ``lambda_grid``. The old spelling ``lambda_`` still works until 0.4, with a
+        ``DeprecationWarning``.
     n_centres
         Number of basis centres (100 in the thesis).
     n_folds
@@ -95,7 +100,7 @@ class IWLSPC(base.Base):
         The basis centres.
     theta_
         Coefficients, one column per class.
-    sigma_, lambda_chosen_
+    sigma_, ridge_
         The width and ridge used.
     cv_error_
         Cross-validated weighted error of every ``(sigma, lambda)`` candidate, rows by sigma.
@@ -132,10 +137,11 @@ class IWLSPC(base.Base):
 
     """
 
+    @renamed_parameters(lambda_="ridge")
     def __init__(
         self,
         sigma: float | None = None,
-        lambda_: float | None = None,
+        ridge: float | None = None,
         n_centres: int = 100,
         n_folds: int = 5,
         sigma_factors: tuple | None = None,
@@ -143,7 +149,7 @@ class IWLSPC(base.Base):
         seed: int | None = None,
     ):
         self.sigma = check_real("sigma", sigma, low=0.0, low_open=True, optional=True)
-        self.lambda_ = check_real("lambda_", lambda_, low=0.0, optional=True)
+        self.ridge = check_real("ridge", ridge, low=0.0, optional=True)
         self.n_centres = check_int("n_centres", n_centres, low=1)
         self.n_folds = check_int("n_folds", n_folds, low=2)
         self.sigma_factors = sigma_factors
@@ -151,6 +157,8 @@ class IWLSPC(base.Base):
         self.seed = check_seed(seed)
 
     # ---- fitting ------------------------------------------------------------------------------
+
+    lambda_chosen_ = renamed_attribute("lambda_chosen_", "ridge_")
 
     def fit(self, X, y, sample_weight=None, X_centres=None):
         """Fit on inputs ``X``, labels ``y`` and importance weights ``sample_weight`` (default 1);
@@ -179,9 +187,9 @@ class IWLSPC(base.Base):
         # lexicographic: the weighted error first, then the weighted squared error
         best = np.unravel_index(int(np.argmin(self.cv_error_)), self.cv_error_.shape)
         self.sigma_ = float(sigmas[best[0]])
-        self.lambda_chosen_ = float(lambdas[best[1]])
+        self.ridge_ = float(lambdas[best[1]])
         phi = gaussian_gram(X, self.centres_, self.sigma_)
-        self.theta_ = lspc_fit(phi, Y, weights, self.lambda_chosen_)
+        self.theta_ = lspc_fit(phi, Y, weights, self.ridge_)
         self.n_features_in_ = X.shape[1]
         return self
 
@@ -202,8 +210,8 @@ class IWLSPC(base.Base):
         else:
             factors = self.sigma_factors if self.sigma_factors is not None else SIGMA_FACTORS
             sigmas = median_distance(X, self.seed) * np.asarray(factors, dtype=np.float64)
-        if self.lambda_ is not None:
-            lambdas = np.array([self.lambda_])
+        if self.ridge is not None:
+            lambdas = np.array([self.ridge])
         else:
             lambdas = np.asarray(
                 self.lambda_grid if self.lambda_grid is not None else LAMBDA_GRID, dtype=np.float64
@@ -249,4 +257,4 @@ class IWLSPC(base.Base):
     @classmethod
     def _unit_test_params(cls):
         yield {"seed": 1}
-        yield {"sigma": 1.0, "lambda_": 0.1, "n_centres": 20, "seed": 2}
+        yield {"sigma": 1.0, "ridge": 0.1, "n_centres": 20, "seed": 2}

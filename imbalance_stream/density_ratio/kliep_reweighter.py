@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from imbalance_stream.base.windows import RESELECT_EVERY
-
 from .kliep import KLIEP
 from .reweighter import EstimatorReweighter
-from .windowed import shared_parameter_docs
+from .windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
 __all__ = ["KLIEPReweighter"]
 
 
+@preset("sigma", "n_centres", "n_folds", WINDOWS, "reselect_every")
 @shared_parameter_docs
-class KLIEPReweighter(EstimatorReweighter):
+class KLIEPReweighter(Preset, EstimatorReweighter):
     """Importance weights by KLIEP (Algorithms 2-3) on a source and a target window.
 
     At a refresh, KLIEP models the ratio as ``w(x) = sum_l alpha_l k(x, c_l)`` with ``n_centres``
@@ -23,17 +22,14 @@ class KLIEPReweighter(EstimatorReweighter):
 
     Parameters
     ----------
-    sigma
-        Gaussian width; None chooses it by likelihood cross-validation over the median distance
-        times ``logspace(-3, 1, 9)``.
+    %(sigma_likelihood)s
     n_centres
         Number of centres drawn from the target window.
     n_folds
         Folds of the likelihood cross-validation.
     %(n_source)s
     %(reweighter_windows)s
-    seed
-        Seed of the centres, the folds and the median subsample.
+    %(seed_likelihood)s
     %(reselect_every)s
         selection.
 
@@ -66,21 +62,6 @@ class KLIEPReweighter(EstimatorReweighter):
     """
 
     ESTIMATOR = KLIEP
-
-    def __init__(
-        self,
-        sigma: float | None = None,
-        n_centres: int = 100,
-        n_folds: int = 5,
-        n_source: int | None = None,
-        n_target: int | None = None,
-        refresh_every: int | None = None,
-        clip: float | None = None,
-        seed: int | None = None,
-        reselect_every: int | None = RESELECT_EVERY,
-    ):
-        super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
-        self._set_estimator_params(sigma=sigma, n_centres=n_centres, n_folds=n_folds)
 
     @classmethod
     def _unit_test_params(cls):

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from imbalance_stream.base.windows import RESELECT_EVERY
-
 from .kmm import KMM
 from .reweighter import EstimatorReweighter
-from .windowed import shared_parameter_docs
+from .windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
 __all__ = ["KMMReweighter"]
 
 
+@preset("sigma", "B", "epsilon", "tol", "max_iter", WINDOWS, "reselect_every")
 @shared_parameter_docs
-class KMMReweighter(EstimatorReweighter):
+class KMMReweighter(Preset, EstimatorReweighter):
     """Importance weights by kernel mean matching (Algorithm 1) on a source and a target window.
 
     At a refresh, KMM (eq. 3.14) finds weights ``b`` on the source window that make its weighted
@@ -87,23 +86,6 @@ class KMMReweighter(EstimatorReweighter):
 
     ESTIMATOR = KMM
     TRANSDUCTIVE = True
-
-    def __init__(
-        self,
-        sigma: float | None = None,
-        B: float = 1000.0,
-        epsilon: float | None = None,
-        tol: float = 1e-6,
-        max_iter: int = 20000,
-        n_source: int | None = None,
-        n_target: int | None = None,
-        refresh_every: int | None = None,
-        clip: float | None = None,
-        seed: int | None = None,
-        reselect_every: int | None = RESELECT_EVERY,
-    ):
-        super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
-        self._set_estimator_params(sigma=sigma, B=B, epsilon=epsilon, tol=tol, max_iter=max_iter)
 
     @classmethod
     def _unit_test_params(cls):

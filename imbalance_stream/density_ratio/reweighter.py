@@ -224,4 +224,6 @@ class EstimatorReweighter(Reweighter):
     def _weight_at(self, vector, y) -> float:
         return float(self.estimator_.weight(vector[None, :])[0])
 
-    _set_estimator_params = set_estimator_params
+    #: How :func:`~imbalance_stream.density_ratio.windowed.preset`'s constructor sets the
+    #: parameters that are not the base's: by the estimator's rules.
+    _set_own_params = _set_estimator_params = set_estimator_params

@@ -8,6 +8,7 @@ import numpy as np
 from scipy.linalg import lapack
 
 from imbalance_stream._numba.density_ratio import ulsif_loocv_scores
+from imbalance_stream.base.deprecation import renamed_attribute, renamed_parameters
 from imbalance_stream.base.validation import check_real
 
 from .bandwidths import LAMBDA_GRID, SIGMA_FACTORS, median_distance
@@ -20,9 +21,11 @@ __all__ = ["ULSIF", "kept_eigenpairs", "ulsif_alpha", "ulsif_loocv"]
 NEGLIGIBLE_EIGENVALUE = 1e-14
 
 
-def ulsif_alpha(H: np.ndarray, h: np.ndarray, lambda_: float) -> np.ndarray:
-    """``max(0, (H + lambda I)^-1 h)`` (eq. 3.28), by Cholesky (``H`` is positive semi-definite)."""
-    ridged = H + lambda_ * np.eye(H.shape[0])
+@renamed_parameters(lambda_="ridge")
+def ulsif_alpha(H: np.ndarray, h: np.ndarray, ridge: float) -> np.ndarray:
+    """``max(0, (H + lambda I)^-1 h)`` (eq. 3.28), ``lambda`` the ``ridge``, by Cholesky (``H`` is
+    positive semi-definite)."""
+    ridged = H + ridge * np.eye(H.shape[0])
     # LAPACK's potrf/potrs directly: scipy's cho_factor/cho_solve wrappers cost more than the
     # factorisation itself at b = 100, and a streaming detector solves once per sample
     factor, info = lapack.dpotrf(ridged, lower=False, clean=False, overwrite_a=False)
@@ -91,8 +94,9 @@ class ULSIF(DensityRatioEstimator):
     sigma
         Gaussian width; None chooses it by leave-one-out over ``sigma_factors`` times the median
         pairwise distance of the pooled samples.
-    lambda_
-        Ridge; None chooses it by leave-one-out over ``lambda_grid``.
+    ridge
+        The ridge ``lambda`` of eq. 3.28; None chooses it by leave-one-out over ``lambda_grid``.
+        The old spelling ``lambda_`` still works until 0.4, with a ``DeprecationWarning``.
     n_centres
         Number of centres ``b`` (at most the target's size).
     sigma_factors
@@ -108,9 +112,9 @@ class ULSIF(DensityRatioEstimator):
         Coefficients of the centres.
     centres_
         The centres.
-    sigma_, lambda_chosen_
-        The width and ridge used: chosen by the leave-one-out, or ``sigma`` and ``lambda_``
-        when given (``lambda_`` itself stays the parameter, None when it was chosen).
+    sigma_, ridge_
+        The width and ridge used: chosen by the leave-one-out, or ``sigma`` and ``ridge`` when
+        given (``ridge`` itself stays the parameter, None when it was chosen).
     loocv_
         Leave-one-out score of every ``(sigma, lambda)`` candidate, rows by sigma.
 
@@ -138,16 +142,17 @@ class ULSIF(DensityRatioEstimator):
     """
 
     sigma: float | None
-    lambda_: float | None
+    ridge: float | None
     n_centres: int
     sigma_factors: tuple | None
     lambda_grid: tuple | None
     seed: int | None
 
+    @renamed_parameters(lambda_="ridge")
     def __init__(
         self,
         sigma: float | None = None,
-        lambda_: float | None = None,
+        ridge: float | None = None,
         n_centres: int = 100,
         sigma_factors: tuple | None = None,
         lambda_grid: tuple | None = None,
@@ -155,7 +160,7 @@ class ULSIF(DensityRatioEstimator):
     ):
         self._set_params(
             sigma=sigma,
-            lambda_=lambda_,
+            ridge=ridge,
             n_centres=n_centres,
             sigma_factors=sigma_factors,
             lambda_grid=lambda_grid,
@@ -164,11 +169,13 @@ class ULSIF(DensityRatioEstimator):
 
     PARAMETER_RULES = {
         "sigma": WIDTH,
-        "lambda_": functools.partial(check_real, low=0.0, optional=True),
+        "ridge": functools.partial(check_real, low=0.0, optional=True),
         "n_centres": COUNT,
         "seed": SEED,
     }
-    SELECTED = {"sigma": "sigma_", "lambda_": "lambda_chosen_"}
+    SELECTED = {"sigma": "sigma_", "ridge": "ridge_"}
+
+    lambda_chosen_ = renamed_attribute("lambda_chosen_", "ridge_")
 
     def _fit(self, source: np.ndarray, target: np.ndarray) -> None:
         rng = np.random.default_rng(self.seed)
@@ -181,8 +188,8 @@ class ULSIF(DensityRatioEstimator):
             * np.asarray(self.sigma_factors if self.sigma_factors is not None else SIGMA_FACTORS)
         )
         lambdas = np.asarray(
-            [self.lambda_]
-            if self.lambda_ is not None
+            [self.ridge]
+            if self.ridge is not None
             else (self.lambda_grid if self.lambda_grid is not None else LAMBDA_GRID)
         )
         # The leave-one-out pairs are the first rows of each shuffled sample; the distances to
@@ -193,9 +200,9 @@ class ULSIF(DensityRatioEstimator):
         if len(sigmas) * len(lambdas) > 1:
             if min(source.shape[0], target.shape[0]) < 2:
                 raise ValueError(
-                    "uLSIF's leave-one-out choice of sigma and lambda_ needs at least 2 rows in "
+                    "uLSIF's leave-one-out choice of sigma and ridge needs at least 2 rows in "
                     f"each sample (got {source.shape[0]} and {target.shape[0]}); give sigma and "
-                    "lambda_ to fit on fewer"
+                    "ridge to fit on fewer"
                 )
             for row, sigma in enumerate(sigmas):
                 self.loocv_[row] = ulsif_loocv(
@@ -206,12 +213,12 @@ class ULSIF(DensityRatioEstimator):
         best_row, best_column = (
             int(i) for i in np.unravel_index(int(np.argmin(self.loocv_)), self.loocv_.shape)
         )
-        self.sigma_, self.lambda_chosen_ = float(sigmas[best_row]), float(lambdas[best_column])
+        self.sigma_, self.ridge_ = float(sigmas[best_row]), float(lambdas[best_column])
         # H and h are means over the samples, so the shuffled order gives the same statistics
         phi_de = gaussian_of_distances(d2_de, self.sigma_)
         H = phi_de @ phi_de.T / source.shape[0]
         h = gaussian_of_distances(d2_nu, self.sigma_).mean(1)
-        self.alpha_ = ulsif_alpha(H, h, self.lambda_chosen_)
+        self.alpha_ = ulsif_alpha(H, h, self.ridge_)
 
     def _weight(self, X: np.ndarray) -> np.ndarray:
         return gaussian_gram(X, self.centres_, self.sigma_) @ self.alpha_
@@ -219,4 +226,4 @@ class ULSIF(DensityRatioEstimator):
     @classmethod
     def _unit_test_params(cls):
         yield {"seed": 1}
-        yield {"sigma": 1.0, "lambda_": 0.1, "n_centres": 20, "seed": 2}
+        yield {"sigma": 1.0, "ridge": 0.1, "n_centres": 20, "seed": 2}

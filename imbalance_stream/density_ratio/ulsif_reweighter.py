@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from imbalance_stream.base.windows import RESELECT_EVERY
-
 from .reweighter import EstimatorReweighter
 from .ulsif import ULSIF
-from .windowed import shared_parameter_docs
+from .windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
 __all__ = ["ULSIFReweighter"]
 
 
+@preset("sigma", "ridge", "n_centres", WINDOWS, "reselect_every", renamed={"lambda_": "ridge"})
 @shared_parameter_docs
-class ULSIFReweighter(EstimatorReweighter):
+class ULSIFReweighter(Preset, EstimatorReweighter):
     """Importance weights by uLSIF (Algorithm 4) on a source and a target window.
 
     At a refresh, uLSIF models the ratio as ``w(x) = sum_l alpha_l k(x, c_l)`` with ``n_centres``
@@ -23,17 +22,13 @@ class ULSIFReweighter(EstimatorReweighter):
 
     Parameters
     ----------
-    sigma
-        Gaussian width; None chooses it by leave-one-out over the median distance times
-        ``logspace(-3, 1, 9)``.
-    lambda_
-        Ridge; None chooses it by leave-one-out over ``logspace(-3, 1, 9)``.
+    %(sigma_leave_one_out)s
+    %(ridge)s
     n_centres
         Number of centres drawn from the target window.
     %(n_source)s
     %(reweighter_windows)s
-    seed
-        Seed of the centres, the leave-one-out pairing and the median subsample.
+    %(seed_leave_one_out)s
     %(reselect_every)s
         selection.
 
@@ -66,22 +61,7 @@ class ULSIFReweighter(EstimatorReweighter):
 
     ESTIMATOR = ULSIF
 
-    def __init__(
-        self,
-        sigma: float | None = None,
-        lambda_: float | None = None,
-        n_centres: int = 100,
-        n_source: int | None = None,
-        n_target: int | None = None,
-        refresh_every: int | None = None,
-        clip: float | None = None,
-        seed: int | None = None,
-        reselect_every: int | None = RESELECT_EVERY,
-    ):
-        super().__init__(n_source, n_target, refresh_every, clip, seed, reselect_every)
-        self._set_estimator_params(sigma=sigma, lambda_=lambda_, n_centres=n_centres)
-
     @classmethod
     def _unit_test_params(cls):
         yield {"n_source": 100, "n_target": 50, "refresh_every": 50, "seed": 1}
-        yield {"sigma": 2.0, "lambda_": 0.1, "n_centres": 20, "n_source": 60, "n_target": 40}
+        yield {"sigma": 2.0, "ridge": 0.1, "n_centres": 20, "n_source": 60, "n_target": 40}

@@ -8,6 +8,11 @@ batch estimator it refits at each refresh. The detectors of :mod:`imbalance_stre
 (reference and test windows, the test window as the ratio's denominator) and the re-weighters of
 this package (source and target windows, the source as the denominator) each hold one and add
 only their protocol: scores, or normalised and clipped weights.
+
+A preset (:func:`preset`) is such a model with its batch estimator named: its constructor is
+written from a list of parameter names, the estimator's own (annotated and defaulted as the
+estimator has them, unless the preset says otherwise) around the window parameters of its base,
+so that what a preset repeats of its estimator and of its base is said once.
 """
 
 from __future__ import annotations
@@ -17,17 +22,22 @@ import copy
 import functools
 import inspect
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from imbalance_stream.base.deprecation import renamed_parameters
 from imbalance_stream.base.validation import check_int
 from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
 
 __all__ = [
     "MIN_WINDOW",
     "PARAMETER_DOCS",
+    "WINDOWS",
+    "Preset",
     "WindowedRatio",
     "estimator_of",
+    "preset",
     "set_estimator_params",
     "shared_parameter_docs",
     "whole_sample",
@@ -67,6 +77,30 @@ PARAMETER_DOCS = {
     "n_source": """\
     n_source
         Size of the source (labelled) window; None keeps every sample.
+""",
+    "sigma_likelihood": """\
+    sigma
+        Gaussian width; None chooses it by likelihood cross-validation (``n_folds`` folds) over
+        the median distance times ``logspace(-3, 1, 9)``.
+""",
+    "sigma_leave_one_out": """\
+    sigma
+        Gaussian width; None chooses it by leave-one-out over the median distance times
+        ``logspace(-3, 1, 9)``.
+""",
+    "seed_likelihood": """\
+    seed
+        Seed of the centres, the folds and the median subsample.
+""",
+    "seed_leave_one_out": """\
+    seed
+        Seed of the centres, the leave-one-out pairing and the median subsample.
+""",
+    "ridge": """\
+    ridge
+        The ridge ``lambda`` of eq. 3.28; None chooses it by leave-one-out over
+        ``logspace(-3, 1, 9)``. The old spelling ``lambda_`` still works until 0.4, with a
+        ``DeprecationWarning``.
 """,
     "reselect_every": """\
     reselect_every
@@ -194,7 +228,11 @@ class WindowedRatio(RefreshSchedule):
 def _shared_params(owner: type, estimator: type) -> tuple[str, ...]:
     """The constructor parameters ``owner`` hands on to ``estimator``: those they share."""
     taken = inspect.signature(estimator).parameters
-    return tuple(name for name in inspect.signature(owner).parameters if name in taken)
+    return tuple(
+        name
+        for name, parameter in inspect.signature(owner).parameters.items()
+        if name in taken and parameter.kind is parameter.POSITIONAL_OR_KEYWORD
+    )
 
 
 @contextlib.contextmanager
@@ -230,3 +268,91 @@ def set_estimator_params(owner, **params) -> None:
     on ``owner``."""
     for name, value in owner.ESTIMATOR.check_params(**params).items():
         setattr(owner, name, value)
+
+
+#: In a preset's parameter list, the place of its base's window parameters (all but
+#: ``reselect_every``, which a preset that selects names where it stands).
+WINDOWS = "<windows>"
+
+
+class Preset:
+    """The first base of a class made by :func:`preset`, which nothing at run time: to a static
+    type checker it says that the constructor takes what the preset's list names (the
+    signature ``inspect`` and River read is the one :func:`preset` writes)."""
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+
+
+def _base_init(cls: type):
+    """The nearest ``__init__`` up ``cls``'s classes that is written, not made by :func:`preset`."""
+    for klass in cls.__mro__:
+        init = vars(klass).get("__init__")
+        if init is not None and not getattr(init, "preset", False):
+            return init
+    raise TypeError(f"{cls.__name__} has no constructor to build on")  # pragma: no cover
+
+
+def preset(
+    *names: str, like: type | None = None, renamed: dict[str, str] | None = None, **defaults
+):
+    """Class decorator: the constructor of a detector or re-weighter, from its parameter names in
+    order, :data:`WINDOWS` standing for its base's window parameters.
+
+    A parameter of the base is annotated and defaulted as the base's constructor has it; any
+    other as ``like``'s (default: the class's ``ESTIMATOR``), or by its default in ``defaults``
+    (which also overrides the others'). The constructor binds its arguments as a written one
+    would (positions in this order, keywords, the same ``TypeError``), gives the base's to the
+    base's constructor first and the rest to ``self._set_own_params`` (an
+    :class:`~imbalance_stream.anomaly.base.EstimatorNovelty` or
+    :class:`~imbalance_stream.density_ratio.reweighter.EstimatorReweighter` checks them by its
+    estimator's rules). ``renamed`` (``{old: new}``) keeps old spellings with a warning
+    (:func:`~imbalance_stream.base.deprecation.renamed_parameters`)."""
+
+    def decorate(cls):
+        base_init = _base_init(cls)
+        base = dict(list(inspect.signature(base_init).parameters.items())[1:])
+        ordered = [
+            name
+            for entry in names
+            for name in (
+                [n for n in base if n != "reselect_every"] if entry == WINDOWS else [entry]
+            )
+        ]
+        source = inspect.signature(like if like is not None else cls.ESTIMATOR).parameters
+        parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        for name in ordered:
+            template = base.get(name, source.get(name))
+            if template is None:  # the preset's own: typed by its default
+                template = inspect.Parameter(
+                    name,
+                    inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                    annotation=type(defaults[name]).__name__,
+                )
+            parameters.append(
+                template.replace(
+                    kind=inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                    default=defaults.get(name, template.default),
+                )
+            )
+        signature = inspect.Signature(parameters)
+
+        def __init__(self, *args, **kwargs):
+            arguments = signature.bind(self, *args, **kwargs)
+            arguments.apply_defaults()
+            values = dict(arguments.arguments)
+            del values["self"]
+            base_init(self, **{name: values.pop(name) for name in ordered if name in base})
+            self._set_own_params(**values)
+
+        __init__.__signature__ = signature  # type: ignore[attr-defined]
+        __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+        __init__.__module__ = cls.__module__
+        __init__.preset = True  # type: ignore[attr-defined]
+        if renamed:
+            __init__ = renamed_parameters(**renamed)(__init__)
+        setattr(cls, "__init__", __init__)  # noqa: B010  (a method mypy would refuse to assign)
+        return cls
+
+    return decorate

@@ -550,13 +550,13 @@ def _iw_ridge(K: np.ndarray, targets: np.ndarray, lambdas: np.ndarray) -> np.nda
     eigenvalues = np.maximum(eigenvalues, 0.0)
     projected = Q.T @ targets
     best = (math.inf, float(lambdas[0]))
-    for lambda_ in lambdas:
-        shrink = eigenvalues / (eigenvalues + lambda_)
+    for ridge in lambdas:
+        shrink = eigenvalues / (eigenvalues + ridge)
         leverage = (Q * Q) @ shrink
         loo = (targets - Q @ (shrink * projected)) / np.maximum(1.0 - leverage, 1e-12)
         error = float(np.mean(targets * loo * loo))
         if error < best[0]:
-            best = (error, float(lambda_))
+            best = (error, float(ridge))
     return Q @ (projected / (eigenvalues + best[1]))
 
 
