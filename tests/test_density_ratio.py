@@ -14,6 +14,7 @@ from scipy import optimize
 from scipy.stats import multivariate_normal, spearmanr
 
 from imbalance_stream._numba import density_ratio as kernels
+from imbalance_stream._numba import kmm as kmm_kernels
 from imbalance_stream.base.transaction import NumericalError
 from imbalance_stream.density_ratio import KLIEP, KMM, ULSIF, KDERatio, NotFitted
 from imbalance_stream.density_ratio.bandwidths import knn_bandwidths, median_distance
@@ -128,7 +129,7 @@ def two_gaussians(seed, m=120, n=150, d=2):
 def test_projection_matches_root_finding_and_is_feasible(v, upper, fractions):
     n = v.shape[0]
     low, high = sorted(f * n * upper for f in fractions)
-    out = kernels.project_box_slab(v, upper, low, high, np.empty(n))
+    out = kmm_kernels.project_box_slab(v, upper, low, high, np.empty(n))
     expected = project_reference(v, upper, low, high)
     assert np.all(out >= 0.0) and np.all(out <= upper)
     assert low - 1e-6 * n * upper <= out.sum() <= high + 1e-6 * n * upper

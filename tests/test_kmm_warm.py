@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_density_ratio import kmm_reference, project_reference, two_gaussians
 
-from imbalance_stream._numba import density_ratio as kernels
+from imbalance_stream._numba import kmm as kernels
 from imbalance_stream.density_ratio import kmm_solvers
 from imbalance_stream.density_ratio.gaussian import gaussian_gram
 from imbalance_stream.density_ratio.kmm_solvers import (

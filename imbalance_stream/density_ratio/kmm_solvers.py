@@ -10,7 +10,7 @@ import numpy as np
 from scipy import linalg
 from scipy.sparse import linalg as sparse_linalg
 
-from imbalance_stream._numba.density_ratio import (
+from imbalance_stream._numba.kmm import (
     kmm_proximal_solve,
     kmm_solve,
     project_box_slab,
@@ -143,7 +143,7 @@ def solve_kmm_warm(
 ) -> tuple[np.ndarray, int, float]:
     """The KMM programme of :func:`solve_kmm` from ``start`` (projected onto the feasible set
     first), by the proximal point method with an exact active-set solve of each step
-    (:func:`~imbalance_stream._numba.density_ratio.kmm_proximal_solve`). Returns ``(b,
+    (:func:`~imbalance_stream._numba.kmm.kmm_proximal_solve`). Returns ``(b,
     products, residual)``: the products with ``K`` it took (the first-order solver takes one
     an iteration), and the gradient mapping it stopped at.
 
