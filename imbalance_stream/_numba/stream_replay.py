@@ -98,8 +98,9 @@ def replay_baseline(
     weights, cov, r, rho, laplace, counts, eta, C, tau_negative, predictions,
 ):  # fmt: skip
     """Replay the rows from ``start`` through one of the baselines with the step its ``_learn``
-    takes, each learning step the transaction of :func:`steps_baseline`: the contract of the
-    module's array runners.
+    takes, each learning step the transaction of
+    :func:`~imbalance_stream._numba.stream_steps.steps_baseline`: the contract of the module's
+    array runners.
 
     ``weights`` is the weight vector (AROW: the mean, with ``cov`` its full covariance and ``r``
     its regularisation; the others pass an empty ``cov``), holding the columns the state may use
@@ -175,7 +176,8 @@ def replay_sacog(
     ``weights`` is the mean, ``basis`` V) or sparse (``weights`` = w, ``offsets`` = b, ``basis``
     = Z, ``transform`` = F, ``gram`` = K), with the rounds of ``learn_one`` and its check of the
     state (:func:`sketch_round_finite`): the contract of the module's array runners,
-    ``capacity`` and ``layout`` those of :func:`steps_sacog`. Returns the row it stopped at:
+    ``capacity`` and ``layout`` those of
+    :func:`~imbalance_stream._numba.stream_steps.steps_sacog`. Returns the row it stopped at:
     ``stop``, a row whose learning needs the state to grow first, or one whose round left a
     value not finite (``layout[SPOILT]``: its prediction written, the state to be put back by
     the caller, as copying the state before each round would cost more than the round of the
