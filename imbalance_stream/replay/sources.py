@@ -239,9 +239,8 @@ class _DuplicateKey(ValueError):
 def _unique_keys(pairs):
     record = dict(pairs)
     if len(record) != len(pairs):
-        seen: set = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
-        raise _DuplicateKey(twice)
+        counts = collections.Counter(key for key, _ in pairs)
+        raise _DuplicateKey(next(key for key, count in counts.items() if count > 1))
     return record
 
 
