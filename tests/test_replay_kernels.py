@@ -203,3 +203,41 @@ def test_ids_hash_where_they_lie_as_their_plain_twin(ids):
     out = np.empty(len(ids), dtype=np.int64)
     hash_spans(np.frombuffer(data, dtype=np.uint8), starts, ends, out)
     assert out.tolist() == [_fnv1a_mixed(value) for value in ids]
+
+
+def _cut_lines_twin(data: bytes, n_fields: int, keep_from: int):
+    """The plain twin of ``cut_lines``: each line split at its commas by Python."""
+    marks, out, start = [], b"", 0
+    for line in data.split(b"\n")[:-1]:  # (the bytes after the last line end: not a line)
+        commas = [start + k for k, byte in enumerate(line) if byte == ord(",")]
+        if len(commas) < n_fields:
+            return None
+        end = start + len(line)
+        marks.append([start, *commas[:n_fields], end])
+        out += data[commas[keep_from - 1] + 1 : end + 1]
+        start = end + 1
+    return marks, out
+
+
+_FIELD_TEXT = st.text(alphabet="ab1,-.:", max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(_FIELD_TEXT, min_size=1, max_size=9), max_size=8), st.booleans())
+def test_lines_cut_at_their_commas_as_their_plain_twin(lines, cut_short):
+    from imbalance_stream._numba.text import cut_lines
+
+    data = b"".join(",".join(fields).encode() + b"\n" for fields in lines)
+    if cut_short:  # a stopped writer's last line, without its end
+        data += b"x,y"
+    codes = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(codes == ord("\n"))
+    marks = np.empty((len(ends), 7), dtype=np.int64)
+    out = np.empty(len(data), dtype=np.uint8)
+    size = cut_lines(codes, ends, 5, 2, marks, out)
+    expected = _cut_lines_twin(data, 5, 2)
+    if expected is None:
+        assert size == -1
+    else:
+        assert marks.tolist() == expected[0]
+        assert out[:size].tobytes() == expected[1]

@@ -125,10 +125,13 @@ _CHUNK = 1 << 20
 def _one_part(parts, target):
     """The merge of a single part (a serial run, or the global models alone) whose lines hold no
     quote, so that each line is one record and its fields fall between commas: the lines copied
-    in blocks with their first two fields (the row's place and the model's index) cut off, the
-    fields the merge reads found from the positions of the commas. None (nothing written) if a
-    quote turns up: then the csv module reads the part."""
+    with their first two fields (the row's place and the model's index) cut off, and the fields
+    the merge reads found, by one jitted pass over each block
+    (:func:`imbalance_stream._numba.text.cut_lines`). None (nothing written) if a quote turns
+    up: then the csv module reads the part."""
     import numpy as np
+
+    from imbalance_stream._numba.text import cut_lines
 
     duplicates = _DuplicateIds(os.path.dirname(parts[0]))
     last_seq = first = last = None
@@ -138,13 +141,18 @@ def _one_part(parts, target):
             if b'"' in data:
                 return None
             codes = np.frombuffer(data, dtype=np.uint8)
+            # per line: its start, its first five commas (after the place, the model, the row,
+            # the id and the time) and its end; the bytes after the second comma are written
             ends = np.flatnonzero(codes == ord("\n"))
-            starts = np.concatenate([[0], ends[:-1] + 1])
-            commas = np.flatnonzero(codes == ord(","))
-            # the first five commas of each line: after the place, the model, the row, the id
-            # and the time
-            at = np.searchsorted(commas, starts)
-            c1, c2, c3, c4, c5 = (commas[at + k] for k in range(5))
+            lines = len(ends)
+            marks = np.empty((lines, 7), dtype=np.int64)
+            kept = np.empty(len(data), dtype=np.uint8)
+            if lines == 0:  # (only the end of a line a stopped writer left: not a record)
+                continue
+            size = cut_lines(codes, ends, 5, 2, marks, kept)
+            if size < 0:  # a line of fewer fields than a part's: the csv module reads it
+                return None
+            starts, c1, c2, c3, c4, c5 = marks[:lines, :6].T
             firsts: slice | list = slice(None)
             if not _one_model(codes, c1, c2):  # keep the first model's line of each row
                 places = [data[a:b] for a, b in zip(starts.tolist(), c1.tolist())]
@@ -156,13 +164,8 @@ def _one_part(parts, target):
             duplicates.add_spans(codes, c3[firsts] + 1, c4[firsts])
             if first is None:
                 first = data[c4[0] + 1 : c5[0]]
-            last = data[c4[-1] + 1 : c5[-1]]
-            # keep each line from the byte after its second comma: drop, keep, drop, keep...
-            spans = np.empty(2 * len(starts), dtype=np.int64)
-            spans[0::2] = c2 + 1 - starts
-            spans[1::2] = ends - c2
-            keep = np.repeat(np.tile(np.array([False, True]), len(starts)), spans)
-            handle.write(codes[keep].tobytes())
+            last = data[c4[lines - 1] + 1 : c5[lines - 1]]
+            handle.write(memoryview(kept)[:size])
     if first is None or last is None:
         return None, duplicates.count(), None
     span = (first.decode(), last.decode())
@@ -214,12 +217,15 @@ class _DuplicateIds:
     whole log."""
 
     BUCKETS = 256
-    _FLUSH = 512  # hashes held per bucket: 1 MiB over the 256 at most
+    _FLUSH = 2048  # hashes held per bucket: 4 MiB over the 256 at most
+    _HOLD = 131072  # hashes add_spans holds before sharing them out: 1 MiB
 
     def __init__(self, folder):
         self.paths = [os.path.join(folder, f"ids{k}.bin") for k in range(self.BUCKETS)]
         self.buckets = [array.array("q") for _ in range(self.BUCKETS)]
         self.written = [False] * self.BUCKETS
+        self._held: list = []  # hashes of add_spans not yet in their buckets
+        self._n_held = 0
         for path in self.paths:  # left by a merge that was stopped, before a --resume
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
@@ -238,14 +244,29 @@ class _DuplicateIds:
     def add_spans(self, data, starts, ends) -> None:
         """:meth:`add` for the ids that are the bytes ``data[starts[i]:ends[i]]``, hashed where
         they lie (:func:`imbalance_stream._numba.text.hash_spans`: FNV-1a, not ``hash``; one
-        merge adds all its ids one way or the other)."""
+        merge adds all its ids one way or the other). The hashes are held together until there
+        are as many as the buckets hold, then shared out among them in one pass (a pass per
+        block would cost a Python loop over the 256 buckets for every block)."""
         import numpy as np
 
         from imbalance_stream._numba.text import hash_spans
 
         codes = np.empty(len(starts), dtype=np.int64)
         hash_spans(data, starts, ends, codes)
-        buckets = codes & (self.BUCKETS - 1)
+        self._held.append(codes)
+        self._n_held += len(codes)
+        if self._n_held >= self._HOLD:
+            self._share_out()
+
+    def _share_out(self) -> None:
+        """The hashes held by :meth:`add_spans`, each into its bucket."""
+        import numpy as np
+
+        if not self._held:
+            return
+        codes = np.concatenate(self._held)
+        self._held, self._n_held = [], 0
+        buckets = (codes & (self.BUCKETS - 1)).astype(np.uint8)  # (a radix sort for uint8)
         order = np.argsort(buckets, kind="stable")
         codes = codes[order]
         bounds = np.searchsorted(buckets[order], np.arange(self.BUCKETS + 1)).tolist()
@@ -263,6 +284,7 @@ class _DuplicateIds:
     def count(self) -> int:
         import numpy as np
 
+        self._share_out()
         total = 0
         for k in range(self.BUCKETS):
             data = self.buckets[k].tobytes()
@@ -270,8 +292,8 @@ class _DuplicateIds:
                 with open(self.paths[k], "rb") as handle:
                     data = handle.read() + data
                 os.unlink(self.paths[k])
-            hashes = np.frombuffer(data, dtype=np.int64)
-            total += int(hashes.size - np.unique(hashes).size)
+            hashes = np.sort(np.frombuffer(data, dtype=np.int64))
+            total += int(np.count_nonzero(hashes[1:] == hashes[:-1]))
         return total
 
 
