@@ -165,7 +165,7 @@ def _one_part(parts, target):
             if first is None:
                 first = data[c4[0] + 1 : c5[0]]
             last = data[c4[lines - 1] + 1 : c5[lines - 1]]
-            handle.write(memoryview(kept)[:size])
+            handle.write(kept[:size].data)
     if first is None or last is None:
         return None, duplicates.count(), None
     span = (first.decode(), last.decode())
