@@ -25,7 +25,7 @@ import sys
 from collections.abc import Iterable, Mapping
 
 import numpy as np
-from river import base, evaluate, utils
+from river import base, utils
 from river.active.base import ActiveLearningClassifier
 from river.metrics import base as metrics_base
 
@@ -173,7 +173,11 @@ def _run_one(cell) -> tuple[list[dict], dict[str, float], int]:
         if (delay is None and not watches_arrivals(model)) or is_anomaly_detector(model):
             # River's loop; it runs an anomaly detector with late labels too: each sample is
             # scored when it arrives, and learned and counted by the metrics when its label
-            # comes (the detectors have no predict_one for the loop below)
+            # comes (the detectors have no predict_one for the loop below). Imported here:
+            # river.evaluate imports River's streams and scikit-learn, which a replay, built
+            # on this package, does not use
+            from river import evaluate
+
             checkpoints = evaluate.iter_progressive_val_score(
                 dataset=counting(data),
                 model=model,

@@ -10,11 +10,10 @@ import inspect
 from collections.abc import Mapping
 
 from river import compose
-from river.datasets import base as datasets_base
 
 from ..base.validation import did_you_mean
 from ._limits import check_dataset
-from ._names import SpecError, is_metric_wrapper, resolve
+from ._names import SpecError, is_dataset, is_metric_wrapper, resolve
 
 __all__ = ["build", "is_spec_value"]
 
@@ -155,7 +154,7 @@ def build(spec, kind: str | None = None, where: str = "spec"):
         )
     _check_functions(cls, signature, kwargs, where)
     _check_estimators(cls, signature, kwargs, where)
-    if issubclass(cls, datasets_base.Dataset):
+    if is_dataset(cls):
         check_dataset(cls, kwargs, where)
     try:
         return cls(**kwargs)

@@ -10,8 +10,6 @@ import inspect
 import math
 import os
 
-from river.datasets import base as datasets_base
-
 from ..base.validation import did_you_mean
 from ._names import SpecError
 
@@ -130,6 +128,8 @@ def check_dataset(cls: type, kwargs: dict, where: str) -> None:
     """Refuse a dataset that would download (River's remote datasets write into the home folder
     and need a network), generate more features than a model can take, or be of a size beyond
     :data:`SIZE_CAPS`."""
+    from river.datasets import base as datasets_base  # (loaded already: cls is a dataset)
+
     if issubclass(cls, datasets_base.RemoteDataset):
         raise SpecError(
             f"{where}: river.datasets.{cls.__name__} is downloaded by River on first use, which a "

@@ -12,9 +12,9 @@ import importlib.util
 import inspect
 import os
 import pkgutil
+import sys
 
 from river import base as river_base
-from river.datasets import base as datasets_base
 from river.metrics import base as metrics_base
 
 from ..base.validation import did_you_mean
@@ -24,6 +24,7 @@ __all__ = [
     "KINDS",
     "SpecError",
     "aliases",
+    "is_dataset",
     "is_metric_wrapper",
     "kind_of",
     "resolve",
@@ -40,11 +41,12 @@ ALLOWED_PREFIXES: tuple[str, ...] = ("imbalance_stream", "river")
 #: :mod:`imbalance_stream.datasets`; "reweighter": a sample re-weighter of
 #: :mod:`imbalance_stream.density_ratio`, the parameter of ``ImportanceWeighted``; "learner": a
 #: batch learner of :mod:`imbalance_stream.density_ratio`, the ``learner`` of ``DDR`` and
-#: ``DDRReweighter``; the last three looked up when first needed).
+#: ``DDRReweighter``; the last four looked up when first needed: a replay that names a model
+#: and a metric does not import River's datasets).
 KINDS: dict[str, tuple[type, ...]] = {
     "estimator": (river_base.Estimator,),
     "metric": (metrics_base.Metric,),
-    "dataset": (datasets_base.Dataset,),
+    "dataset": (),
     "schedule": (),
     "reweighter": (),
     "learner": (),
@@ -53,6 +55,7 @@ KINDS: dict[str, tuple[type, ...]] = {
 
 #: Where the bases of the kinds looked up when first needed live.
 _LAZY_KINDS = {
+    "dataset": ("river.datasets.base", ("Dataset",)),
     "schedule": ("imbalance_stream.datasets", ("Schedule",)),
     "reweighter": ("imbalance_stream.density_ratio", ("Reweighter",)),
     "learner": ("imbalance_stream.density_ratio", ("IWLSPC", "WeightedTSVM")),
@@ -68,6 +71,13 @@ def _bases(kind: str) -> tuple[type, ...]:
             return ()
         KINDS[kind] = tuple(getattr(module, name) for name in names)
     return KINDS[kind]
+
+
+def is_dataset(cls: type) -> bool:
+    """Whether the class ``cls`` is a River dataset. Before ``river.datasets`` is imported no
+    class can be one (a subclass's module imports its base), so this imports nothing."""
+    module = sys.modules.get("river.datasets.base")
+    return module is not None and issubclass(cls, module.Dataset)
 
 
 #: The subpackages whose public classes answer to their short name.

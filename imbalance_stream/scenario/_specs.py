@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 from collections.abc import Mapping
 
 from river import metrics as river_metrics
@@ -159,11 +160,14 @@ def model_kind(model) -> str:
 
 
 def _density_ratio_detector(model):
-    """The package's density-ratio detector a model ends with, or None."""
-    from imbalance_stream.anomaly.base import DensityRatioNovelty
-
+    """The package's density-ratio detector a model ends with, or None. Before the detectors'
+    module is imported no model can be one (an instance's class imports its base), so a
+    replay of a classifier does not import the detectors."""
+    anomaly_base = sys.modules.get("imbalance_stream.anomaly.base")
     final = last_step(model)
-    return final if isinstance(final, DensityRatioNovelty) else None
+    if anomaly_base is None or not isinstance(final, anomaly_base.DensityRatioNovelty):
+        return None
+    return final
 
 
 def _with_param(spec, name: str, value, kind: str):
