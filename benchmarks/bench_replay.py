@@ -65,20 +65,23 @@ LABELS = {
 
 
 def build_model(kind):
-    from river import linear_model, preprocessing
+    """The bare loop's model; each kind imports only its own module, as a user's loop would."""
+    if kind == "lr":
+        from river import linear_model, preprocessing
 
-    from imbalance_stream.kernel import KOIL
-    from imbalance_stream.linear_model import ACOG, AROW, PA, SACOG
-    from imbalance_stream.svm import LASVM
-
+        return preprocessing.StandardScaler() | linear_model.LogisticRegression()
     if kind == "koil":
+        from imbalance_stream.kernel import KOIL
+
         return KOIL(budget=100, seed=1)
     if kind == "lasvm":
+        from imbalance_stream.svm import LASVM
+
         return LASVM(C=1.0, gamma=0.1, seed=1)
+    from imbalance_stream.linear_model import ACOG, AROW, PA, SACOG
+
     if kind == "pa":
         return PA(C=1.0)
-    if kind == "lr":
-        return preprocessing.StandardScaler() | linear_model.LogisticRegression()
     if kind == "arow":
         return AROW(r=1.0)
     if kind == "sacog":
