@@ -1,6 +1,6 @@
 """An event log read in column blocks with pyarrow, checked a column at a time.
 
-:class:`ArrowLog` reads a CSV file (plain or gzip) in blocks of about a megabyte cut at line
+:class:`ArrowLog` reads a CSV file (plain or gzip) in blocks of about four megabytes cut at line
 ends, each parsed by pyarrow's CSV reader; a Parquet file a record batch at a time; a JSON-lines
 file or a SQL query's result ``BLOCK_ROWS`` records at a time, the row reader's own records made
 columns (:mod:`.typed_columns`). It checks each block with array operations: features finite
@@ -33,10 +33,12 @@ from .vector_times import column_micros, format_times
 
 __all__ = ["ArrowLog", "columnar_reader_fits"]
 
-#: Bytes read at a time from a CSV log; a block is cut at its last line end.
-BLOCK_BYTES = 1 << 20
-#: Rows read at a time from a log of another format (about a CSV block's of a dozen numeric
-#: columns).
+#: Bytes read at a time from a CSV log; a block is cut at its last line end. (4 MiB: each block
+#: costs some thirty calls into pyarrow and numba whatever its size; at 1 MiB they were an eighth
+#: of the reading.)
+BLOCK_BYTES = 4 << 20
+#: Rows read at a time from a log of another format (about a 1 MiB CSV block's of a dozen
+#: numeric columns: a JSON-lines or SQL block is held as Python records).
 BLOCK_ROWS = 8192
 #: The formats this reader reads.
 _FORMATS = ("csv", "parquet", "jsonl", "sqlite", "duckdb")
