@@ -53,6 +53,18 @@ def test_a_column_of_times_reads_as_the_row_reader_reads_each(values):
         assert got.tolist() == [_row_reader_micros(value) for value in values]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.floats(), st.sampled_from([0.0, -0.0, 1.0, 1.0 - 2**-53, 2**-1074])),
+        max_size=30,
+    )
+)
+def test_the_scores_are_written_as_repr_writes_them(values):
+    texts = columnar_module._float_texts(np.array(values, dtype=float))
+    assert texts.to_pylist() == [repr(value) for value in values]
+
+
 def test_the_usual_time_shapes_are_read_a_column_at_a_time():
     values = [
         "2024-01-01T00:00:40+00:00",
