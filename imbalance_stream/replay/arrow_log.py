@@ -65,12 +65,18 @@ def _some_empty(texts) -> bool:
     """Whether an id or entity column holds a value the row reader finds empty (white space
     only, in Python's sense): checked in Python for the values that do not open with a visible
     ASCII character, which are few."""
-    import pyarrow.compute as pc
+    import pyarrow as pa
 
-    suspects = pc.invert(pc.match_substring_regex(texts, "^[!-~]"))
-    if not pc.any(suspects).as_py():
+    if not pa.types.is_string(texts.type):  # (32-bit offsets below)
+        texts = texts.cast(pa.string())
+    # the first byte of each value, from the array's buffers
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset :][: len(texts) + 1]
+    data = np.frombuffer(texts.buffers()[2] or b"\0", dtype=np.uint8)
+    first = data[np.minimum(offsets[:-1], len(data) - 1)]  # (an empty value's: its length says)
+    suspects = (offsets[1:] == offsets[:-1]) | (first < ord("!")) | (first > ord("~"))
+    if not suspects.any():
         return False
-    return any(is_empty(value) for value in texts.filter(suspects).to_pylist())
+    return any(is_empty(value) for value in texts.filter(pa.array(suspects)).to_pylist())
 
 
 class ArrowLog:
