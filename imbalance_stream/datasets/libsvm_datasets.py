@@ -34,7 +34,8 @@ __all__ = [
 
 def _train_test(name: str, train: int, test: int) -> dict[str, tuple[tuple[str, ...], int]]:
     """The splits of a set published as a training file ``name`` (``train`` rows) and a test file
-    ``name.t`` (``test`` rows): ``"train"``, ``"test"`` and ``"all"``, the two in that order."""
+    ``name.t`` (``test`` rows): ``"train"``, ``"test"``, and ``"all"`` (both, the training file
+    first)."""
     return {
         "train": ((name,), train),
         "test": ((f"{name}.t",), test),
