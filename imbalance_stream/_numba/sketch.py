@@ -153,23 +153,9 @@ def sketch_scratch(m):
 
 @njit(cache=True)
 def sacog_step(
-    mean,
-    basis,
-    eigen,
-    rounds,
-    n,
-    indices,
-    values,
-    y,
-    margin,
-    slope,
-    eta,
-    gamma,
-    oja_step,
-    on_loss_only,
-    score=None,
-    scratch=None,
-):
+    mean, basis, eigen, rounds, n, indices, values, y, margin, slope, eta, gamma, oja_step,
+    on_loss_only, score=None, scratch=None,
+):  # fmt: skip
     """One SACOG round (Algorithms 2 and 3) on the dense state.
 
     ``mean`` (d), ``basis`` = V (m x d, orthonormal rows), ``eigen`` = lam (m) and ``rounds``
@@ -353,28 +339,10 @@ def rebase_sparse_sketch(weights, offsets, directions, transform, gram, n, ortho
 
 @njit(cache=True)
 def sparse_sacog_step(
-    weights,
-    offsets,
-    directions,
-    transform,
-    gram,
-    eigen,
-    rounds,
-    n,
-    indices,
-    values,
-    y,
-    margin,
-    slope,
-    eta,
-    gamma,
-    oja_step,
-    on_loss_only,
-    rebase_threshold,
-    projected=None,
-    score=None,
+    weights, offsets, directions, transform, gram, eigen, rounds, n, indices, values, y, margin,
+    slope, eta, gamma, oja_step, on_loss_only, rebase_threshold, projected=None, score=None,
     scratch=None,
-):
+):  # fmt: skip
     """One sparse-SACOG round (Algorithms 4-6, eqs. 14-18, with D-ACOG-21 and D-ACOG-22).
 
     State, updated in place: ``w`` = ``weights`` (d), ``b`` = ``offsets`` (m), ``Z`` =

@@ -45,26 +45,9 @@ __all__ = ["steps_acog", "steps_baseline", "steps_sacog"]
 
 @njit(cache=True)
 def steps_acog(
-    rows,
-    learn,
-    signs,
-    colmap,
-    new_names,
-    sizes,
-    intercept,
-    mean,
-    full,
-    cov,
-    variance,
-    loss_one,
-    rho,
-    laplace,
-    counts,
-    eta,
-    gamma,
-    decisions,
-    probas,
-):
+    rows, learn, signs, colmap, new_names, sizes, intercept, mean, full, cov, variance, loss_one,
+    rho, laplace, counts, eta, gamma, decisions, probas,
+):  # fmt: skip
     """Run ACOG through a schedule of steps, as ``predict_proba_one`` / ``predict_one`` and
     ``learn_one`` would run them one after the other, in one call.
 
@@ -119,26 +102,9 @@ def steps_acog(
 
 @njit(cache=True)
 def steps_baseline(
-    kind,
-    rows,
-    learn,
-    signs,
-    colmap,
-    new_names,
-    sizes,
-    intercept,
-    weights,
-    cov,
-    r,
-    rho,
-    laplace,
-    counts,
-    eta,
-    C,
-    tau_negative,
-    decisions,
-    probas,
-):
+    kind, rows, learn, signs, colmap, new_names, sizes, intercept, weights, cov, r, rho, laplace,
+    counts, eta, C, tau_negative, decisions, probas,
+):  # fmt: skip
     """Run a baseline through a schedule of steps, as ``predict_proba_one`` / ``predict_one`` and
     ``learn_one`` would run them one after the other: the contract of :func:`steps_acog`.
 
@@ -198,35 +164,10 @@ def steps_baseline(
 
 @njit(cache=True)
 def steps_sacog(
-    rows,
-    learn,
-    signs,
-    colmap,
-    new_names,
-    sizes,
-    intercept,
-    capacity,
-    layout,
-    sparse_form,
-    weights,
-    offsets,
-    basis,
-    transform,
-    gram,
-    eigen,
-    rounds,
-    loss_one,
-    rho,
-    laplace,
-    counts,
-    eta,
-    gamma,
-    oja_step,
-    on_loss_only,
-    rebase_threshold,
-    decisions,
-    probas,
-):
+    rows, learn, signs, colmap, new_names, sizes, intercept, capacity, layout, sparse_form, weights,
+    offsets, basis, transform, gram, eigen, rounds, loss_one, rho, laplace, counts, eta, gamma,
+    oja_step, on_loss_only, rebase_threshold, decisions, probas,
+):  # fmt: skip
     """Run SACOG, dense (``sparse_form=False``: ``weights`` is the mean, ``basis`` V) or sparse
     (``weights`` = w, ``offsets`` = b, ``basis`` = Z, ``transform`` = F, ``gram`` = K), through a
     schedule of steps, as ``predict_proba_one`` / ``predict_one`` and ``learn_one`` would run

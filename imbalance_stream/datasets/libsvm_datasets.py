@@ -32,6 +32,17 @@ __all__ = [
 ]
 
 
+def _train_test(name: str, train: int, test: int) -> dict[str, tuple[tuple[str, ...], int]]:
+    """The splits of a set published as a training file ``name`` (``train`` rows) and a test file
+    ``name.t`` (``test`` rows): ``"train"``, ``"test"``, and ``"all"`` (both, the training file
+    first)."""
+    return {
+        "train": ((name,), train),
+        "test": ((f"{name}.t",), test),
+        "all": ((name, f"{name}.t"), train + test),
+    }
+
+
 class _LIBSVMDataset(BenchmarkDataset):
     """A LIBSVM text dataset whose splits are files (shared implementation)."""
 
@@ -124,11 +135,7 @@ class A9A(_LIBSVMDataset):
 
     """
 
-    _splits = {
-        "train": (("a9a",), 32561),
-        "test": (("a9a.t",), 16281),
-        "all": (("a9a", "a9a.t"), 48842),
-    }
+    _splits = _train_test("a9a", 32561, 16281)
     _n_features = 123
     _sparse = True
 
@@ -272,11 +279,7 @@ class DNA(_LIBSVMDataset):
 
     """
 
-    _splits = {
-        "train": (("dna.scale",), 2000),
-        "test": (("dna.scale.t",), 1186),
-        "all": (("dna.scale", "dna.scale.t"), 3186),
-    }
+    _splits = _train_test("dna.scale", 2000, 1186)
     _n_features = 180
     _n_classes = 3
     _sparse = True
@@ -307,11 +310,7 @@ class Satimage(_LIBSVMDataset):
 
     """
 
-    _splits = {
-        "train": (("satimage.scale",), 4435),
-        "test": (("satimage.scale.t",), 2000),
-        "all": (("satimage.scale", "satimage.scale.t"), 6435),
-    }
+    _splits = _train_test("satimage.scale", 4435, 2000)
     _n_features = 36
     _n_classes = 6
 
@@ -343,11 +342,7 @@ class Letter(_LIBSVMDataset):
 
     """
 
-    _splits = {
-        "train": (("letter.scale",), 15000),
-        "test": (("letter.scale.t",), 5000),
-        "all": (("letter.scale", "letter.scale.t"), 20000),
-    }
+    _splits = _train_test("letter.scale", 15000, 5000)
     _n_features = 16
     _n_classes = 26
 
@@ -377,11 +372,7 @@ class Splice(_LIBSVMDataset):
 
     """
 
-    _splits = {
-        "train": (("splice",), 1000),
-        "test": (("splice.t",), 2175),
-        "all": (("splice", "splice.t"), 3175),
-    }
+    _splits = _train_test("splice", 1000, 2175)
     _n_features = 60
 
     def __init__(self, split: str = "train", positive_class=1):

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from imbalance_stream.base._docstrings import fill_docs
 from imbalance_stream.base.deprecation import renamed_parameters
 from imbalance_stream.base.validation import check_int
 from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
@@ -111,16 +112,13 @@ PARAMETER_DOCS = {
 }
 
 
+_fill_parameter_docs = fill_docs(PARAMETER_DOCS)
+
+
 def shared_parameter_docs(cls):
     """Put the shared entries of :data:`PARAMETER_DOCS` in place of their ``%(name)s`` lines in
     ``cls``'s docstring, so that ``help()`` and the doctests see the whole text."""
-    doc = cls.__doc__
-    for name, text in PARAMETER_DOCS.items():
-        doc = doc.replace(f"    %({name})s\n", text)
-    if "%(" in doc:
-        raise ValueError(f"{cls.__name__}'s docstring names a parameter entry that is not shared")
-    cls.__doc__ = doc
-    return cls
+    return _fill_parameter_docs(cls)
 
 
 class WindowedRatio(RefreshSchedule):

@@ -5,12 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from imbalance_stream._numba import kernels
+from imbalance_stream.base._docstrings import shared_docs
 
 from ._expansion import ArrivalOrderExpansion
 
 __all__ = ["AveragedKernelPerceptron"]
 
 
+@shared_docs
 class AveragedKernelPerceptron(ArrivalOrderExpansion):
     """Kernel perceptron whose predictions average every intermediate rule (AVGPERC).
 
@@ -28,11 +30,8 @@ class AveragedKernelPerceptron(ArrivalOrderExpansion):
 
     Parameters
     ----------
-    kernel, gamma, degree, coef0
-        The kernel: ``"rbf"`` ``exp(-gamma |a - b|^2)``, ``"poly"`` ``(gamma a.b + coef0)^degree``
-        or ``"linear"``.
-    positive
-        The rare label, +1 inside the model.
+    %(kernel)s
+    %(positive)s
 
     Attributes
     ----------

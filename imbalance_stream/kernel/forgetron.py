@@ -3,6 +3,7 @@ baseline)."""
 
 from __future__ import annotations
 
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_int
 
 from ._expansion import ArrivalOrderExpansion
@@ -15,6 +16,7 @@ def _damage(lam: float, mu: float) -> float:
     return lam * lam + 2.0 * lam - 2.0 * lam * mu
 
 
+@shared_docs
 class Forgetron(ArrivalOrderExpansion):
     """The self-tuned Forgetron.
 
@@ -38,11 +40,8 @@ class Forgetron(ArrivalOrderExpansion):
     ----------
     budget
         Maximum number of stored vectors.
-    kernel, gamma, degree, coef0
-        The kernel: ``"rbf"`` ``exp(-gamma |a - b|^2)``, ``"poly"`` ``(gamma a.b + coef0)^degree``
-        or ``"linear"``.
-    positive
-        The rare label, +1 inside the model.
+    %(kernel)s
+    %(positive)s
 
     Attributes
     ----------

@@ -11,6 +11,7 @@ from imbalance_stream._numba import budget as budgets
 from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream.base import BinaryClassifier, capacity_for
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_choice, check_int, check_real, check_seed
 
@@ -131,6 +132,7 @@ class KernelPool:
         return self.X[at][slots], self.scale(learner) * self.beta[at][slots]
 
 
+@shared_docs
 class KOIL(BinaryClassifier):
     """Kernelized Online Imbalanced Learning with fixed budgets (KOIL).
 
@@ -177,10 +179,7 @@ class KOIL(BinaryClassifier):
     instead of the O(N^2 d) of recomputing every opposite score. Memory is fixed once the
     buffers are full: ``2 budget`` vectors and a ``2 budget`` square Gram matrix.
 
-    Limits. Stored vectors are dense over the features, so the feature space holds at most
-    65,536 features: a sample that would grow it further raises
-    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
-    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+    %(dense_limits)s
 
     Parameters
     ----------
@@ -207,8 +206,7 @@ class KOIL(BinaryClassifier):
         Kernel scale.
     degree
         Degree of the polynomial kernel.
-    positive
-        The rare label, +1 inside the model.
+    %(positive)s
     seed
         Seed of the generator behind the reservoir draws.
     neighbor_mode

@@ -10,6 +10,7 @@ from imbalance_stream._numba import kernels
 from imbalance_stream._numba import koil as steps
 from imbalance_stream._numba import koil_mkl as mkl_steps
 from imbalance_stream.base import BinaryClassifier
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import (
     check_bool,
@@ -30,6 +31,7 @@ _VOTES = ("score", "sign")
 DEFAULT_SIGMAS = tuple(2.0**p for p in range(-6, 7))
 
 
+@shared_docs
 class KOILMKL(BinaryClassifier):
     """KOIL with online multiple-kernel learning (KOIL-MKL).
 
@@ -82,10 +84,7 @@ class KOILMKL(BinaryClassifier):
     ``vote="sign"`` (eq. 4.1, blind to the scale) removes them on sonar and ionosphere, not on
     german, at the cost above.
 
-    Limits. Stored vectors are dense over the features, so the feature space holds at most
-    65,536 features: a sample that would grow it further raises
-    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
-    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+    %(dense_limits)s
 
     Parameters
     ----------
@@ -113,8 +112,7 @@ class KOILMKL(BinaryClassifier):
     hedge_loss_includes_C
         The thesis's loss includes ``C`` (default); the reference code leaves it out, which
         keeps the weights from collapsing in a few trials when ``C`` is large (D-KOIL-17).
-    positive
-        The rare label, +1 inside the model.
+    %(positive)s
     seed
         Seed of the generator behind the kernel selection and reservoir draws.
     neighbor_mode

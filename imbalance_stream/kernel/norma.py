@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_int, check_real
 
 from ._expansion import ArrivalOrderExpansion
@@ -9,6 +10,7 @@ from ._expansion import ArrivalOrderExpansion
 __all__ = ["NORMA"]
 
 
+@shared_docs
 class NORMA(ArrivalOrderExpansion):
     """Naive Online R_reg Minimisation Algorithm (NORMA), nu-classification version.
 
@@ -33,11 +35,8 @@ class NORMA(ArrivalOrderExpansion):
         Target fraction of margin errors, in (0, 1].
     budget
         Maximum number of stored vectors, or ``None`` for no limit.
-    kernel, gamma, degree, coef0
-        The kernel: ``"rbf"`` ``exp(-gamma |a - b|^2)``, ``"poly"`` ``(gamma a.b + coef0)^degree``
-        or ``"linear"``.
-    positive
-        The rare label, +1 inside the model.
+    %(kernel)s
+    %(positive)s
 
     Attributes
     ----------

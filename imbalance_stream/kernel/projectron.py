@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_int, check_real
 
 from ._expansion import ArrivalOrderExpansion
@@ -14,6 +15,7 @@ from ._expansion import ArrivalOrderExpansion
 __all__ = ["Projectron", "ProjectronPlusPlus"]
 
 
+@shared_docs
 class Projectron(ArrivalOrderExpansion):
     """Projectron: a kernel perceptron that adds a vector only when it cannot be projected.
 
@@ -43,11 +45,8 @@ class Projectron(ArrivalOrderExpansion):
     ----------
     eta
         Largest squared projection error accepted instead of a new stored vector (> 0).
-    kernel, gamma, degree, coef0
-        The kernel: ``"rbf"`` ``exp(-gamma |a - b|^2)``, ``"poly"`` ``(gamma a.b + coef0)^degree``
-        or ``"linear"``.
-    positive
-        The rare label, +1 inside the model.
+    %(kernel)s
+    %(positive)s
     budget
         Most vectors stored (memory ``O(budget^2 + budget d)``); ``None`` lets the support grow
         without bound, as in the paper: opt in only for short streams.
@@ -155,6 +154,7 @@ class Projectron(ArrivalOrderExpansion):
         yield {"eta": 0.01, "kernel": "poly", "degree": 2, "gamma": 0.1, "coef0": 1.0, "budget": 5}
 
 
+@shared_docs
 class ProjectronPlusPlus(Projectron):
     """Projectron++: the Projectron that also learns from margin errors.
 
@@ -171,11 +171,8 @@ class ProjectronPlusPlus(Projectron):
     ----------
     eta
         Largest squared projection error accepted instead of a new stored vector (> 0).
-    kernel, gamma, degree, coef0
-        The kernel: ``"rbf"`` ``exp(-gamma |a - b|^2)``, ``"poly"`` ``(gamma a.b + coef0)^degree``
-        or ``"linear"``.
-    positive
-        The rare label, +1 inside the model.
+    %(kernel)s
+    %(positive)s
     budget
         Most vectors stored (see :class:`Projectron`); ``None`` opts in to unbounded growth.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_int, check_seed
 
 from ._expansion import ArrivalOrderExpansion
@@ -11,6 +12,7 @@ from ._expansion import ArrivalOrderExpansion
 __all__ = ["RBP"]
 
 
+@shared_docs
 class RBP(ArrivalOrderExpansion):
     """Randomised Budget Perceptron (RBP).
 
@@ -27,11 +29,8 @@ class RBP(ArrivalOrderExpansion):
     ----------
     budget
         Maximum number of stored vectors.
-    kernel, gamma, degree, coef0
-        The kernel: ``"rbf"`` ``exp(-gamma |a - b|^2)``, ``"poly"`` ``(gamma a.b + coef0)^degree``
-        or ``"linear"``.
-    positive
-        The rare label, +1 inside the model.
+    %(kernel)s
+    %(positive)s
     seed
         Seed of the random deletions.
 

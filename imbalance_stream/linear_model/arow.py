@@ -9,6 +9,7 @@ import numpy as np
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.transaction import CheckedInKernel
 from imbalance_stream.base.validation import check_real
@@ -16,6 +17,7 @@ from imbalance_stream.base.validation import check_real
 __all__ = ["AROW"]
 
 
+@shared_docs
 class AROW(CheckedInKernel, BinaryClassifier):
     """Adaptive Regularization Of Weight vectors (Crammer, Kulesza and Dredze 2009), as the ACOG
     paper compares with it (its section 4.1; LIBOL's ``AROW.m``).
@@ -48,10 +50,8 @@ class AROW(CheckedInKernel, BinaryClassifier):
         The paper's Table II rows are matched by the ``r`` that LIBOL's ``CV_algorithm`` would
         pick (the smallest online mistake count over ``2^-4 .. 2^4``), not by 1: ``1/16`` on
         german and ijcnn1, 1 on a9a (the ``AROW-cv`` rows of ``reproduce/acog/README.md``).
-    positive
-        The rare label, +1 inside the model.
-    intercept
-        Learn a bias through a constant feature (off by default, as in the paper).
+    %(positive)s
+    %(intercept)s
 
     Attributes
     ----------

@@ -6,6 +6,7 @@ import math
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
@@ -14,6 +15,7 @@ from ._first_order import FirstOrderLinear
 __all__ = ["COG"]
 
 
+@shared_docs
 class COG(CostRatio, FirstOrderLinear):
     """Cost-sensitive Online Gradient descent (COG-I and COG-II; the CSOGD of Wang, Zhao and Hoi),
     the first-order method that ACOG extends: ``w <- w - eta grad l(w)`` on the cost-sensitive
@@ -39,10 +41,8 @@ class COG(CostRatio, FirstOrderLinear):
         setting); a float fixes it (the "cost" setting, c_p / c_n).
     eta
         Step size (the paper's lambda, selected from {1e-5, ..., 1e5}).
-    positive
-        The rare label, +1 inside the model.
-    intercept
-        Learn a bias through a constant feature (off by default, as in the paper).
+    %(positive)s
+    %(intercept)s
 
     Attributes
     ----------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
@@ -13,6 +14,7 @@ from ._first_order import FirstOrderLinear
 __all__ = ["CPA"]
 
 
+@shared_docs
 class CPA(CostRatio, FirstOrderLinear):
     """Cost-sensitive Passive-Aggressive (Crammer et al. 2006, section on cost-sensitive
     multiclass learning), in the binary form the ACOG paper compares with: prediction-based
@@ -40,10 +42,8 @@ class CPA(CostRatio, FirstOrderLinear):
         Cost of a missed positive relative to a false alarm. ``None`` estimates Tn/Tp online
         with the Laplace rule ``(t_n + 1) / (t_p + 1)``, counting the current label first (the
         "sum" setting); a float fixes it (the "cost" setting, c_p / c_n).
-    positive
-        The rare label, +1 inside the model.
-    intercept
-        Learn a bias through a constant feature (off by default, as in the paper).
+    %(positive)s
+    %(intercept)s
 
     Attributes
     ----------

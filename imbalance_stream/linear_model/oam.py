@@ -6,6 +6,7 @@ import numpy as np
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import capacity_for, grow_vector
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
@@ -14,6 +15,7 @@ from ._pairwise import PairwiseAUCLinear
 __all__ = ["OAMSeq"]
 
 
+@shared_docs
 class OAMSeq(PairwiseAUCLinear):
     """Online AUC Maximisation, sequential update (OAM_seq).
 
@@ -30,10 +32,7 @@ class OAMSeq(PairwiseAUCLinear):
     samples that each buffered one stands for (Zhao et al. 2011, Algorithms 1-3). KOIL's
     experiments use ``budget=100`` per class (the KOIL thesis, section 3.5; D-KOIL-21).
 
-    Limits. Stored vectors are dense over the features, so the feature space holds at most
-    65,536 features: a sample that would grow it further raises
-    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
-    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+    %(dense_limits)s
 
     Parameters
     ----------
@@ -41,8 +40,7 @@ class OAMSeq(PairwiseAUCLinear):
         Aggressiveness (penalty) of the passive-aggressive steps.
     budget
         Size of each class's buffer.
-    positive
-        The rare label, +1 inside the model.
+    %(positive)s
     seed
         Seed of the reservoir sampling.
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import grow_matrix, grow_vector
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_real
 
@@ -14,6 +15,7 @@ from ._pairwise import PairwiseAUCLinear
 __all__ = ["OPAUC"]
 
 
+@shared_docs
 class OPAUC(PairwiseAUCLinear):
     """One-Pass AUC optimisation (OPAUC).
 
@@ -44,8 +46,7 @@ class OPAUC(PairwiseAUCLinear):
         Step size; 0.01 in KOIL's experiments. An upper bound: see "Step bound" above.
     lam
         L2 regularisation of ``w``.
-    positive
-        The rare label, +1 inside the model.
+    %(positive)s
 
     Attributes
     ----------

@@ -6,6 +6,7 @@ import math
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_real
 
 from ._first_order import FirstOrderLinear
@@ -13,6 +14,7 @@ from ._first_order import FirstOrderLinear
 __all__ = ["PA"]
 
 
+@shared_docs
 class PA(FirstOrderLinear):
     """Passive-Aggressive classifier, PA-I (Crammer et al. 2006), as the ACOG paper's baseline.
 
@@ -32,10 +34,8 @@ class PA(FirstOrderLinear):
     ----------
     C
         Aggressiveness: the largest step; the paper selects it from {1e-5, ..., 1e5}.
-    positive
-        The rare label, +1 inside the model.
-    intercept
-        Learn a bias through a constant feature (off by default, as in the paper).
+    %(positive)s
+    %(intercept)s
 
     Attributes
     ----------

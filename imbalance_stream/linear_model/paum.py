@@ -6,6 +6,7 @@ import math
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_real
 
 from ._cost import CostRatio
@@ -14,6 +15,7 @@ from ._first_order import FirstOrderLinear
 __all__ = ["PAUM"]
 
 
+@shared_docs
 class PAUM(CostRatio, FirstOrderLinear):
     """Perceptron Algorithm with Uneven Margins (Li, Zaragoza, Herbrich, Shawe-Taylor and Kandola
     2002), as the ACOG paper runs it: ``w <- w + eta y x`` whenever ``y w.x <= tau_y``, with the
@@ -36,10 +38,8 @@ class PAUM(CostRatio, FirstOrderLinear):
         The negative margin ``tau_-1``.
     eta
         Step size.
-    positive
-        The rare label, +1 inside the model.
-    intercept
-        Learn a bias through a constant feature (off by default, as in the paper).
+    %(positive)s
+    %(intercept)s
 
     Attributes
     ----------

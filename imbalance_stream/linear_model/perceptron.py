@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
+from imbalance_stream.base._docstrings import shared_docs
 
 from ._first_order import FirstOrderLinear
 
 __all__ = ["Perceptron"]
 
 
+@shared_docs
 class Perceptron(FirstOrderLinear):
     """Perceptron (Rosenblatt 1958) as the ACOG paper's baseline: linear, no bias, ``w_1 = 0``,
     predict the positive label when ``w.x >= 0``, and ``w <- w + y x`` on every mistake.
@@ -23,10 +25,8 @@ class Perceptron(FirstOrderLinear):
 
     Parameters
     ----------
-    positive
-        The rare label, +1 inside the model.
-    intercept
-        Learn a bias through a constant feature (off by default, as in the paper).
+    %(positive)s
+    %(intercept)s
 
     Attributes
     ----------

@@ -6,12 +6,14 @@ from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream._numba.linear import REFUSED, UPDATED
 from imbalance_stream.base import NumericalError
+from imbalance_stream.base._docstrings import shared_docs
 
 from ._first_order import FirstOrderLinear
 
 __all__ = ["ROMMA"]
 
 
+@shared_docs
 class ROMMA(FirstOrderLinear):
     """Relaxed Online Maximum Margin Algorithm (Li and Long 2000), the non-aggressive version
     the ACOG paper compares with (its section 4.1; LIBOL's ``ROMMA.m``).
@@ -39,10 +41,8 @@ class ROMMA(FirstOrderLinear):
 
     Parameters
     ----------
-    positive
-        The rare label, +1 inside the model.
-    intercept
-        Learn a bias through a constant feature (off by default, as in the paper).
+    %(positive)s
+    %(intercept)s
 
     Attributes
     ----------

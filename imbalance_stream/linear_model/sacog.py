@@ -288,6 +288,21 @@ class SACOG(CostRatio, BinaryClassifier):
 
     def _learn(self, indices, values, sign):
         margin, slope = self._count_margin_slope(sign)
+        # the arguments the two forms' rounds share, after their own state
+        shared = (
+            self._eigen,
+            self._rounds,
+            self._n_columns,
+            indices,
+            values,
+            sign,
+            margin,
+            slope,
+            self.eta,
+            self.gamma,
+            float(self.oja_step),
+            self.sketch_on_loss_only,
+        )
         if self.sparse:
             updated = kernels.sparse_sacog_step(
                 self._mean,
@@ -295,37 +310,11 @@ class SACOG(CostRatio, BinaryClassifier):
                 self._basis,
                 self._transform,
                 self._gram,
-                self._eigen,
-                self._rounds,
-                self._n_columns,
-                indices,
-                values,
-                sign,
-                margin,
-                slope,
-                self.eta,
-                self.gamma,
-                float(self.oja_step),
-                self.sketch_on_loss_only,
+                *shared,
                 REBASE_THRESHOLD,
             )
         else:
-            updated = kernels.sacog_step(
-                self._mean,
-                self._basis,
-                self._eigen,
-                self._rounds,
-                self._n_columns,
-                indices,
-                values,
-                sign,
-                margin,
-                slope,
-                self.eta,
-                self.gamma,
-                float(self.oja_step),
-                self.sketch_on_loss_only,
-            )
+            updated = kernels.sacog_step(self._mean, self._basis, *shared)
         self.n_updates += bool(updated)
 
     # ---- the array and steps paths: jitted runs whose spoilt round is undone ------------------

@@ -4,12 +4,11 @@ every ``clean_every`` arrivals (Ertekin 2009, sections 6.1-6.4)."""
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from imbalance_stream._numba import lasvm as core
 from imbalance_stream._numba import lasvm_gap as gap_core
+from imbalance_stream.base._docstrings import DOCS, fill_docs
 from imbalance_stream.base.validation import check_int, check_real
 
 from .lasvm import SupportVectorExpansion
@@ -28,8 +27,9 @@ REGIONS = ("left", "slope", "right")
 
 
 #: Docstring entries the chapter 6 family shares, each put in place of its ``%(name)s`` line by
-#: :func:`shared_docs`, so that ``help()``, the doctests and the docs site see each class's whole
-#: text (as ``density_ratio``'s ``PARAMETER_DOCS`` do for the detectors and re-weighters).
+#: :func:`shared_docs` (with the binary classifiers' entries of ``base._docstrings.DOCS``), so
+#: that ``help()``, the doctests and the docs site see each class's whole text (as
+#: ``density_ratio``'s ``PARAMETER_DOCS`` do for the detectors and re-weighters).
 SHARED_DOCS = {
     "gap_parameters": """\
     C
@@ -71,16 +71,17 @@ SHARED_DOCS = {
         Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
         loop stopped at its cap (D-LASVM-12).
 """,
+    "references": """\
+    Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
+    Imbalanced and Noisy Data. PhD thesis, The Pennsylvania State University, chapter 6.
+
+    Ertekin, S., Bottou, L., Giles, C. L. (2011). Nonconvex Online Support Vector Machines. IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 33(2).
+""",
 }
 
-_PLACEHOLDER = re.compile(r"^    %\((\w+)\)s\n", re.MULTILINE)
-
-
-def shared_docs(cls):
-    """Fill the ``%(name)s`` lines of ``cls``'s docstring from :data:`SHARED_DOCS`."""
-    if cls.__doc__:  # None under python -OO
-        cls.__doc__ = _PLACEHOLDER.sub(lambda match: SHARED_DOCS[match.group(1)], cls.__doc__)
-    return cls
+#: Fill the ``%(name)s`` lines of a class's docstring from :data:`SHARED_DOCS`.
+shared_docs = fill_docs({**DOCS, **SHARED_DOCS})
 
 
 def ramp_region(z: float, s: float) -> int:

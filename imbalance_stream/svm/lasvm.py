@@ -20,6 +20,7 @@ import numpy as np
 from imbalance_stream._numba import lasvm as core
 from imbalance_stream._numba.guard import all_finite
 from imbalance_stream.base import BinaryClassifier, capacity_for, check_label
+from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.binary import third_label
 from imbalance_stream.base.transaction import _parameters, copy_state, is_finite_state
 from imbalance_stream.base.validation import (
@@ -320,6 +321,7 @@ class SupportVectorExpansion(BinaryClassifier):
         return pairs
 
 
+@shared_docs
 class LASVM(SupportVectorExpansion):
     """LASVM: an online kernel SVM that reaches the batch SVM after one pass and a finishing step.
 
@@ -371,8 +373,7 @@ class LASVM(SupportVectorExpansion):
     class_weight
         ``{label: weight}``: the class's C is ``C * weight`` (1 for a label not given). Giving the
         rare class the imbalance ratio is the DC baseline of chapter 4.
-    positive
-        The rare label, +1 inside the model.
+    %(positive)s
     seed
         Seed of the shuffles of :meth:`learn_epochs`; ``learn_one`` draws no random numbers.
 

@@ -28,8 +28,7 @@ class LASVMG(GapSVM):
     ----------
     %(gap_parameters)s
     %(clean_parameters)s
-    positive
-        The rare label, +1 inside the model.
+    %(positive)s
 
     Attributes
     ----------
@@ -71,11 +70,7 @@ class LASVMG(GapSVM):
 
     References
     ----------
-    Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
-    Imbalanced and Noisy Data. PhD thesis, The Pennsylvania State University, chapter 6.
-
-    Ertekin, S., Bottou, L., Giles, C. L. (2011). Nonconvex Online Support Vector Machines. IEEE
-    Transactions on Pattern Analysis and Machine Intelligence 33(2).
+    %(references)s
 
     """
 

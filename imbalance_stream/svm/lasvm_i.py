@@ -41,8 +41,7 @@ class LASVMI(GapSVM):
         The filter applies to a sample once this many samples of its class have joined the
         model (the seeds of section 3.2.1; 0: from the first sample, as chapter 6 prints it;
         D-LASVM-49).
-    positive
-        The rare label, +1 inside the model.
+    %(positive)s
 
     Attributes
     ----------
@@ -76,11 +75,7 @@ class LASVMI(GapSVM):
 
     References
     ----------
-    Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
-    Imbalanced and Noisy Data. PhD thesis, The Pennsylvania State University, chapter 6.
-
-    Ertekin, S., Bottou, L., Giles, C. L. (2011). Nonconvex Online Support Vector Machines. IEEE
-    Transactions on Pattern Analysis and Machine Intelligence 33(2).
+    %(references)s
 
     """
 

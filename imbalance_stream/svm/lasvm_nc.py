@@ -33,8 +33,7 @@ class LASVMNC(GapSVM):
     min_support
         The Ramp applies once the model has more than this many support vectors (the thesis's
         S, not given; D-LASVM-15).
-    positive
-        The rare label, +1 inside the model.
+    %(positive)s
 
     Attributes
     ----------
@@ -67,11 +66,7 @@ class LASVMNC(GapSVM):
 
     References
     ----------
-    Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
-    Imbalanced and Noisy Data. PhD thesis, The Pennsylvania State University, chapter 6.
-
-    Ertekin, S., Bottou, L., Giles, C. L. (2011). Nonconvex Online Support Vector Machines. IEEE
-    Transactions on Pattern Analysis and Machine Intelligence 33(2).
+    %(references)s
 
     """
 
