@@ -17,6 +17,32 @@ from ._cost import CostRatio
 
 __all__ = ["ACOG"]
 
+#: The direct entries (:func:`~imbalance_stream._numba.linear.compiled_entry`) of the kernels
+#: of ``learn_one``'s usual round and of ``predict_proba_one``, ``(learn, proba)``, by the
+#: number of dimensions of the covariance (1: diagonal, 2: full), fetched at their first use.
+#: The model's own arrays always have the types they are compiled for: float64 and C-ordered
+#: (``__init__``, ``_grow``), writable (``__setstate__``), the mean a vector and the
+#: covariance a matrix exactly when the covariance is full.
+_ENTRIES: list[tuple | None] = [None, None, None]
+
+
+def _load_entries(ndim: int) -> tuple:
+    if ndim not in (1, 2):  # not a state ACOG makes: the entries would misread the array
+        raise TypeError(f"ACOG's covariance has {ndim} dimensions; 1 or 2 expected")
+    learn, proba = kernels.ACOG_ENTRY_TYPES["full" if ndim == 2 else "diag"]
+    if ndim == 2:
+        entries = (
+            kernels.compiled_entry(kernels.acog_full_learn, learn),
+            kernels.compiled_entry(kernels.proba_full, proba),
+        )
+    else:
+        entries = (
+            kernels.compiled_entry(kernels.acog_diag_learn, learn),
+            kernels.compiled_entry(kernels.proba_diag, proba),
+        )
+    _ENTRIES[ndim] = entries
+    return entries
+
 
 class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
     """Adaptive Cost-sensitive Online Gradient descent (ACOG).
@@ -134,20 +160,27 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
             super().learn_one(x, y)
             return
         features = self._features
-        indices, values, new = features.encode(x, grow=True)
+        indices, values, new = features.encode(x, True)
         if new or self._state_size < len(features.names) or not len(indices):
             super().learn_one(x, y)  # (the encoding is recalled, not done again)
             return
-        rho = math.nan if self.rho is None else float(self.rho)
-        if self.covariance == "full":
-            updated = kernels.acog_full_learn(
-                self._mean, self._cov, self._state_size, indices, values, sign,
-                self.loss == "I", rho, self._n_positive, self._n_negative, self.eta, self.gamma,
+        rho = self.rho
+        rho = math.nan if rho is None else float(rho)
+        cov, eta, gamma = self._cov, self.eta, self.gamma
+        full = cov.ndim == 2  # (the covariance's form, as the direct entry must know it)
+        if type(eta) is float and type(gamma) is float:  # the direct entry's argument types
+            learn = (_ENTRIES[cov.ndim] or _load_entries(cov.ndim))[0]
+        else:
+            learn = kernels.acog_full_learn if full else kernels.acog_diag_learn
+        if full:
+            updated = learn(
+                self._mean, cov, self._state_size, indices, values, sign, self.loss == "I", rho,
+                self._n_positive, self._n_negative, eta, gamma,
             )  # fmt: skip
         else:
-            updated = kernels.acog_diag_learn(
-                self._mean, self._cov, indices, values, sign, self.loss == "I", rho,
-                self._n_positive, self._n_negative, self.eta, self.gamma,
+            updated = learn(
+                self._mean, cov, indices, values, sign, self.loss == "I", rho,
+                self._n_positive, self._n_negative, eta, gamma,
             )  # fmt: skip
         if updated == kernels.REFUSED:  # nothing was written
             raise self._numerical_error()
@@ -156,6 +189,29 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         else:
             self._n_negative += 1
         self.n_updates += updated
+
+    def predict_proba_one(self, x: dict, **kwargs) -> dict:
+        # The base class's, with _proba written out to call the kernel's direct entry: this runs
+        # once per sample.
+        indices, values, _ = self._features.encode(x, False)
+        if self._state_size and len(indices):
+            cov = self._cov
+            p = (_ENTRIES[cov.ndim] or _load_entries(cov.ndim))[1](self._mean, cov, indices, values)
+        else:
+            p = 0.5  # nothing known of the sample (see _proba)
+        positive, negative = self.positive, self._negative
+        return {positive: p, (not positive) if negative is None else negative: 1.0 - p}
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        # The kernels' direct entries write the mean and the covariance in place without the
+        # dispatcher's check that they may be written (see compiled_entry); a pickle's
+        # out-of-band buffers can give read-only arrays: the model then holds copies (the same
+        # values, so the same pickle).
+        for name in ("_mean", "_cov"):
+            array = vars(self)[name]
+            if not array.flags.writeable:
+                setattr(self, name, array.copy())
 
     # ---- state --------------------------------------------------------------------------------
 
