@@ -68,6 +68,9 @@ except ImportError:  # pragma: no cover - depends on the build
 
 if _compiled is not None and getattr(_compiled, "MAX_ABS", None) != MAX_ABS_VALUE:
     _compiled = None  # a stale build, without the magnitude limit: rebuild it (setup.py)
+# The version tag of a dict (PEP 509), new at every change of its content, where the build has
+# it (CPython 3.10 to 3.13): the recall then keeps the sample itself, not a copy (see encode).
+_dict_version: Any = getattr(_compiled, "dict_version", None)
 
 _PLAIN_NUMBERS = frozenset((float, int))  # value types the fast path takes as they are
 
@@ -170,9 +173,10 @@ class FeatureSpace:
         if intercept:
             self.index[self.INTERCEPT] = 0
             self.names.append(self.INTERCEPT)
-        # the latest encoding, recalled by ``encode``: (a copy of the sample, names then,
-        # complete, indices, values, the sample itself)
-        self._last: tuple[dict, int, bool, np.ndarray, np.ndarray, dict] | None = None
+        # the latest encoding, recalled by ``encode``: (the sample then, names then, complete,
+        # indices, values, the sample's version tag, the sample), the sample then being the
+        # sample itself with its version tag, or a copy of it (tag None) without one
+        self._last: tuple[dict, int, bool, np.ndarray, np.ndarray, int | None, dict] | None = None
 
     def __getstate__(self):
         # The one-sample cache is a speed-up, not state: a pickled model does not carry it.
@@ -196,20 +200,25 @@ class FeatureSpace:
         if grow and len(x) + n_names > self.max_features:
             self._check_room(x)
         last = self._last
-        if last is not None and last[1] == n_names and (last[2] if grow else x is last[5]):
-            # The recall: the arrays of the previous call if ``x`` equals its sample and nothing
-            # was added since. Prequential evaluation encodes every sample twice, to predict and
-            # then to learn; this turns the second into a dict comparison (written here rather
-            # than in a method: it runs twice per sample). Learning compares any dict (a
-            # pipeline hands learn_one a new dict equal to the one it predicted), inference only
-            # the same object again: a sample to predict is new, and comparing it with the
-            # previous one (often as long, with the same first names) costs about a sixth of
-            # its encoding, for nothing. A cached encoding that dropped unknown names serves
-            # only inference (``grow=False``). Any doubt (a value that does not compare as a
-            # number) is a miss, which runs the full validation. The arrays are shared, so
-            # kernels must treat them as read-only, which they do.
+        if last is not None and last[1] == n_names and (last[2] if grow else x is last[6]):
+            # The recall: the arrays of the previous call if ``x`` equals its sample then and
+            # nothing was added since. Prequential evaluation encodes every sample twice, to
+            # predict and then to learn; this turns the second into a check of the dict's
+            # version tag when ``x`` is the same dict, unchanged, else into a dict comparison
+            # (written here rather than in a method: it runs twice per sample). Learning
+            # compares any dict (a pipeline hands learn_one a new dict equal to the one it
+            # predicted), inference only the same object again: a sample to predict is new,
+            # and comparing it with the previous one (often as long, with the same first names)
+            # costs about a sixth of its encoding, for nothing. A cached encoding that dropped
+            # unknown names serves only inference (``grow=False``). Any doubt (a value that
+            # does not compare as a number) is a miss, which runs the full validation. The
+            # arrays are shared, so kernels must treat them as read-only, which they do.
+            then, version = last[0], last[5]
             try:
-                same = last[0] == x
+                if version is None:  # ``then`` is a copy
+                    same = then == x
+                else:  # ``then`` is the sample itself, unchanged if its tag is
+                    same = _dict_version(then) == version and (then is x or then == x)
             except Exception:  # e.g. an array value, whose comparison has no truth value
                 same = False
             if same is True:
@@ -229,8 +238,19 @@ class FeatureSpace:
             return self._encode_checked(x, grow)
         if written < size:  # zeros dropped
             indices, array = indices[:written].copy(), array[:written].copy()
-        self._last = (dict(x), n_names, True, indices, array, x)
+        if _dict_version is None:
+            self._last = (dict(x), n_names, True, indices, array, None, x)
+        else:
+            self._last = (x, n_names, True, indices, array, _dict_version(x), x)
         return indices, array, []
+
+    def _remember(self, x: dict, n_names: int, complete: bool, indices, array) -> None:
+        """Keep the encoding of ``x`` for :meth:`encode` to recall (as ``encode`` does, inline,
+        on the common path)."""
+        if _dict_version is None:
+            self._last = (dict(x), n_names, complete, indices, array, None, x)
+        else:
+            self._last = (x, n_names, complete, indices, array, _dict_version(x), x)
 
     def _encode_known_floats(self, x: dict, n_names: int):
         """The common case without the compiled ``_encode`` module (which :meth:`encode` runs
@@ -244,7 +264,7 @@ class FeatureSpace:
         if encoded is None:
             return None
         indices, array = encoded
-        self._last = (dict(x), n_names, True, indices, array, x)
+        self._remember(x, n_names, True, indices, array)
         return indices, array, []
 
     def _encode_plain_python(self, x: dict):
@@ -309,7 +329,7 @@ class FeatureSpace:
         indices = np.array(columns, dtype=np.int64)
         array = np.array(values, dtype=np.float64)
         if not new:
-            self._last = (dict(x), len(self.names), not dropped, indices, array, x)
+            self._remember(x, len(self.names), not dropped, indices, array)
         return indices, array, new
 
     def _check_room(self, x: dict) -> None:

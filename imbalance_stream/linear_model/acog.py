@@ -24,6 +24,7 @@ __all__ = ["ACOG"]
 #: (``__init__``, ``_grow``), writable (``__setstate__``), the mean a vector and the
 #: covariance a matrix exactly when the covariance is full.
 _ENTRIES: list[tuple | None] = [None, None, None]
+_REFUSED = kernels.REFUSED
 
 
 def _load_entries(ndim: int) -> tuple:
@@ -167,12 +168,12 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         rho = self.rho
         rho = math.nan if rho is None else float(rho)
         cov, eta, gamma = self._cov, self.eta, self.gamma
-        full = cov.ndim == 2  # (the covariance's form, as the direct entry must know it)
+        ndim = cov.ndim  # (the covariance's form, as the direct entry must know it)
         if type(eta) is float and type(gamma) is float:  # the direct entry's argument types
-            learn = (_ENTRIES[cov.ndim] or _load_entries(cov.ndim))[0]
+            learn = (_ENTRIES[ndim] or _load_entries(ndim))[0]
         else:
-            learn = kernels.acog_full_learn if full else kernels.acog_diag_learn
-        if full:
+            learn = kernels.acog_full_learn if ndim == 2 else kernels.acog_diag_learn
+        if ndim == 2:
             updated = learn(
                 self._mean, cov, self._state_size, indices, values, sign, self.loss == "I", rho,
                 self._n_positive, self._n_negative, eta, gamma,
@@ -182,13 +183,14 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
                 self._mean, cov, indices, values, sign, self.loss == "I", rho,
                 self._n_positive, self._n_negative, eta, gamma,
             )  # fmt: skip
-        if updated == kernels.REFUSED:  # nothing was written
+        if updated == _REFUSED:  # nothing was written
             raise self._numerical_error()
         if sign > 0:
             self._n_positive += 1
         else:
             self._n_negative += 1
-        self.n_updates += updated
+        if updated:  # (UPDATED, 1; a round with no loss changes nothing)
+            self.n_updates += 1
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict:
         # The base class's, with _proba written out to call the kernel's direct entry: this runs
