@@ -17,32 +17,31 @@ from ._cost import CostRatio
 
 __all__ = ["ACOG"]
 
-#: The direct entries (:func:`~imbalance_stream._numba.linear.compiled_entry`) of the kernels
-#: of ``learn_one``'s usual round and of ``predict_proba_one``, ``(learn, proba)``, by the
-#: number of dimensions of the covariance (1: diagonal, 2: full), fetched at their first use.
-#: The model's own arrays always have the types they are compiled for: float64 and C-ordered
-#: (``__init__``, ``_grow``), writable (``__setstate__``), the mean a vector and the
-#: covariance a matrix exactly when the covariance is full.
-_ENTRIES: list[tuple | None] = [None, None, None]
+#: The direct entries (:func:`~imbalance_stream._numba.linear.compiled_entry`) of the kernel of
+#: ``learn_one``'s usual round and of ``predict_proba_one``'s, by the number of dimensions of
+#: the covariance (1: diagonal, 2: full), each fetched by :func:`_entry` at its first use. The
+#: model's own arrays always have the types they are compiled for: float64 and C-ordered
+#: (``__init__``, ``_grow``), writable (``__setstate__``), the mean a vector and the covariance
+#: a matrix exactly when the covariance is full.
+_learn_entries: list = [None, None, None]
+_proba_entries: list = [None, None, None]
 _REFUSED = kernels.REFUSED
 
 
-def _load_entries(ndim: int) -> tuple:
-    if ndim not in (1, 2):  # not a state ACOG makes: the entries would misread the array
+def _entry(learn: bool, ndim: int):
+    """Fetch the direct entry of the learning kernel (``learn``) or of the probability's for a
+    covariance of ``ndim`` dimensions into ``_learn_entries`` / ``_proba_entries``; return it."""
+    if ndim not in (1, 2):  # not a state ACOG makes: the entry would misread the array
         raise TypeError(f"ACOG's covariance has {ndim} dimensions; 1 or 2 expected")
-    learn, proba = kernels.ACOG_ENTRY_TYPES["full" if ndim == 2 else "diag"]
-    if ndim == 2:
-        entries = (
-            kernels.compiled_entry(kernels.acog_full_learn, learn),
-            kernels.compiled_entry(kernels.proba_full, proba),
-        )
+    full = ndim == 2
+    learn_types, proba_types = kernels.ACOG_ENTRY_TYPES["full" if full else "diag"]
+    if learn:
+        step = kernels.acog_full_learn if full else kernels.acog_diag_learn
+        found = _learn_entries[ndim] = kernels.compiled_entry(step, learn_types)
     else:
-        entries = (
-            kernels.compiled_entry(kernels.acog_diag_learn, learn),
-            kernels.compiled_entry(kernels.proba_diag, proba),
-        )
-    _ENTRIES[ndim] = entries
-    return entries
+        proba = kernels.proba_full if full else kernels.proba_diag
+        found = _proba_entries[ndim] = kernels.compiled_entry(proba, proba_types)
+    return found
 
 
 class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
@@ -170,7 +169,7 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         cov, eta, gamma = self._cov, self.eta, self.gamma
         ndim = cov.ndim  # (the covariance's form, as the direct entry must know it)
         if type(eta) is float and type(gamma) is float:  # the direct entry's argument types
-            learn = (_ENTRIES[ndim] or _load_entries(ndim))[0]
+            learn = _learn_entries[ndim] or _entry(True, ndim)
         else:
             learn = kernels.acog_full_learn if ndim == 2 else kernels.acog_diag_learn
         if ndim == 2:
@@ -198,7 +197,8 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         indices, values, _ = self._features.encode(x, False)
         if self._state_size and len(indices):
             cov = self._cov
-            p = (_ENTRIES[cov.ndim] or _load_entries(cov.ndim))[1](self._mean, cov, indices, values)
+            ndim = cov.ndim
+            p = (_proba_entries[ndim] or _entry(False, ndim))(self._mean, cov, indices, values)
         else:
             p = 0.5  # nothing known of the sample (see _proba)
         positive, negative = self.positive, self._negative
