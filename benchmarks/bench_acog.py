@@ -11,8 +11,9 @@
    work, the same results), for ACOG-diag, ACOG-full, SACOG and sparse SACOG.
 3. Where ACOG-diag's and ACOG-full's dict-path time goes: validating and encoding the dicts
    (``FeatureSpace.encode``, called twice per sample, to predict and to learn; the second call
-   recalls the first's arrays), the probability and learning kernels alone on ready arrays, and
-   the rest (labels, the calls).
+   recalls the first's arrays), the probability and learning kernels alone on ready arrays
+   (through their compiled entries, as the dict path calls them), and the rest (labels, the
+   calls).
 4. ACOG-full's array path against a plain jitted loop of the same arithmetic (no predictions, no
    finiteness pass): how far the replay is from the floor of its O(d^2) work.
 5. The same for SACOG and sparse SACOG (m = 5, loss II, rho estimated): a plain jitted loop of
@@ -215,6 +216,9 @@ def time_parts(covariance, model, dicts, labels) -> dict:
     for y in labels:
         sign(y)
     seconds["label check"] = time.process_time() - start
+    # the kernels as the dict path calls them: through their compiled entries (no dispatcher)
+    learn_types, proba_types = kernels.ACOG_ENTRY_TYPES[covariance]
+    proba = kernels.compiled_entry(proba, proba_types)
     mean, cov = model._mean, model._cov
     start = time.process_time()
     for idx, val in arrays:
@@ -224,11 +228,11 @@ def time_parts(covariance, model, dicts, labels) -> dict:
     nan = math.nan
     start = time.process_time()
     if covariance == "full":
-        learn = kernels.acog_full_learn
+        learn = kernels.compiled_entry(kernels.acog_full_learn, learn_types)
         for (idx, val), y in zip(arrays, labels):
             learn(mean, cov, size, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
     else:
-        learn = kernels.acog_diag_learn
+        learn = kernels.compiled_entry(kernels.acog_diag_learn, learn_types)
         for (idx, val), y in zip(arrays, labels):
             learn(mean, cov, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
     seconds["learning kernel"] = time.process_time() - start
@@ -236,18 +240,26 @@ def time_parts(covariance, model, dicts, labels) -> dict:
     for (idx, val), y in zip(arrays, labels):
         empty_call_4(mean, cov, idx, val)
         empty_call_11(mean, cov, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
-    seconds["of which: two empty jitted calls"] = time.process_time() - start
+    seconds["(two empty jitted calls, dispatcher)"] = time.process_time() - start
+    empty_4 = kernels.compiled_entry(empty_call_4, learn_types[:2] + learn_types[-9:-7])
+    empty_11 = kernels.compiled_entry(empty_call_11, learn_types[:2] + learn_types[-9:])
+    start = time.process_time()
+    for (idx, val), y in zip(arrays, labels):
+        empty_4(mean, cov, idx, val)
+        empty_11(mean, cov, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
+    seconds["(the same, compiled entries)"] = time.process_time() - start
     return seconds
 
 
 def breakdown(covariance, dicts, labels, repeats):
     """Section 3: where ACOG's dict-path microseconds go, each part timed alone over the same
     samples (medians of ``repeats``): the two encodings (the second recalls the first), the label
-    check, the two kernels on ready arrays (the probability; the learning round, which counts
-    the label and steps in one call, with no snapshot on the usual round) and what calling two
-    empty jitted functions with the same arguments costs, and the rest (calls and attribute
-    traffic); then the floor of the dict path, the encodings and the kernels alone, against
-    River's LogisticRegression timed in the same repetitions."""
+    check, the two kernels on ready arrays through their compiled entries, as the dict path
+    calls them (the probability; the learning round, which counts the label and steps in one
+    call, with no snapshot on the usual round), what calling two empty jitted functions with
+    the same arguments costs through the dispatcher and through compiled entries, and the rest
+    (calls and attribute traffic); then the floor of the dict path, the encodings and the
+    kernels alone, against River's LogisticRegression timed in the same repetitions."""
     n = len(dicts)
     model = ACOG(loss="II", covariance=covariance)
     time_dict_pass(model, dicts, labels)

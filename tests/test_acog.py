@@ -274,3 +274,44 @@ def test_the_one_call_round_is_the_transaction_s_round(stream, config, intercept
         del general.__dict__["_known_sign"]  # (pickled as the other)
         reference.append((outcome, pickle.dumps(general)))
     assert steps == reference
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+def test_the_direct_entries_give_the_dispatcher_s_bits(covariance):
+    """The usual round and the probability call the kernels' compiled entries when ``eta`` and
+    ``gamma`` are floats, the dispatcher otherwise (np.float64 here, typed the same): the same
+    machine code, so the same probabilities and states, bit for bit."""
+    X, y = agrawal_stream(400)
+    direct = ACOG(covariance=covariance, eta=0.5, gamma=2.0)
+    dispatched = ACOG(covariance=covariance, eta=np.float64(0.5), gamma=np.float64(2.0))
+    for row, label in zip(X, y):
+        x = {f"x{j}": float(v) for j, v in enumerate(row) if v}
+        assert direct.predict_proba_one(x) == dispatched.predict_proba_one(x)
+        direct.learn_one(x, label > 0)
+        dispatched.learn_one(x, label > 0)
+    assert direct.n_updates == dispatched.n_updates > 0
+    assert direct._mean.tobytes() == dispatched._mean.tobytes()
+    assert direct._cov.tobytes() == dispatched._cov.tobytes()
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+def test_a_model_unpickled_over_read_only_buffers_learns_into_its_own_arrays(covariance):
+    """The direct entries write the state without the dispatcher's check that it may be
+    written: a model unpickled over read-only out-of-band buffers holds writable copies, learns
+    as an ordinary copy does and leaves the buffers as they were."""
+    model = ACOG(covariance=covariance)
+    for j in range(6):
+        model.learn_one({"a": 1.0 - j, "b": 0.5 * j}, j % 2 == 0)
+    buffers: list = []
+    data = pickle.dumps(model, protocol=5, buffer_callback=buffers.append)
+    frozen = [bytes(buffer.raw()) for buffer in buffers]
+    assert frozen  # the arrays did go out of band
+    clone = pickle.loads(data, buffers=frozen)
+    ordinary = pickle.loads(pickle.dumps(model))
+    for j in range(6):
+        x = {"a": 0.3 * j, "b": -1.0}
+        assert clone.predict_proba_one(x) == ordinary.predict_proba_one(x)
+        clone.learn_one(x, j % 3 == 0)
+        ordinary.learn_one(x, j % 3 == 0)
+        assert pickle.dumps(clone) == pickle.dumps(ordinary)
+    assert frozen == [bytes(buffer.raw()) for buffer in buffers]

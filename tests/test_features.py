@@ -110,6 +110,43 @@ def test_a_repeated_sample_is_recalled_only_while_it_is_equal_and_the_space_unch
         space.encode(x, grow=False)
 
 
+@pytest.mark.parametrize("tagged", [True, False], ids=["version tag", "copy"])
+def test_the_recall_serves_the_same_dict_unchanged_or_for_learning_an_equal_one(
+    monkeypatch, tagged
+):
+    """The recall keeps the sample and its dict version tag where the compiled module reads it,
+    else a copy; either way a dict changed since (even back to equal values) is encoded anew,
+    and what any call returns is what a fresh encoding gives."""
+    if tagged and features_module._dict_version is None:
+        pytest.skip("no dict version tag in this build or this Python")
+    if not tagged:
+        monkeypatch.setattr(features_module, "_dict_version", None)
+    space = FeatureSpace()
+    x = {"a": 1.0, "b": 2.0}
+    space.commit(space.encode(x, grow=True)[2])
+    first = space.encode(x, grow=False)
+    assert space.encode(x, grow=True)[0] is first[0]  # the same dict, unchanged: recalled
+    assert space.encode(x, grow=False)[0] is first[0]
+    assert space.encode(dict(x), grow=True)[0] is first[0]  # learning: an equal dict too
+    assert space.encode(dict(x), grow=False)[0] is not first[0]  # inference: the same dict only
+    x = {"a": 1.0, "b": 2.0}
+    space.encode(x, grow=False)
+    x["a"] = 3.0
+    assert space.encode(x, grow=True)[1].tolist() == [3.0, 2.0]
+    space.encode(x, grow=False)
+    x["a"] = 1.0
+    x["a"] = 3.0  # changed and back: encoded anew, the same values
+    assert space.encode(x, grow=True)[1].tolist() == [3.0, 2.0]
+    space.encode(x, grow=False)
+    x["a"] = 7.0  # the sample then changes: an equal dict to it then, and to it now
+    assert space.encode({"a": 3.0, "b": 2.0}, grow=True)[1].tolist() == [3.0, 2.0]
+    space.encode(x, grow=False)
+    x["b"] = 5.0
+    assert space.encode({"a": 7.0, "b": 5.0}, grow=True)[1].tolist() == [7.0, 5.0]
+    del x["b"]
+    assert space.encode(x, grow=True)[1].tolist() == [7.0]
+
+
 def test_an_encoding_that_dropped_unknown_names_never_serves_learning():
     space = FeatureSpace()
     space.commit(["a"])

@@ -55,6 +55,11 @@ KERNEL_MAX_FEATURES = 65_536
 
 _EMPTY_IDX = np.empty(0, dtype=np.int64)
 _EMPTY_VAL = np.empty(0, dtype=np.float64)
+# np.empty with a dtype instance, positionally: a third cheaper than ``dtype=np.int64`` (which
+# numpy converts on every call), and ``encode`` allocates two arrays per sample.
+_empty = np.empty
+_INT64 = np.dtype(np.int64)
+_FLOAT64 = np.dtype(np.float64)
 _compiled: Any
 try:  # the compiled fast path of FeatureSpace.encode (optional, see setup.py)
     from . import _encode as _compiled  # type: ignore[attr-defined,no-redef]  # built by setup.py
@@ -63,6 +68,9 @@ except ImportError:  # pragma: no cover - depends on the build
 
 if _compiled is not None and getattr(_compiled, "MAX_ABS", None) != MAX_ABS_VALUE:
     _compiled = None  # a stale build, without the magnitude limit: rebuild it (setup.py)
+# The version tag of a dict (PEP 509), new at every change of its content, where the build has
+# it (CPython 3.10 to 3.13): the recall then keeps the sample itself, not a copy (see encode).
+_dict_version: Any = getattr(_compiled, "dict_version", None)
 
 _PLAIN_NUMBERS = frozenset((float, int))  # value types the fast path takes as they are
 
@@ -165,9 +173,10 @@ class FeatureSpace:
         if intercept:
             self.index[self.INTERCEPT] = 0
             self.names.append(self.INTERCEPT)
-        # the latest encoding, recalled by ``encode``: (sample, names then, complete, indices,
-        # values)
-        self._last: tuple[dict, int, bool, np.ndarray, np.ndarray] | None = None
+        # the latest encoding, recalled by ``encode``: (the sample then, names then, complete,
+        # indices, values, the sample's version tag, the sample), the sample then being the
+        # sample itself with its version tag, or a copy of it (tag None) without one
+        self._last: tuple[dict, int, bool, np.ndarray, np.ndarray, int | None, dict] | None = None
 
     def __getstate__(self):
         # The one-sample cache is a speed-up, not state: a pickled model does not carry it.
@@ -191,49 +200,75 @@ class FeatureSpace:
         if grow and len(x) + n_names > self.max_features:
             self._check_room(x)
         last = self._last
-        if last is not None and last[1] == n_names and (last[2] or not grow):
-            # The recall: the arrays of the previous call if ``x`` equals its sample and nothing
-            # was added since. Prequential evaluation encodes every sample twice, to predict and
-            # then to learn; this turns the second into a dict comparison (written here rather
-            # than in a method: it runs twice per sample). A cached encoding that dropped unknown
-            # names serves only inference (``grow=False``). Any doubt (a value that does not
-            # compare as a number) is a miss, which runs the full validation. The arrays are
-            # shared, so kernels must treat them as read-only, which they do.
+        if last is not None and last[1] == n_names and (last[2] if grow else x is last[6]):
+            # The recall: the arrays of the previous call if ``x`` equals its sample then and
+            # nothing was added since. Prequential evaluation encodes every sample twice, to
+            # predict and then to learn; this turns the second into a check of the dict's
+            # version tag when ``x`` is the same dict, unchanged, else into a dict comparison
+            # (written here rather than in a method: it runs twice per sample). Learning
+            # compares any dict (a pipeline hands learn_one a new dict equal to the one it
+            # predicted), inference only the same object again: a sample to predict is new,
+            # and comparing it with the previous one (often as long, with the same first names)
+            # costs about a sixth of its encoding, for nothing. A cached encoding that dropped
+            # unknown names serves only inference (``grow=False``). Any doubt (a value that
+            # does not compare as a number) is a miss, which runs the full validation. The
+            # arrays are shared, so kernels must treat them as read-only, which they do.
+            then, version = last[0], last[5]
             try:
-                same = last[0] == x
+                if version is None:  # ``then`` is a copy
+                    same = then == x
+                else:  # ``then`` is the sample itself, unchanged if its tag is
+                    same = _dict_version(then) == version and (then is x or then == x)
             except Exception:  # e.g. an array value, whose comparison has no truth value
                 same = False
             if same is True:
                 return last[3], last[4], []
-        return self._encode_known_floats(x, n_names) or self._encode_checked(x, grow)
+        if _compiled is None:
+            return self._encode_known_floats(x, n_names) or self._encode_checked(x, grow)
+        # The common case (every name of a non-zero value known, every value a finite float or
+        # int) in one pass of the compiled module; it declines (-1) anything else, which
+        # _encode_checked then decides, naming the culprit. Written out here rather than in a
+        # method: it runs once per sample.
+        intercept = self.intercept
+        size = len(x) + intercept
+        indices = _empty(size, _INT64)
+        array = _empty(size, _FLOAT64)
+        written = _compiled.encode_plain(x, self.index, indices, array, intercept)
+        if written < 0:
+            return self._encode_checked(x, grow)
+        if written < size:  # zeros dropped
+            indices, array = indices[:written].copy(), array[:written].copy()
+        if _dict_version is None:
+            self._last = (dict(x), n_names, True, indices, array, None, x)
+        else:
+            self._last = (x, n_names, True, indices, array, _dict_version(x), x)
+        return indices, array, []
+
+    def _remember(self, x: dict, n_names: int, complete: bool, indices, array) -> None:
+        """Keep the encoding of ``x`` for :meth:`encode` to recall (as ``encode`` does, inline,
+        on the common path)."""
+        if _dict_version is None:
+            self._last = (dict(x), n_names, complete, indices, array, None, x)
+        else:
+            self._last = (x, n_names, complete, indices, array, _dict_version(x), x)
 
     def _encode_known_floats(self, x: dict, n_names: int):
-        """The common case: every name of a non-zero value known, every value a finite ``float``
-        or ``int`` (zeros dropped, in the compiled module). Anything else (a new or unknown name,
-        another type, NaN or an infinity, a zero without the compiled module) returns None and
-        goes through :meth:`_encode_checked`, which decides and names the culprit. The compiled
-        ``_encode`` module does this in one pass; without it, C-level builtins do. All paths give
-        identical arrays (``tests/test_features.py``).
+        """The common case without the compiled ``_encode`` module (which :meth:`encode` runs
+        when built): every name of a non-zero value known, every value a finite ``float`` or
+        ``int``, in C-level builtins. Anything else (a new or unknown name, another type, NaN or
+        an infinity, a zero) returns None and goes through :meth:`_encode_checked`, which
+        decides and names the culprit. All paths give identical arrays
+        (``tests/test_features.py``).
         """
-        if _compiled is not None:
-            size = len(x) + self.intercept
-            indices = np.empty(size, dtype=np.int64)
-            array = np.empty(size, dtype=np.float64)
-            written = _compiled.encode_plain(x, self.index, indices, array, self.intercept)
-            if written < 0:
-                return None
-            if written < size:  # zeros dropped
-                indices, array = indices[:written].copy(), array[:written].copy()
-        else:
-            encoded = self._encode_plain_python(x)
-            if encoded is None:
-                return None
-            indices, array = encoded
-        self._last = (dict(x), n_names, True, indices, array)
+        encoded = self._encode_plain_python(x)
+        if encoded is None:
+            return None
+        indices, array = encoded
+        self._remember(x, n_names, True, indices, array)
         return indices, array, []
 
     def _encode_plain_python(self, x: dict):
-        """:meth:`_encode_known_floats` without the compiled module."""
+        """The arrays of :meth:`_encode_known_floats`, or None for a sample it declines."""
         n_values = len(x)
         values: Any = x.values()  # then a chain with the intercept
         try:
@@ -294,7 +329,7 @@ class FeatureSpace:
         indices = np.array(columns, dtype=np.int64)
         array = np.array(values, dtype=np.float64)
         if not new:
-            self._last = (dict(x), len(self.names), not dropped, indices, array)
+            self._remember(x, len(self.names), not dropped, indices, array)
         return indices, array, new
 
     def _check_room(self, x: dict) -> None:

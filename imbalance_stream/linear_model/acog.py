@@ -17,6 +17,32 @@ from ._cost import CostRatio
 
 __all__ = ["ACOG"]
 
+#: The direct entries (:func:`~imbalance_stream._numba.linear.compiled_entry`) of the kernel of
+#: ``learn_one``'s usual round and of ``predict_proba_one``'s, by the number of dimensions of
+#: the covariance (1: diagonal, 2: full), each fetched by :func:`_entry` at its first use. The
+#: model's own arrays always have the types they are compiled for: float64 and C-ordered
+#: (``__init__``, ``_grow``), writable (``__setstate__``), the mean a vector and the covariance
+#: a matrix exactly when the covariance is full.
+_learn_entries: list = [None, None, None]
+_proba_entries: list = [None, None, None]
+_REFUSED = kernels.REFUSED
+
+
+def _entry(learn: bool, ndim: int):
+    """Fetch the direct entry of the learning kernel (``learn``) or of the probability's for a
+    covariance of ``ndim`` dimensions into ``_learn_entries`` / ``_proba_entries``; return it."""
+    if ndim not in (1, 2):  # not a state ACOG makes: the entry would misread the array
+        raise TypeError(f"ACOG's covariance has {ndim} dimensions; 1 or 2 expected")
+    full = ndim == 2
+    learn_types, proba_types = kernels.ACOG_ENTRY_TYPES["full" if full else "diag"]
+    if learn:
+        step = kernels.acog_full_learn if full else kernels.acog_diag_learn
+        found = _learn_entries[ndim] = kernels.compiled_entry(step, learn_types)
+    else:
+        proba = kernels.proba_full if full else kernels.proba_diag
+        found = _proba_entries[ndim] = kernels.compiled_entry(proba, proba_types)
+    return found
+
 
 class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
     """Adaptive Cost-sensitive Online Gradient descent (ACOG).
@@ -134,28 +160,60 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
             super().learn_one(x, y)
             return
         features = self._features
-        indices, values, new = features.encode(x, grow=True)
+        indices, values, new = features.encode(x, True)
         if new or self._state_size < len(features.names) or not len(indices):
             super().learn_one(x, y)  # (the encoding is recalled, not done again)
             return
-        rho = math.nan if self.rho is None else float(self.rho)
-        if self.covariance == "full":
-            updated = kernels.acog_full_learn(
-                self._mean, self._cov, self._state_size, indices, values, sign,
-                self.loss == "I", rho, self._n_positive, self._n_negative, self.eta, self.gamma,
+        rho = self.rho
+        rho = math.nan if rho is None else float(rho)
+        cov, eta, gamma = self._cov, self.eta, self.gamma
+        ndim = cov.ndim  # (the covariance's form, as the direct entry must know it)
+        if type(eta) is float and type(gamma) is float:  # the direct entry's argument types
+            learn = _learn_entries[ndim] or _entry(True, ndim)
+        else:
+            learn = kernels.acog_full_learn if ndim == 2 else kernels.acog_diag_learn
+        if ndim == 2:
+            updated = learn(
+                self._mean, cov, self._state_size, indices, values, sign, self.loss == "I", rho,
+                self._n_positive, self._n_negative, eta, gamma,
             )  # fmt: skip
         else:
-            updated = kernels.acog_diag_learn(
-                self._mean, self._cov, indices, values, sign, self.loss == "I", rho,
-                self._n_positive, self._n_negative, self.eta, self.gamma,
+            updated = learn(
+                self._mean, cov, indices, values, sign, self.loss == "I", rho,
+                self._n_positive, self._n_negative, eta, gamma,
             )  # fmt: skip
-        if updated == kernels.REFUSED:  # nothing was written
+        if updated == _REFUSED:  # nothing was written
             raise self._numerical_error()
         if sign > 0:
             self._n_positive += 1
         else:
             self._n_negative += 1
-        self.n_updates += updated
+        if updated:  # (UPDATED, 1; a round with no loss changes nothing)
+            self.n_updates += 1
+
+    def predict_proba_one(self, x: dict, **kwargs) -> dict:
+        # The base class's, with _proba written out to call the kernel's direct entry: this runs
+        # once per sample.
+        indices, values, _ = self._features.encode(x, False)
+        if self._state_size and len(indices):
+            cov = self._cov
+            ndim = cov.ndim
+            p = (_proba_entries[ndim] or _entry(False, ndim))(self._mean, cov, indices, values)
+        else:
+            p = 0.5  # nothing known of the sample (see _proba)
+        positive, negative = self.positive, self._negative
+        return {positive: p, (not positive) if negative is None else negative: 1.0 - p}
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        # The kernels' direct entries write the mean and the covariance in place without the
+        # dispatcher's check that they may be written (see compiled_entry); a pickle's
+        # out-of-band buffers can give read-only arrays: the model then holds copies (the same
+        # values, so the same pickle).
+        for name in ("_mean", "_cov"):
+            array = vars(self)[name]
+            if not array.flags.writeable:
+                setattr(self, name, array.copy())
 
     # ---- state --------------------------------------------------------------------------------
 
