@@ -17,6 +17,7 @@ from replay_helpers import replay_scenario
 from river import datasets
 
 from imbalance_stream.base import InvalidFeature, NumericalError, UnknownLabel
+from imbalance_stream.base.labels import CodedLabels
 from imbalance_stream.linear_model import (
     ACOG,
     AROW,
@@ -132,11 +133,17 @@ def _schedule(seed, n=120, d=5, third=False, huge=False, scale=1.0):
     st.booleans(),
     st.integers(0, 3),
     st.sampled_from([1.0, 1e3]),
+    st.booleans(),
 )
-def test_the_steps_path_is_the_dict_path_bit_for_bit(config, seed, third, huge, warm, scale):
-    """(Values of 1e3 make sparse SACOG re-base its sketch at almost every round.)"""
+def test_the_steps_path_is_the_dict_path_bit_for_bit(config, seed, third, huge, warm, scale, coded):
+    """(Values of 1e3 make sparse SACOG re-base its sketch at almost every round. ``coded``:
+    the run's labels given as a replay gives them, codes into a table.)"""
     kind, params = config
     rows, names, learn, labels = _schedule(seed, third=third, huge=huge, scale=scale)
+    run_labels = labels
+    if coded:
+        table = list(dict.fromkeys(labels))
+        run_labels = CodedLabels(np.array([table.index(y) for y in labels]), table)
     slow = kind(positive="fraud", **params)
     fast = kind(positive="fraud", **params)
     for model in (slow, fast):  # some history through the dict path first (or none)
@@ -146,7 +153,7 @@ def test_the_steps_path_is_the_dict_path_bit_for_bit(config, seed, third, huge, 
     expected = _dict_steps(slow, rows, names, learn, labels)
     # (compared as text: with eta = 1e308, PAUM's finite weights can make both paths' scores
     # inf - inf, a NaN probability that == would call unequal to itself)
-    assert repr(_steps(fast, rows, names, learn, labels)) == repr(expected)
+    assert repr(_steps(fast, rows, names, learn, run_labels)) == repr(expected)
     assert pickle.dumps(fast) == pickle.dumps(slow)
 
 

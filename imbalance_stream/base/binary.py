@@ -30,6 +30,7 @@ from imbalance_stream._numba.stream import N_STATE as _N_STATE
 from .features import MAX_ABS_VALUE, MAX_FEATURES, FeatureSpace, FeatureSpaceFull
 from .labels import (
     PLAIN_LABELS,
+    CodedLabels,
     UnknownLabel,
     check_label,
     check_label_for,
@@ -460,12 +461,19 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
         steps = np.flatnonzero(learn[:limit])
         if negative is not None:
             # the usual case, at once: every label learned is one of the two already known
-            learned = [labels[t] for t in steps.tolist()]
+            if isinstance(labels, CodedLabels):  # each distinct label checked once
+                codes = labels.codes[steps]
+                used = np.unique(codes)
+                learned = [labels.table[code] for code in used.tolist()]
+                at = np.searchsorted(used, codes)
+            else:
+                learned = [labels[t] for t in steps.tolist()]
+                at = slice(None)
             if set(map(type, learned)) <= PLAIN_LABELS and set(learned) <= {positive, negative}:
                 is_positive = np.fromiter(
                     map(operator.eq, learned, itertools.repeat(positive)), bool, len(learned)
                 )
-                signs[steps] = np.where(is_positive, 1.0, -1.0)
+                signs[steps] = np.where(is_positive[at], 1.0, -1.0)
                 return signs, limit, adopted_at, adopted
         non_empty = self.intercept or None
         for t in steps.tolist():

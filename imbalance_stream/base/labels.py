@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Sequence
 
+import numpy as np
 from river import base
 
 from .composition import last_step
 from .validation import InvalidParameter
 
 __all__ = [
+    "CodedLabels",
     "UnknownLabel",
     "check_label",
     "check_label_for",
@@ -25,6 +28,27 @@ __all__ = [
 class UnknownLabel(ValueError):
     """A label that a model cannot take: a third label of a binary model, or a value that is no
     class label at all (None, NaN, an infinite number, an array or another unhashable value)."""
+
+
+class CodedLabels(Sequence):
+    """Labels given as codes into a table: ``labels[t]`` is ``table[codes[t]]``. A replay's
+    labels come this way (each row's code into the log's labels), so that
+    :meth:`~imbalance_stream.base.BinaryClassifier.run_steps` checks each distinct label once
+    rather than each of a million steps' labels."""
+
+    __slots__ = ("codes", "table")
+
+    def __init__(self, codes: np.ndarray, table: Sequence):
+        self.codes = codes
+        self.table = table
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, t):
+        if isinstance(t, slice):
+            return CodedLabels(self.codes[t], self.table)
+        return self.table[self.codes[t]]
 
 
 #: What :func:`check_label` accepts, said in each of its refusals.

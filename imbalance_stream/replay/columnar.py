@@ -26,6 +26,7 @@ import copy
 
 import numpy as np
 
+from imbalance_stream.base.labels import CodedLabels
 from imbalance_stream.evaluate.delayed import answer_order, interleave
 
 from .arrow_log import ArrowLog, columnar_reader_fits
@@ -216,8 +217,7 @@ class ColumnarCell:
         ones), or None (the models as before) when a model would refuse a step."""
         rows = pool.x[steps]
         codes = np.where(learn, pool.codes[steps], -1)
-        label_of = np.array([*self.blocks.labels, None], dtype=object)
-        labels = label_of[codes].tolist()
+        labels = CodedLabels(codes, [*self.blocks.labels, None])  # (code -1: none)
         before = [copy.deepcopy(model) for model in self.models]
         out = []
         for model in self.models:
