@@ -4,8 +4,10 @@ number of partitions gives exactly the tracks (and curve rows) of one cell foldi
 
 from __future__ import annotations
 
+import collections
 import pickle
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from river import metrics
@@ -120,3 +122,23 @@ def test_folding_partitions_in_the_merge_equals_one_fold(tmp_path_factory, drawn
 def _by_seq(drawn, records):
     """The drawn event of each answer record (its entity decides its partition)."""
     return [drawn[seq] for _, seq, *_ in records]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), max_size=40),
+    st.permutations([True, 1, "fraud", 0.0]),
+    st.permutations([False, 1.0, "ok"]),
+)
+def test_coded_pairs_are_counted_as_a_counter_counts_the_labels(codes, label_table, guess_table):
+    """Pairs of codes counted with numpy: the same counts, keys and order as a ``Counter`` of
+    the labels (True, 1 and 1.0 are one key there, the first one's)."""
+    from imbalance_stream.base.labels import CodedLabels
+    from imbalance_stream.replay.tracking import _pair_counts
+
+    ys = CodedLabels(np.array([y for y, _ in codes], dtype=np.int64), list(label_table))
+    guesses = CodedLabels(np.array([g for _, g in codes], dtype=np.int64), list(guess_table))
+    expected = collections.Counter(zip(list(ys), list(guesses)))
+    got = _pair_counts(ys, guesses)
+    assert list(got.items()) == list(expected.items())
+    assert [tuple(map(type, key)) for key in got] == [tuple(map(type, key)) for key in expected]

@@ -32,9 +32,10 @@ class UnknownLabel(ValueError):
 
 class CodedLabels(Sequence):
     """Labels given as codes into a table: ``labels[t]`` is ``table[codes[t]]``. A replay's
-    labels come this way (each row's code into the log's labels), so that
+    labels come this way (each row's code into the log's labels, each model's prediction's into
+    the labels it can predict), so that
     :meth:`~imbalance_stream.base.BinaryClassifier.run_steps` checks each distinct label once
-    rather than each of a million steps' labels."""
+    rather than each of a million steps' labels, and the metrics count pairs of codes."""
 
     __slots__ = ("codes", "table")
 
@@ -49,6 +50,9 @@ class CodedLabels(Sequence):
         if isinstance(t, slice):
             return CodedLabels(self.codes[t], self.table)
         return self.table[self.codes[t]]
+
+    def __iter__(self):
+        return map(self.table.__getitem__, self.codes.tolist())
 
 
 #: What :func:`check_label` accepts, said in each of its refusals.

@@ -309,18 +309,17 @@ class ColumnarCell:
     def _score(self, pool, seqs, preds, answered) -> None:
         """Each learned label reaches its metrics, in the order the labels arrive (the curve rows
         of one label in the order of the models, as the row-by-row replay writes them)."""
-        labels = self.blocks.labels
-        ys = [labels[code] for code in pool.codes[answered].tolist()]
+        ys = CodedLabels(pool.codes[answered], self.blocks.labels)
         label_times = pool.label_times[answered].tolist()
         times = pool.times[answered].tolist()
         answered_seqs = seqs[answered].tolist()
         order = range(len(ys))  # every model learns every label: one order for all
         due = {}
         for j, pred in enumerate(preds):
-            guesses = np.array([self.models[j].positive, *self.negatives], dtype=object)
+            guesses = [self.models[j].positive, *self.negatives]
             guess_at = np.where(pred.is_positive[answered], 0, 1 + pred.negative[answered])
             due[j] = (
-                order, label_times, answered_seqs, times, ys, guesses[guess_at].tolist(),
+                order, label_times, answered_seqs, times, ys, CodedLabels(guess_at, guesses),
                 lambda j=j, pred=pred: self._taken(j, pred, answered),
             )  # fmt: skip
         self.loop.cur.rows(fold_labels(self.state.tracks, self.loop.make_metrics, due))

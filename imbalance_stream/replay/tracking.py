@@ -13,8 +13,11 @@ from __future__ import annotations
 import collections
 from collections.abc import Callable, Iterator, Sequence
 
+import numpy as np
 from river.metrics.base import BinaryMetric, ClassificationMetric
 from river.metrics.confusion import ConfusionMatrix
+
+from imbalance_stream.base.labels import CodedLabels
 
 __all__ = ["CurveRow", "DueLabels", "MetricTrack", "fold_labels", "foldable", "update_metrics"]
 
@@ -56,8 +59,20 @@ def _add_pairs(metrics: dict, counts: dict) -> None:
 
 
 def _pair_counts(ys, predictions) -> dict:
-    """``{(label, prediction): count}`` in the order the pairs first come."""
-    return collections.Counter(zip(ys, predictions))
+    """``{(label, prediction): count}`` in the order the pairs first come (pairs that are equal
+    counted as one, the first one's key kept, as a ``Counter`` counts them); labels given as
+    :class:`~imbalance_stream.base.labels.CodedLabels` are counted as pairs of codes."""
+    if not (isinstance(ys, CodedLabels) and isinstance(predictions, CodedLabels)):
+        return collections.Counter(zip(ys, predictions))
+    width = len(predictions.table)
+    pairs = ys.codes.astype(np.int64) * width + predictions.codes
+    found, first, n = np.unique(pairs, return_index=True, return_counts=True)
+    order = np.argsort(first, kind="stable")
+    counts: dict = {}
+    for pair, count in zip(found[order].tolist(), n[order].tolist()):
+        key = (ys.table[pair // width], predictions.table[pair % width])
+        counts[key] = counts.get(key, 0) + count
+    return counts
 
 
 def metric_values(metrics: dict) -> Iterator[tuple[str, str]]:
