@@ -12,6 +12,7 @@ from .guard import EXPONENT_BITS
 
 __all__ = [
     "ACOG_ENTRY_TYPES",
+    "BOUND_UNKNOWN",
     "DOWNDATE_SAFE",
     "NO_UPDATE",
     "REFUSED",
@@ -161,6 +162,9 @@ def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
 #: downdate's largest product reach before it checks the downdate's values one by one: a new
 #: value is then at most 2^1021 in magnitude (see there), far from float64's 2^1024.
 DOWNDATE_SAFE = 2.0**1020
+#: A bound of :func:`acog_full_step_bounded` that proves nothing (the largest float: finite, so
+#: that a model's state stays finite, and above :data:`DOWNDATE_SAFE`): not known yet.
+BOUND_UNKNOWN = 1.7976931348623157e308
 
 
 @njit(cache=True)
@@ -168,9 +172,10 @@ def acog_full_step_bounded(mean, cov, n, indices, values, y, margin, slope, eta,
     """:func:`acog_full_step`, its arithmetic and its refusals, with one pass over the
     covariance instead of two where a bound proves the downdate finite.
 
-    ``bound[0]`` is at least the magnitude of every entry of ``cov`` (the whole array: its
-    spare capacity holds the prior, 0 and 1, which a growth brings into the leading block), or
-    NaN when unknown; the step keeps it so. The downdate writes
+    ``bound[0]``, when at most :data:`DOWNDATE_SAFE`, is at least the magnitude of every
+    entry of ``cov`` (the whole array: its spare capacity holds the prior, 0 and 1, which a
+    growth brings into the leading block); a larger value (:data:`BOUND_UNKNOWN` when not
+    known) proves nothing. The step keeps it so. The downdate writes
     ``fl(cov[i, j] - fl(s_i u_j))`` with ``s_i = fl(u_i / (gamma + v))``. With ``P =
     fl(max |s_i| max |u_j|)`` (every ``s_i`` and ``u_j`` finite), rounding being monotone,
     ``|fl(s_i u_j)| <= P`` and the new value is at most ``fl(bound + P)`` in magnitude; when
@@ -180,10 +185,10 @@ def acog_full_step_bounded(mean, cov, n, indices, values, y, margin, slope, eta,
     ``fl(bound + P)`` (the entries it does not write are within the old one). Otherwise (a
     huge or unknown bound, a huge product) it runs that pass first, as
     :func:`acog_full_step` does, and after a write takes the bound from the covariance itself
-    (at least 1, the prior's: the largest magnitude, or infinity if an entry is not finite,
-    which sends every later round through the pass). A bound below the truth would let a
-    non-finite value in: anything that writes the covariance other than these steps must
-    set it to NaN (``ACOG`` does, see its ``_reset_derived``)."""
+    (at least 1, the prior's: the largest magnitude, or :data:`BOUND_UNKNOWN` if an entry is
+    not finite, which sends every later round through the pass). A bound below the truth
+    would let a non-finite value in: anything that writes the covariance other than these
+    steps must set it to :data:`BOUND_UNKNOWN` (``ACOG`` does, see its ``_reset_derived``)."""
     if y * sparse_dot(mean, indices, values) >= margin:
         return NO_UPDATE
     finite, u, denominator, step = _full_round(mean, cov, n, indices, values, y, slope, eta, gamma)
@@ -191,14 +196,14 @@ def acog_full_step_bounded(mean, cov, n, indices, values, y, margin, slope, eta,
         return REFUSED
     largest = bound[0]
     product = _downdate_product(u, n, denominator)
-    if largest <= DOWNDATE_SAFE and product <= DOWNDATE_SAFE:  # (False for a NaN bound)
+    if largest <= DOWNDATE_SAFE and product <= DOWNDATE_SAFE:
         _full_write(mean, cov, n, u, denominator, step)
         bound[0] = largest + product
         return UPDATED
     if not downdate_is_finite(cov, n, u, denominator):
         return REFUSED
     _full_write(mean, cov, n, u, denominator, step)
-    bound[0] = max(_largest_magnitude(cov), 1.0)
+    bound[0] = min(max(_largest_magnitude(cov), 1.0), BOUND_UNKNOWN)
     return UPDATED
 
 

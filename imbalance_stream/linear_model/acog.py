@@ -32,7 +32,7 @@ _PLAIN_LABELS = PLAIN_LABELS
 
 def _unknown_bound() -> np.ndarray:
     """A bound of the covariance's magnitudes not known yet (see ``ACOG._cov_bound``)."""
-    return np.full(1, math.nan)
+    return np.full(1, kernels.BOUND_UNKNOWN)
 
 
 def _entry(learn: bool, ndim: int):
@@ -154,11 +154,12 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         self._n_positive = 0
         self._n_negative = 0
         self.n_updates = 0
-        # At least the magnitude of every entry of the full covariance, or NaN when not known:
-        # with it, the learning kernel (acog_full_step_bounded) proves most downdates finite
-        # without a read-only pass over the matrix. Derived state (_DERIVED): not pickled, and
-        # unknown again after a pickle round trip. 1 is the prior's (grow_matrix pads with 1 and
-        # 0), and a bound of at least 1 stays one when the state grows.
+        # At least the magnitude of every entry of the full covariance, or BOUND_UNKNOWN when
+        # not known: with it, the learning kernel (acog_full_step_bounded) proves most
+        # downdates finite without a read-only pass over the matrix. Derived state (_DERIVED):
+        # not pickled, and unknown again after a pickle round trip. 1 is the prior's
+        # (grow_matrix pads with 1 and 0), and a bound of at least 1 stays one when the state
+        # grows.
         self._cov_bound = np.ones(1)
 
     #: The covariance's bound is a cache of the state's (see ``__init__``).
@@ -286,7 +287,7 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         sizes[stream.N_UPDATES] = 0
         # the loop writes the covariance without keeping its bound: unknown from here on (in
         # place, so that a snapshot holding this array sees it unknown too)
-        self._cov_bound[0] = math.nan
+        self._cov_bound[0] = kernels.BOUND_UNKNOWN
         stop = stream.replay_acog(
             start, indptr, indices, values, brings, signs, colmap, new_names, sizes,
             self._mean, full, self._cov if full else stream.NO_MATRIX,
@@ -303,7 +304,7 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         sizes[stream.N_UPDATES] = 0
         # the loop writes the covariance without keeping its bound: unknown from here on (in
         # place, so that a snapshot holding this array sees it unknown too)
-        self._cov_bound[0] = math.nan
+        self._cov_bound[0] = kernels.BOUND_UNKNOWN
         ran = stream.steps_acog(
             rows,
             learn,
