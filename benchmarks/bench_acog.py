@@ -196,7 +196,14 @@ def empty_call_4(a, b, c, d):
 
 @njit(cache=True)
 def empty_call_11(a, b, c, d, e, f, g, h, i, j, k):
-    """No work: the cost of calling a jitted function with the learning kernel's arguments."""
+    """No work: the cost of calling a jitted function with ACOG-diag's learning kernel's
+    arguments."""
+    return 0
+
+
+@njit(cache=True)
+def empty_call_12(a, b, c, d, e, f, g, h, i, j, k, m):
+    """No work: the same with ACOG-full's (which also takes the covariance's bound)."""
     return 0
 
 
@@ -226,27 +233,36 @@ def time_parts(covariance, model, dicts, labels) -> dict:
     seconds["proba kernel"] = time.process_time() - start
     mean, cov, size = model._mean.copy(), model._cov.copy(), model._state_size
     nan = math.nan
+    bound = model._cov_bound.copy()  # (the bound of the copy too)
     start = time.process_time()
     if covariance == "full":
         learn = kernels.compiled_entry(kernels.acog_full_learn, learn_types)
         for (idx, val), y in zip(arrays, labels):
-            learn(mean, cov, size, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
+            learn(
+                mean, cov, size, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0, bound
+            )
     else:
         learn = kernels.compiled_entry(kernels.acog_diag_learn, learn_types)
         for (idx, val), y in zip(arrays, labels):
             learn(mean, cov, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
     seconds["learning kernel"] = time.process_time() - start
+    # the empty calls take the learning kernel's arguments but ``n`` (the full one's bound too)
+    full = covariance == "full"
+    empty_learn, extra = (empty_call_12, (bound,)) if full else (empty_call_11, ())
     start = time.process_time()
     for (idx, val), y in zip(arrays, labels):
         empty_call_4(mean, cov, idx, val)
-        empty_call_11(mean, cov, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
+        empty_learn(mean, cov, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0, *extra)
     seconds["(two empty jitted calls, dispatcher)"] = time.process_time() - start
-    empty_4 = kernels.compiled_entry(empty_call_4, learn_types[:2] + learn_types[-9:-7])
-    empty_11 = kernels.compiled_entry(empty_call_11, learn_types[:2] + learn_types[-9:])
+    plain = learn_types[:2] + learn_types[-9 - full : len(learn_types) - full]
+    empty_4 = kernels.compiled_entry(empty_call_4, plain[:4])
+    empty_learn = kernels.compiled_entry(
+        empty_learn, plain + learn_types[len(learn_types) - full :]
+    )
     start = time.process_time()
     for (idx, val), y in zip(arrays, labels):
         empty_4(mean, cov, idx, val)
-        empty_11(mean, cov, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0)
+        empty_learn(mean, cov, idx, val, 1.0 if y else -1.0, False, nan, 10, 30, 1.0, 1.0, *extra)
     seconds["(the same, compiled entries)"] = time.process_time() - start
     return seconds
 

@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from river import datasets
 
-from imbalance_stream.base import InvalidFeature, UnknownLabel
+from imbalance_stream._numba import linear
+from imbalance_stream.base import BinaryClassifier, InvalidFeature, NumericalError, UnknownLabel
+from imbalance_stream.evaluate import replay_array
 from imbalance_stream.linear_model import ACOG
 
 
@@ -265,13 +267,11 @@ def test_the_one_call_round_is_the_transaction_s_round(stream, config, intercept
     general = ACOG(**config, intercept=intercept)
     reference = []
     for x, y in stream:
-        general._known_sign = lambda y: 0.0  # through the transaction
         try:
-            general.learn_one(x, y)
+            BinaryClassifier.learn_one(general, x, y)  # through the transaction
             outcome = None
         except (ValueError, ArithmeticError) as error:
             outcome = (type(error).__name__, str(error))
-        del general.__dict__["_known_sign"]  # (pickled as the other)
         reference.append((outcome, pickle.dumps(general)))
     assert steps == reference
 
@@ -315,3 +315,113 @@ def test_a_model_unpickled_over_read_only_buffers_learns_into_its_own_arrays(cov
         ordinary.learn_one(x, j % 3 == 0)
         assert pickle.dumps(clone) == pickle.dumps(ordinary)
     assert frozen == [bytes(buffer.raw()) for buffer in buffers]
+
+
+# ---- the covariance's bound (acog_full_step_bounded) ------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 8),
+    st.one_of(st.floats(-300, 308), st.floats(295, 308)),  # (often near 2^1020 and the edge)
+    st.one_of(st.floats(-300, 308), st.floats(-160, 10)),
+    st.floats(-300, 308),
+    st.sampled_from(["exact", "above", "unknown"]),
+    st.integers(0, 2**32 - 1),
+)
+def test_the_bounded_full_step_is_the_checked_one(n, log_cov, log_x, log_eta, given_bound, seed):
+    """Given any bound that holds (or one that proves nothing), the step that may skip the
+    read-only pass returns the code of the one that never does (acog_full_step) and leaves the
+    same bits, over states and samples up to the edge of the float range; it leaves a finite
+    bound that holds, and its own maxima are numpy's."""
+    rng = np.random.default_rng(seed)
+    size = n + 2  # spare capacity beyond the leading block, as the model keeps
+    cov = rng.uniform(-1.0, 1.0, (size, size)) * 10.0 ** rng.uniform(log_cov - 3, log_cov)
+    cov[rng.random((size, size)) < 0.3] = 0.0
+    mean = rng.uniform(-1.0, 1.0, size) * 10.0 ** rng.uniform(-3, 308)
+    indices = np.flatnonzero(rng.random(n) < 0.6).astype(np.int64)
+    if not len(indices):
+        indices = np.array([n - 1], dtype=np.int64)
+    values = rng.uniform(-1.0, 1.0, len(indices)) * 10.0**log_x
+    y, eta = float(rng.choice([-1.0, 1.0])), 10.0**log_eta
+    largest = float(np.abs(cov).max())
+    bound = np.array(
+        {"exact": largest, "above": largest * 8, "unknown": linear.BOUND_UNKNOWN}[given_bound]
+    )[None]
+    bound_before = bound.copy()
+    checked_mean, checked_cov = mean.copy(), cov.copy()
+    # a margin of 1e300: a loss, so an update is tried, on almost every draw
+    expected = linear.acog_full_step(
+        checked_mean, checked_cov, n, indices, values, y, 1e300, 2.0, eta, 0.5
+    )
+    code = linear.acog_full_step_bounded(
+        mean, cov, n, indices, values, y, 1e300, 2.0, eta, 0.5, bound
+    )
+    assert code == expected
+    assert mean.tobytes() == checked_mean.tobytes() and cov.tobytes() == checked_cov.tobytes()
+    if code == linear.UPDATED:
+        assert np.isfinite(bound[0])
+        assert bound[0] >= np.abs(cov).max() or bound[0] > linear.DOWNDATE_SAFE
+    else:
+        assert bound.tobytes() == bound_before.tobytes()  # nothing written
+    # the step's two maxima against numpy's
+    assert linear._largest_magnitude(cov) == np.abs(cov).max()
+    u = linear.covariance_times_sparse(cov, n, indices, values)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scaled = np.abs(u / 3.0)
+        product = scaled.max() * np.abs(u).max()
+    if not (np.isfinite(u).all() and np.isfinite(scaled).all()):
+        product = np.inf
+    assert linear._downdate_product(u, n, 3.0) == product
+
+
+def test_the_bound_of_a_whole_stream_holds_and_is_forgotten_where_it_could_not():
+    """The model's bound holds after every round of a stream (growth, an intercept, loss I and
+    II); it is unknown after a pickle round trip and after the array and steps paths,
+    which write the covariance without it, and a model that does not know it learns as one
+    that does, bit for bit."""
+    X, y = agrawal_stream(300)
+    for loss in ("I", "II"):
+        model = ACOG(loss=loss, covariance="full", intercept=True)
+        for row, label in zip(X[:150], y[:150]):
+            model.learn_one({f"f{j}": v for j, v in enumerate(row) if v}, label > 0)
+            assert model._cov_bound[0] >= np.abs(model._cov).max()
+        assert model._cov_bound[0] < 1e3  # (the fast path ran: the bound stays small)
+        loaded = pickle.loads(pickle.dumps(model))
+        assert loaded._cov_bound[0] == linear.BOUND_UNKNOWN
+        for row, label in zip(X[150:], y[150:]):
+            x = {f"f{j}": v for j, v in enumerate(row) if v}
+            assert model.predict_proba_one(x) == loaded.predict_proba_one(x)
+            model.learn_one(x, label > 0)
+            loaded.learn_one(x, label > 0)
+            assert pickle.dumps(model) == pickle.dumps(loaded)
+        assert loaded._cov_bound[0] >= np.abs(loaded._cov).max()
+        replay_array(model, X[:50], y[:50] > 0, feature_names=[f"f{j}" for j in range(X.shape[1])])
+        assert model._cov_bound[0] == linear.BOUND_UNKNOWN
+        model.learn_one({"f0": 1.0}, True)
+        assert model._cov_bound[0] >= np.abs(model._cov).max()
+        model.run_steps(X[:20], [f"f{j}" for j in range(X.shape[1])], np.ones(20, bool), y[:20] > 0)
+        assert model._cov_bound[0] == linear.BOUND_UNKNOWN
+
+
+def test_a_covariance_written_in_place_is_checked_once_its_bound_is_forgotten():
+    """The bound is derived from the covariance: writing the covariance from outside the model
+    makes it wrong, and then a downdate could leave a value that is not finite. Forgotten
+    (``_reset_derived``, as unpickling does), the round runs the read-only pass and refuses:
+    the model is unchanged."""
+    model = ACOG(loss="II", covariance="full")
+    model.learn_one({"a": 1.0, "b": 0.0001}, True)
+    model.learn_one({"a": -1.0}, False)
+    index = model._features.index
+    a, b = index["a"], index["b"]
+    # near the edge of the float range: u = cov x has u_b = 4e153, whose downdate
+    # -1.795e308 - 2e153 * 4e153 overflows; the product 8e306 is below the bound's limit
+    model._cov[a, a], model._cov[b, b] = 1.0, -1.795e308
+    model._cov[a, b] = model._cov[b, a] = 4e153
+    model._mean[:] = 0.0  # a score of 0: an update
+    model._reset_derived()
+    model.eta = 1e-300  # (a mean step that stays finite: only the downdate overflows)
+    before = pickle.dumps(model)
+    with pytest.raises(NumericalError):
+        model.learn_one({"a": 1.0}, True)
+    assert pickle.dumps(model) == before

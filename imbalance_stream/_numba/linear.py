@@ -12,6 +12,8 @@ from .guard import EXPONENT_BITS
 
 __all__ = [
     "ACOG_ENTRY_TYPES",
+    "BOUND_UNKNOWN",
+    "DOWNDATE_SAFE",
     "NO_UPDATE",
     "REFUSED",
     "UPDATED",
@@ -19,6 +21,7 @@ __all__ = [
     "acog_diag_step",
     "acog_full_learn",
     "acog_full_step",
+    "acog_full_step_bounded",
     "arow_full_step",
     "compiled_entry",
     "covariance_times_sparse",
@@ -144,23 +147,116 @@ def acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma):
     (a zero ``gamma + v`` too, which rounding can give a covariance downdated by huge values),
     checked before anything is written, so that the state is then exactly as it was.
     """
-    score = sparse_dot(mean, indices, values)
-    if y * score >= margin:
+    if y * sparse_dot(mean, indices, values) >= margin:
         return NO_UPDATE
+    finite, u, denominator, step = _full_round(mean, cov, n, indices, values, y, slope, eta, gamma)
+    if not finite:
+        return REFUSED
+    if not downdate_is_finite(cov, n, u, denominator):
+        return REFUSED
+    _full_write(mean, cov, n, u, denominator, step)
+    return UPDATED
+
+
+#: What :func:`acog_full_step_bounded` lets the covariance's largest magnitude and the
+#: downdate's largest product reach before it checks the downdate's values one by one: a new
+#: value is then at most 2^1021 in magnitude (see there), far from float64's 2^1024.
+DOWNDATE_SAFE = 2.0**1020
+#: A bound of :func:`acog_full_step_bounded` that proves nothing (the largest float: finite, so
+#: that a model's state stays finite, and above :data:`DOWNDATE_SAFE`): not known yet.
+BOUND_UNKNOWN = 1.7976931348623157e308
+
+
+@njit(cache=True)
+def acog_full_step_bounded(mean, cov, n, indices, values, y, margin, slope, eta, gamma, bound):
+    """:func:`acog_full_step`, its arithmetic and its refusals, with one pass over the
+    covariance instead of two where a bound proves the downdate finite.
+
+    ``bound[0]``, when at most :data:`DOWNDATE_SAFE`, is at least the magnitude of every
+    entry of ``cov`` (the whole array: its spare capacity holds the prior, 0 and 1, which a
+    growth brings into the leading block); a larger value (:data:`BOUND_UNKNOWN` when not
+    known) proves nothing. The step keeps it so. The downdate writes
+    ``fl(cov[i, j] - fl(s_i u_j))`` with ``s_i = fl(u_i / (gamma + v))``. With ``P =
+    fl(max |s_i| max |u_j|)`` (every ``s_i`` and ``u_j`` finite), rounding being monotone,
+    ``|fl(s_i u_j)| <= P`` and the new value is at most ``fl(bound + P)`` in magnitude; when
+    both ``bound`` and ``P`` are at most :data:`DOWNDATE_SAFE` (2^1020), that is at most 2^1021:
+    every new value is finite, which the read-only pass of :func:`downdate_is_finite` would
+    have found entry by entry, and the step writes at once, the bound becoming
+    ``fl(bound + P)`` (the entries it does not write are within the old one). Otherwise (a
+    huge or unknown bound, a huge product) it runs that pass first, as
+    :func:`acog_full_step` does, and after a write takes the bound from the covariance itself
+    (at least 1, the prior's: the largest magnitude, or :data:`BOUND_UNKNOWN` if an entry is
+    not finite, which sends every later round through the pass). A bound below the truth
+    would let a non-finite value in: anything that writes the covariance other than these
+    steps must set it to :data:`BOUND_UNKNOWN` (``ACOG`` does, see its ``_reset_derived``)."""
+    if y * sparse_dot(mean, indices, values) >= margin:
+        return NO_UPDATE
+    finite, u, denominator, step = _full_round(mean, cov, n, indices, values, y, slope, eta, gamma)
+    if not finite:
+        return REFUSED
+    largest = bound[0]
+    product = _downdate_product(u, n, denominator)
+    if largest <= DOWNDATE_SAFE and product <= DOWNDATE_SAFE:
+        _full_write(mean, cov, n, u, denominator, step)
+        bound[0] = largest + product
+        return UPDATED
+    if not downdate_is_finite(cov, n, u, denominator):
+        return REFUSED
+    _full_write(mean, cov, n, u, denominator, step)
+    bound[0] = min(max(_largest_magnitude(cov), 1.0), BOUND_UNKNOWN)
+    return UPDATED
+
+
+@njit(cache=True)
+def _full_round(mean, cov, n, indices, values, y, slope, eta, gamma):
+    """An ACOG full-covariance round with a loss, up to the downdate's check: ``(finite, u,
+    denominator, step)``, ``finite`` False for a zero denominator or a new mean not finite."""
     u = covariance_times_sparse(cov, n, indices, values)
     v = 0.0
     for k in range(indices.shape[0]):
         v += values[k] * u[indices[k]]
     denominator = gamma + v
     if denominator == 0.0:  # x' cov x = -gamma, a covariance rounded indefinite: an overflow
-        return REFUSED
+        return False, u, denominator, 0.0
     step = eta * slope * y * gamma / denominator
-    if not (_steps_finite(mean, n, u, step) and downdate_is_finite(cov, n, u, denominator)):
-        return REFUSED
+    return _steps_finite(mean, n, u, step), u, denominator, step
+
+
+@njit(cache=True)
+def _full_write(mean, cov, n, u, denominator, step):
+    """Write an ACOG full-covariance round whose new values are known to be finite."""
     for i in range(n):
         mean[i] += step * u[i]
     rank_one_downdate(cov, n, u, denominator)
-    return UPDATED
+
+
+@njit(cache=True)
+def _downdate_product(u, n, denominator):
+    """``fl(max_i |u_i / denominator| * max_j |u_j|)`` over the leading ``n`` entries, each
+    quotient computed as :func:`rank_one_downdate` computes it; infinity if one of them, or
+    an entry of ``u``, is not finite. O(n)."""
+    largest_u = 0.0
+    largest_s = 0.0
+    for i in range(n):
+        value = abs(u[i])
+        scaled = abs(u[i] / denominator)
+        if not (math.isfinite(value) and math.isfinite(scaled)):
+            return math.inf
+        largest_u = max(largest_u, value)
+        largest_s = max(largest_s, scaled)
+    return largest_s * largest_u
+
+
+@njit(cache=True)
+def _largest_magnitude(matrix):
+    """The largest magnitude of an entry of the float64 array ``matrix``, or infinity if one is
+    not finite."""
+    largest = 0.0
+    for value in matrix.ravel():
+        if not math.isfinite(value):
+            return math.inf
+        largest = max(largest, abs(value))
+    return largest
 
 
 @njit(cache=True)
@@ -229,11 +325,14 @@ def acog_diag_learn(
 
 @njit(cache=True)
 def acog_full_learn(
-    mean, cov, n, indices, values, y, loss_one, rho, n_positive, n_negative, eta, gamma
+    mean, cov, n, indices, values, y, loss_one, rho, n_positive, n_negative, eta, gamma, bound
 ):
-    """:func:`acog_diag_learn` with the full covariance (:func:`acog_full_step`)."""
+    """:func:`acog_diag_learn` with the full covariance (:func:`acog_full_step_bounded`, which
+    keeps ``bound``)."""
     margin, slope = _cost_margin_slope(y, loss_one, rho, n_positive, n_negative)
-    return acog_full_step(mean, cov, n, indices, values, y, margin, slope, eta, gamma)
+    return acog_full_step_bounded(
+        mean, cov, n, indices, values, y, margin, slope, eta, gamma, bound
+    )
 
 
 @njit(cache=True)
@@ -291,7 +390,7 @@ ACOG_ENTRY_TYPES = {
     "full": (
         (
             *(_VECTOR, _MATRIX, types.int64, _COLUMNS, _VECTOR),
-            *(*_LEARN_SCALARS, types.float64, types.float64),
+            *(*_LEARN_SCALARS, types.float64, types.float64, _VECTOR),
         ),
         (_VECTOR, _MATRIX, _COLUMNS, _VECTOR),
     ),

@@ -10,6 +10,7 @@ from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
+from imbalance_stream.base.labels import PLAIN_LABELS
 from imbalance_stream.base.transaction import CheckedInKernel
 from imbalance_stream.base.validation import check_choice, check_real
 
@@ -26,6 +27,12 @@ __all__ = ["ACOG"]
 _learn_entries: list = [None, None, None]
 _proba_entries: list = [None, None, None]
 _REFUSED = kernels.REFUSED
+_PLAIN_LABELS = PLAIN_LABELS
+
+
+def _unknown_bound() -> np.ndarray:
+    """A bound of the covariance's magnitudes not known yet (see ``ACOG._cov_bound``)."""
+    return np.full(1, kernels.BOUND_UNKNOWN)
 
 
 def _entry(learn: bool, ndim: int):
@@ -147,6 +154,19 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         self._n_positive = 0
         self._n_negative = 0
         self.n_updates = 0
+        # At least the magnitude of every entry of the full covariance, or BOUND_UNKNOWN when
+        # not known: with it, the learning kernel (acog_full_step_bounded) proves most
+        # downdates finite without a read-only pass over the matrix. Derived state (_DERIVED):
+        # not pickled, and unknown again after a pickle round trip. 1 is the prior's
+        # (grow_matrix pads with 1 and 0), and a bound of at least 1 stays one when the state
+        # grows.
+        self._cov_bound = np.ones(1)
+
+    #: The covariance's bound is a cache of the state's (see ``__init__``).
+    _DERIVED = frozenset({"_cov_bound"})
+
+    def _reset_derived(self) -> None:
+        self._cov_bound = _unknown_bound()
 
     # ---- learning -----------------------------------------------------------------------------
 
@@ -155,7 +175,16 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         # a sample of known names over columns the state covers. The step checks its own writes
         # and writes nothing it refuses, and the label is counted only once it is learned, so
         # there is nothing to restore. Any other sample takes the transaction of the base class.
-        sign = self._known_sign(y)
+        # The label's sign for a label of the two already known, as _known_sign gives it (0
+        # for any other), written out: this runs once per sample.
+        sign = 0.0
+        if type(y) in _PLAIN_LABELS:
+            if y == self.positive:
+                sign = 1.0
+            else:
+                negative = self._negative
+                if negative is not None and y == negative:
+                    sign = -1.0
         if not sign:
             super().learn_one(x, y)
             return
@@ -175,7 +204,7 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         if ndim == 2:
             updated = learn(
                 self._mean, cov, self._state_size, indices, values, sign, self.loss == "I", rho,
-                self._n_positive, self._n_negative, eta, gamma,
+                self._n_positive, self._n_negative, eta, gamma, self._cov_bound,
             )  # fmt: skip
         else:
             updated = learn(
@@ -227,7 +256,7 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
     def _learn(self, indices, values, sign):
         margin, slope = self._count_margin_slope(sign)
         if self.covariance == "full":
-            updated = kernels.acog_full_step(
+            updated = kernels.acog_full_step_bounded(
                 self._mean,
                 self._cov,
                 self._state_size,
@@ -238,6 +267,7 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
                 slope,
                 self.eta,
                 self.gamma,
+                self._cov_bound,
             )
         else:
             updated = kernels.acog_diag_step(
@@ -255,6 +285,9 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         rho, laplace, counts = self._cost_state()
         full = self.covariance == "full"
         sizes[stream.N_UPDATES] = 0
+        # the loop writes the covariance without keeping its bound: unknown from here on (in
+        # place, so that a snapshot holding this array sees it unknown too)
+        self._cov_bound[0] = kernels.BOUND_UNKNOWN
         stop = stream.replay_acog(
             start, indptr, indices, values, brings, signs, colmap, new_names, sizes,
             self._mean, full, self._cov if full else stream.NO_MATRIX,
@@ -269,6 +302,9 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         rho, laplace, counts = self._cost_state()
         full = self.covariance == "full"
         sizes[stream.N_UPDATES] = 0
+        # the loop writes the covariance without keeping its bound: unknown from here on (in
+        # place, so that a snapshot holding this array sees it unknown too)
+        self._cov_bound[0] = kernels.BOUND_UNKNOWN
         ran = stream.steps_acog(
             rows,
             learn,
