@@ -29,7 +29,7 @@ from .blocks import ColumnBlock, LineBlock, RecordBlock
 from .events import Reject, is_empty, time_in_range
 from .sources import DamagedLog, file_records, line_blocks, parquet_records
 from .typed_columns import python_array, typed_table
-from .vector_times import column_micros, format_times
+from .vector_times import column_micros, format_times, string_buffers
 
 __all__ = ["ArrowLog", "columnar_reader_fits"]
 
@@ -69,9 +69,7 @@ def _some_empty(texts) -> bool:
 
     if not pa.types.is_string(texts.type):  # (32-bit offsets below)
         texts = texts.cast(pa.string())
-    # the first byte of each value, from the array's buffers
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset :][: len(texts) + 1]
-    data = np.frombuffer(texts.buffers()[2] or b"\0", dtype=np.uint8)
+    offsets, data = string_buffers(texts)  # the first byte of each value, read in place
     first = data[np.minimum(offsets[:-1], len(data) - 1)]  # (an empty value's: its length says)
     suspects = (offsets[1:] == offsets[:-1]) | (first < ord("!")) | (first > ord("~"))
     if not suspects.any():

@@ -35,6 +35,7 @@ from .events import text
 from .parts import PredictionLine
 from .runners import steps_taken
 from .tracking import fold_labels
+from .vector_times import string_buffers
 
 __all__ = ["ColumnarCell", "columnar_fits"]
 
@@ -70,9 +71,8 @@ def _interleave(arrays):
 
 def _text_bytes(strings) -> bytes:
     """The UTF-8 bytes of a pyarrow string array's values, one after the other."""
-    offsets = np.frombuffer(strings.buffers()[1], dtype=np.int32)[strings.offset :]
-    first, last = int(offsets[0]), int(offsets[len(strings)])
-    return strings.buffers()[2].to_pybytes()[first:last]
+    offsets, data = string_buffers(strings)
+    return data[offsets[0] : offsets[-1]].tobytes()
 
 
 def _float_texts(values: np.ndarray):

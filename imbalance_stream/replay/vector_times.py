@@ -16,7 +16,7 @@ import numpy as np
 
 from .events import MICRO, format_time
 
-__all__ = ["column_micros", "format_times", "iso_micros", "iso_texts"]
+__all__ = ["column_micros", "format_times", "iso_micros", "iso_texts", "string_buffers"]
 
 
 def column_micros(texts) -> np.ndarray | None:
@@ -49,10 +49,18 @@ def iso_micros(texts) -> np.ndarray | None:
     (:func:`imbalance_stream._numba.times.iso_micros`)."""
     from imbalance_stream._numba.times import iso_micros as read
 
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset :][: len(texts) + 1]
-    data = np.frombuffer(texts.buffers()[2], dtype=np.uint8)
+    offsets, data = string_buffers(texts)
     out = np.empty(len(texts), dtype=np.int64)
     return out if read(data, offsets.astype(np.int64), out) else None
+
+
+def string_buffers(texts) -> tuple[np.ndarray, np.ndarray]:
+    """``(offsets, data)`` of a pyarrow string array, read in place: value ``k`` is the bytes
+    ``data[offsets[k]:offsets[k + 1]]`` (int32 offsets, the array's own slice of them)."""
+    buffers = texts.buffers()
+    offsets = np.frombuffer(buffers[1], dtype=np.int32)[texts.offset :][: len(texts) + 1]
+    data = np.frombuffer(buffers[2] or b"\0", dtype=np.uint8)  # (no data buffer: all empty)
+    return offsets, data
 
 
 def format_times(micros: np.ndarray, iso: bool, given: np.ndarray | None = None):
