@@ -106,10 +106,12 @@ def _run_steps(model, n_samples: int) -> None:
 
 def precompile_replay() -> float:
     """Compile and cache the replay's own kernels (the columnar reading of times, the writing of
-    label times, the count of repeated event ids); return the seconds it took."""
+    label times and of prediction lines, the count of repeated event ids); return the seconds it
+    took."""
     import numpy as np
 
-    from ._numba.text import hash_spans
+    from ._numba.text import hash_spans, row_id_spans
+    from .replay.lines import Choice, csv_lines
     from .replay.vector_times import column_micros, format_times
 
     start = time.perf_counter()
@@ -124,6 +126,9 @@ def precompile_replay() -> float:
     format_times(micros - micros % 1_000_000, False, given)
     data = np.frombuffer(b"ab", dtype=np.uint8)
     hash_spans(data, np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), np.empty(1, np.int64))
+    row_id_spans(np.frombuffer(b"1,a,b\n", dtype=np.uint8), -1, np.empty((1, 2), dtype=np.int64))
+    texts = pa.array(["a", "b"])  # a column of a block, then texts chosen per row
+    csv_lines([[texts, Choice(["c"], np.zeros(2, dtype=np.int64))]], 2)
     return time.perf_counter() - start
 
 

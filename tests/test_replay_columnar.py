@@ -22,6 +22,7 @@ from imbalance_stream.evaluate.delayed import DelayedLabels, answer_order, inter
 from imbalance_stream.replay import ReplayError, engine, parse, replay  # noqa: E402
 from imbalance_stream.replay import columnar as columnar_module  # noqa: E402
 from imbalance_stream.replay.events import Reject, parse_time  # noqa: E402
+from imbalance_stream.replay.parts import PREDICTION_COLUMNS  # noqa: E402
 from imbalance_stream.replay.sources import events_from_dataset, write_csv_log  # noqa: E402
 from imbalance_stream.replay.tracking import foldable  # noqa: E402
 from imbalance_stream.replay.vector_times import column_micros  # noqa: E402
@@ -61,8 +62,10 @@ def test_a_column_of_times_reads_as_the_row_reader_reads_each(values):
     )
 )
 def test_the_scores_are_written_as_repr_writes_them(values):
+    from imbalance_stream.replay.lines import field_values
+
     texts = columnar_module._float_texts(np.array(values, dtype=float))
-    assert texts.to_pylist() == [repr(value) for value in values]
+    assert field_values(texts, len(values)) == [repr(value) for value in values]
 
 
 def test_the_usual_time_shapes_are_read_a_column_at_a_time():
@@ -393,6 +396,76 @@ def test_duplicate_ids_are_counted_by_the_merge_of_one_part(tmp_path, monkeypatc
     result = replay(parse(_scenario(models=models), base=tmp_path), out_dir=tmp_path / "out")
     expected = len(ids) - len(set(ids))
     assert {row["duplicate_ids"] for row in result.table} == {expected}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab,é", max_size=4), max_size=60),
+    st.booleans(),
+    st.sampled_from([1, 7, 1 << 22]),
+)
+def test_repeated_ids_are_counted_held_or_spilled(ids, where_they_lie, memory):
+    """The count of repeated ids is a plain set's, whether the hashes stay in memory or are
+    spilled to the bucket files (and those files are gone after)."""
+    import os
+    import tempfile
+
+    from imbalance_stream.replay.merge import _DuplicateIds
+
+    with tempfile.TemporaryDirectory() as folder:
+        counter = _DuplicateIds(folder)
+        counter.MEMORY = memory
+        if where_they_lie:
+            for start in range(0, len(ids), 5):  # a few ids at a time, as blocks of a part
+                texts = [value.encode() for value in ids[start : start + 5]]
+                ends = np.cumsum([len(t) for t in texts], dtype=np.int64)
+                starts = ends - np.array([len(t) for t in texts], dtype=np.int64)
+                data = np.frombuffer(b"".join(texts) or b"-", dtype=np.uint8)
+                counter.add_spans(data, starts, ends)
+        else:
+            for value in ids:
+                counter.add(value)
+        assert counter.count() == len(ids) - len(set(ids))
+        assert os.listdir(folder) == []
+
+
+def test_repeated_ids_that_need_quotes_are_counted_by_the_csv_module(tmp_path):
+    """A tab-separated log whose ids hold commas: the only cell's part quotes them, so the merge
+    counts them with the csv module; the count is a plain set's and the file the csv module's."""
+    import csv
+
+    lines = [line.replace(",", "\t") for line in _lines(300)]
+    rng = np.random.default_rng(6)
+    ids = [f"id,{int(k)}" for k in rng.integers(0, 120, len(lines) - 1)]
+    lines = [lines[0]] + [f"{i}\t" + line.split("\t", 1)[1] for i, line in zip(ids, lines[1:])]
+    _write(tmp_path / "log.csv", lines)
+    text = _scenario(log='delimiter = "\\t"')
+    result = replay(parse(text, base=tmp_path), out_dir=tmp_path / "out")
+    assert {row["duplicate_ids"] for row in result.table} == {len(ids) - len(set(ids))}
+    with open(tmp_path / "out" / "predictions.csv", newline="") as handle:
+        records = list(csv.reader(handle))
+    assert records[0] == list(PREDICTION_COLUMNS)
+    assert [r[1] for r in records[1:] if r[4] == "D"] == ids
+
+
+def test_the_only_cells_part_is_put_in_place_as_a_merge_would_write_it(tmp_path, monkeypatch):
+    """A serial run's only cell writes predictions.csv as it will be; the merge links it into
+    place (or copies it where no link can be made): the same bytes either way, and the work
+    files gone."""
+    import os
+
+    _write(tmp_path / "log.csv", _lines(500))
+    scenario = parse(_scenario(), base=tmp_path)
+    linked = _outputs(replay(scenario, out_dir=tmp_path / "linked").out_dir)
+
+    def no_link(source, target):
+        raise OSError("no hard links here")
+
+    monkeypatch.setattr(os, "link", no_link)
+    copied = _outputs(replay(scenario, out_dir=tmp_path / "copied").out_dir)
+    assert linked == copied
+    assert linked["predictions.csv"].startswith(",".join(PREDICTION_COLUMNS).encode() + b"\n")
+    assert os.stat(tmp_path / "linked" / "predictions.csv").st_nlink == 1
 
 
 def test_a_prediction_taken_from_the_probabilities_is_river_predict_one(tmp_path, monkeypatch):

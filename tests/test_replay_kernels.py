@@ -205,39 +205,109 @@ def test_ids_hash_where_they_lie_as_their_plain_twin(ids):
     assert out.tolist() == [_fnv1a_mixed(value) for value in ids]
 
 
-def _cut_lines_twin(data: bytes, n_fields: int, keep_from: int):
-    """The plain twin of ``cut_lines``: each line split at its commas by Python."""
-    marks, out, start = [], b"", 0
-    for line in data.split(b"\n")[:-1]:  # (the bytes after the last line end: not a line)
-        commas = [start + k for k, byte in enumerate(line) if byte == ord(",")]
-        if len(commas) < n_fields:
-            return None
-        end = start + len(line)
-        marks.append([start, *commas[:n_fields], end])
-        out += data[commas[keep_from - 1] + 1 : end + 1]
-        start = end + 1
-    return marks, out
+def _row_id_spans_twin(data: bytes, last_row: int, capacity: int):
+    """The plain twin of ``row_id_spans``: each line split at its commas by Python."""
+    spans, at = [], 0
+    for line in data.split(b"\n"):
+        if at >= len(data):
+            break
+        fields = line.split(b",")
+        row = fields[0]
+        if not row.isdigit() or not row.isascii() or len(row) > 18 or len(fields) < 3:
+            return -1, None
+        if int(row) != last_row:
+            if len(spans) == capacity:
+                return -1, None
+            start = at + len(row) + 1
+            spans.append([start, start + len(fields[1])])
+            last_row = int(row)
+        at += len(line) + 1
+    return len(spans), spans, last_row
 
 
-_FIELD_TEXT = st.text(alphabet="ab1,-.:", max_size=6)
+_ROW = st.one_of(st.integers(0, 30).map(str), st.sampled_from(["", "x", "1x", "9" * 19]))
+_FIELD_TEXT = st.text(alphabet="ab1-.:", max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_ROW, st.lists(_FIELD_TEXT, min_size=0, max_size=5)), min_size=1, max_size=10
+    ),
+    st.booleans(),
+    st.integers(-1, 30),
+    st.integers(0, 12),
+)
+def test_each_rows_id_is_found_as_by_its_plain_twin(lines, ended, last_row, capacity):
+    from imbalance_stream._numba.text import row_id_spans
+
+    data = b"\n".join(",".join([row, *fields]).encode() for row, fields in lines)
+    if ended:
+        data += b"\n"
+    spans = np.full((capacity, 2), -7, dtype=np.int64)
+    found, last = row_id_spans(np.frombuffer(data, dtype=np.uint8), last_row, spans)
+    expected = _row_id_spans_twin(data, last_row, capacity)
+    assert found == expected[0]
+    if found >= 0:
+        assert spans[:found].tolist() == expected[1] and last == expected[2]
+        ids = [data[a:b] for a, b in spans[:found].tolist()]
+        assert all(b"," not in value and b"\n" not in value for value in ids)
+    else:
+        assert last == last_row
+
+
+def _place_texts_twin(out: bytearray, at: list, texts: list, index: list) -> None:
+    """The plain twin of ``place_texts``: each chosen text copied by Python."""
+    for i, k in enumerate(index):
+        out[at[i] : at[i] + len(texts[k])] = texts[k]
+        at[i] += len(texts[k])
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.lists(_FIELD_TEXT, min_size=1, max_size=9), max_size=8), st.booleans())
-def test_lines_cut_at_their_commas_as_their_plain_twin(lines, cut_short):
-    from imbalance_stream._numba.text import cut_lines
+@given(st.lists(st.binary(max_size=6), min_size=1, max_size=6), st.data())
+def test_texts_are_placed_as_by_their_plain_twin(texts, data):
+    from imbalance_stream._numba.text import place_texts
 
-    data = b"".join(",".join(fields).encode() + b"\n" for fields in lines)
-    if cut_short:  # a stopped writer's last line, without its end
-        data += b"x,y"
-    codes = np.frombuffer(data, dtype=np.uint8)
-    ends = np.flatnonzero(codes == ord("\n"))
-    marks = np.empty((len(ends), 7), dtype=np.int64)
-    out = np.empty(len(data), dtype=np.uint8)
-    size = cut_lines(codes, ends, 5, 2, marks, out)
-    expected = _cut_lines_twin(data, 5, 2)
-    if expected is None:
-        assert size == -1
-    else:
-        assert marks.tolist() == expected[0]
-        assert out[:size].tobytes() == expected[1]
+    index = data.draw(st.lists(st.integers(0, len(texts) - 1), max_size=8))
+    sizes = [len(texts[k]) + 1 for k in index]  # a byte left between two places
+    at = [sum(sizes[:i]) for i in range(len(index))]
+    expected, want_at = bytearray(b"." * sum(sizes)), list(at)
+    _place_texts_twin(expected, want_at, texts, index)
+    offsets = np.cumsum([0, *map(len, texts)]).astype(np.int64)
+    out = np.frombuffer(bytearray(b"." * sum(sizes)), dtype=np.uint8).copy()
+    got_at = np.array(at, dtype=np.int64)
+    place_texts(out, got_at, offsets, np.frombuffer(b"".join(texts) + b"\0", dtype=np.uint8),
+                np.array(index, dtype=np.int64))  # fmt: skip
+    assert out.tobytes() == bytes(expected) and got_at.tolist() == want_at
+
+
+_TEXT = st.text(alphabet="ab1-.:é", max_size=5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 6), st.integers(1, 3), st.data())
+def test_lines_are_the_fields_joined_by_commas(n, models, data):
+    """``csv_lines``: per row, each model's line, its fields (texts per row, chosen texts, one
+    text for all) joined by commas, as Python joins them."""
+    from imbalance_stream.replay.lines import Choice, csv_lines, field_values
+
+    lines = []
+    for _ in range(models):
+        fields = []
+        for kind in data.draw(st.lists(st.sampled_from("acs"), min_size=1, max_size=4)):
+            if kind == "a":
+                fields.append(
+                    pa.array(data.draw(st.lists(_TEXT, min_size=n, max_size=n)), pa.string())
+                )
+            elif kind == "c":
+                texts = data.draw(st.lists(_TEXT, min_size=1, max_size=3))
+                picks = st.lists(st.integers(0, len(texts) - 1), min_size=n, max_size=n)
+                fields.append(Choice(texts, np.array(data.draw(picks), dtype=np.int64)))
+            else:
+                fields.append(data.draw(_TEXT))
+        lines.append(fields)
+    values = [[field_values(field, n) for field in fields] for fields in lines]
+    expected = "".join(
+        ",".join(column[i] for column in values[j]) + "\n" for i in range(n) for j in range(models)
+    )
+    assert csv_lines(lines, n).tobytes() == expected.encode()

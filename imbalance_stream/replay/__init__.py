@@ -316,6 +316,7 @@ def _cells(scenario, common: dict, progress: bool) -> list[Cell]:
             slots=owned,
             reporter=index == 0,  # the one cell that writes the unreadable rows
             fold_metrics=kind == "global" or partitions == 1,
+            alone=len(layout) == 1,
             progress=progress,
             description=f"{scenario.name}: {what}",
             **common,

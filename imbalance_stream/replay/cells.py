@@ -34,6 +34,7 @@ class Cell:
     slots: list[int]
     reporter: bool  # the one cell that writes the rows no model saw (unreadable rows)
     fold_metrics: bool  # whether it sees every row of its models, so folds their metrics
+    alone: bool  # the replay's only cell: its prediction part is predictions.csv as it will be
     work: str
     fingerprint: str
     resume: bool

@@ -23,6 +23,7 @@ it would from that checkpoint, and rejects, refuses or stops where it must, nami
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import numpy as np
 
@@ -32,10 +33,10 @@ from imbalance_stream.evaluate.delayed import answer_order, interleave
 from .arrow_log import ArrowLog, columnar_reader_fits
 from .blocks import ColumnBlock
 from .events import text
+from .lines import Choice, csv_lines, field_values
 from .parts import PredictionLine
 from .runners import steps_taken
 from .tracking import fold_labels
-from .vector_times import string_buffers
 
 __all__ = ["ColumnarCell", "columnar_fits"]
 
@@ -60,34 +61,16 @@ def _needs_quotes(value: str) -> bool:
     return any(c in value for c in ',"\r\n')
 
 
-def _interleave(arrays):
-    """The values of equally long arrays in the order (position, array)."""
-    import pyarrow as pa
-
-    n, k = len(arrays[0]), len(arrays)
-    order = (np.arange(n)[:, None] + n * np.arange(k)[None, :]).ravel()
-    return pa.concat_arrays(arrays).take(pa.array(order))
-
-
-def _text_bytes(strings) -> bytes:
-    """The UTF-8 bytes of a pyarrow string array's values, one after the other."""
-    offsets, data = string_buffers(strings)
-    return data[offsets[0] : offsets[-1]].tobytes()
-
-
-def _float_texts(values: np.ndarray):
-    """``repr`` of each float of ``values``, as a pyarrow string array. A confident classifier's
-    probabilities are mostly exactly 0.0 or 1.0 (nine in ten of ACOG's on a long log): those two
-    texts are written once and taken by index, and only the other values go through ``repr``."""
-    import pyarrow as pa
-
+def _float_texts(values: np.ndarray) -> Choice:
+    """``repr`` of each float of ``values``. A confident classifier's probabilities are mostly
+    exactly 0.0 or 1.0 (nine in ten of ACOG's on a long log): those two texts are written once
+    and chosen by index, and only the other values go through ``repr``."""
     zero = (values == 0.0) & ~np.signbit(values)  # (not -0.0, whose repr differs)
     one = values == 1.0
     other = ~(zero | one)
     index = one.astype(np.int64)
     index[other] = 2 + np.arange(int(other.sum()))
-    texts = ["0.0", "1.0", *map(repr, values[other].tolist())]
-    return pa.array(texts, type=pa.string()).take(pa.array(index))
+    return Choice(["0.0", "1.0", *map(repr, values[other].tolist())], index)
 
 
 class _Predictions:
@@ -244,60 +227,59 @@ class ColumnarCell:
 
     def _write_predictions(self, block, seqs, preds) -> None:
         """The segment's prediction lines, in the order (row, model), as the row-by-row replay
-        writes them with the csv module: joined here a column at a time by pyarrow when no value
-        needs quoting (no comma, quote or line break: a CSV block has no quote nor line break, so
-        only a comma in a text copied from a log whose delimiter is not one, in a Parquet log's
-        texts, or in a model's name or a label, could), else written with the csv module."""
+        writes them with the csv module: joined here a field at a time (:func:`.lines.csv_lines`)
+        when no value needs quoting (no comma, quote or line break: a CSV block has no quote nor
+        line break, so only a comma in a text copied from a log whose delimiter is not one, in a
+        Parquet log's texts, or in a model's name or a label, could), else written with the csv
+        module."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
         loop = self.loop
         n = len(block)
         label_texts = [text(label) for label in self.blocks.labels]
-        label_at = np.where(block.labelled, block.codes, len(label_texts))
-        entities = block.entities if block.entities is not None else pa.array([""] * n)
-        copied = [block.ids, block.time_texts, entities, block.label_time_texts]
+        label = Choice([*label_texts, ""], np.where(block.labelled, block.codes, len(label_texts)))
+        entities = block.entities if block.entities is not None else ""
+        copied = [c for c in (block.ids, block.time_texts, block.entities) if c is not None]
+        copied.append(block.label_time_texts)
         fixed = [*label_texts, *loop.labels]
-        columns = []
+        written = PredictionLine._fields[loop.pred.fields]
+        seq_texts = pa.array(seqs).cast(pa.string()) if "seq" in written else ""
+        row_texts = pa.array(block.rows).cast(pa.string())
+        lines = []
         for j, midx in enumerate(loop.owned):
             model, pred = self.models[j], preds[j]
             guesses = [model.positive, *self.negatives]
             guess_texts = [text(loop.as_logged.get(label, label)) for label in guesses]
             fixed += guess_texts
-            guess_at = np.where(pred.is_positive, 0, 1 + pred.negative)
-            line = PredictionLine(
-                seq=pa.array(seqs).cast(pa.string()),
+            columns: dict[str, Any] = dict(
+                seq=seq_texts,
                 model_index=str(midx),
-                row=pa.array(block.rows).cast(pa.string()),
+                row=row_texts,
                 event_id=block.ids,
                 time=block.time_texts,
                 entity=entities,
                 model=loop.labels[j],
-                prediction=pa.array(guess_texts).take(pa.array(guess_at)),
+                prediction=Choice(guess_texts, np.where(pred.is_positive, 0, 1 + pred.negative)),
                 score=self._scores(model.positive, pred),
-                label=pa.array([*label_texts, ""]).take(pa.array(label_at)),
+                label=label,
                 label_time=block.label_time_texts,
-            )  # its fields as columns, or as one value for every row
-            columns.append(list(line))
+            )  # as columns, chosen texts, or one text for every row
+            lines.append(PredictionLine(**columns))
         quoted = self._quoted
         plain = not any(_needs_quotes(value) for value in fixed) and not (
             quoted and any(pc.any(pc.match_substring_regex(c, quoted)).as_py() for c in copied)
         )
         if not plain:
-            as_lists = [
-                [c.to_pylist() if isinstance(c, pa.Array) else [c] * n for c in model_columns]
-                for model_columns in columns
-            ]
-            per_model = [list(zip(*model_columns)) for model_columns in as_lists]
+            as_lists = [[field_values(field, n) for field in line] for line in lines]
+            per_model = [list(zip(*values)) for values in as_lists]
             loop.pred.rows([line for group in zip(*per_model) for line in group])
             return
-        lines = [pc.binary_join_element_wise(*model_columns, ",") for model_columns in columns]
-        joined = lines[0] if len(lines) == 1 else _interleave(lines)
-        loop.pred.raw(_text_bytes(pc.binary_join_element_wise(joined, "", "\n")))
+        loop.pred.raw(csv_lines([list(line)[loop.pred.fields] for line in lines], n).data)
 
-    def _scores(self, positive, pred):
+    def _scores(self, positive, pred) -> Choice:
         """The score of each prediction as the replay writes it: the probability of the log's
-        positive (``repr`` of the float), as a pyarrow string array."""
+        positive (``repr`` of the float)."""
         wanted = self.log.positive
         if positive == wanted:
             values = pred.p

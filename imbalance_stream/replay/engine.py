@@ -75,6 +75,7 @@ from .parts import (
     RejectLine,
     open_parts,
     part_paths,
+    prediction_fields,
     write_answers,
     write_atomic,
     write_entities,
@@ -117,7 +118,7 @@ def run_cell(cell: Cell) -> dict:
     resumed = state is not None
     if state is None:
         state = CellState.fresh(cell)
-    files = open_parts(paths, state, resumed)
+    files = open_parts(paths, state, resumed, cell.alone)
     try:
         with fewer_collections():
             loop = _CellRun(cell, state, files, paths, resumed)
@@ -180,7 +181,8 @@ class _CellRun:
                 state.models[j] = self.templates[j].clone()
         makers = scenario.slot_metrics(built)
         self.make_metrics = [makers[midx] for midx in self.owned]
-        self.pred, self.rej, self.cur = (PartWriter(files[kind]) for kind in ("pred", "rej", "cur"))
+        self.pred = PartWriter(files["pred"], prediction_fields(cell.alone))
+        self.rej, self.cur = PartWriter(files["rej"]), PartWriter(files["cur"])
         self.answers: list = []
         self.due = DueLabels(len(self.slots))  # labels arrived, not yet in their metrics
         self.pending = {ev.seq: (ev, preds) for ev, preds in state.pending}

@@ -31,6 +31,7 @@ import datetime as dt
 import heapq
 import os
 import pickle
+import shutil
 
 from .cells import load_checkpoint
 from .events import MICRO, is_number
@@ -86,7 +87,8 @@ def merge(scenario, work, cells, out, predictions_format="csv"):
     writes them (None when no row was predicted)."""
     parts = [os.path.join(work, f"cell{cell.index}") for cell in cells]
     states = [load_checkpoint(f"{part}.ckpt") for part in parts]
-    iso, duplicates, span = _merge_predictions(parts, out, predictions_format)
+    alone = len(cells) == 1 and cells[0].alone
+    iso, duplicates, span = _merge_predictions(parts, out, predictions_format, alone)
     rejected = _merge_rejects(parts, out)
     tracks = _write_curves(scenario, cells, states, parts, out, _time_writer(bool(iso)))
     models = _final_models(scenario, cells, states)
@@ -105,14 +107,12 @@ def merge(scenario, work, cells, out, predictions_format="csv"):
     return table, models, rejected, span
 
 
-def _merge_predictions(parts, out, predictions_format):
+def _merge_predictions(parts, out, predictions_format, alone):
     """``predictions.csv`` (or ``.parquet``) in replay order; returns whether the times are ISO
     text (None when nothing was predicted), the number of duplicate event ids
     (:class:`_DuplicateIds`) and the first and last event times as written (None: no row)."""
     target = os.path.join(out, "predictions.csv")
-    merged = _one_part(parts, target) if len(parts) == 1 else None
-    if merged is None:
-        merged = _merged_parts(parts, target)
+    merged = _lone_part(f"{parts[0]}.pred", target) if alone else _merged_parts(parts, target)
     if predictions_format == "parquet":
         _to_parquet(target, os.path.join(out, "predictions.parquet"))
         os.unlink(target)
@@ -122,64 +122,70 @@ def _merge_predictions(parts, out, predictions_format):
 _CHUNK = 1 << 20
 
 
-def _one_part(parts, target):
-    """The merge of a single part (a serial run, or the global models alone) whose lines hold no
-    quote, so that each line is one record and its fields fall between commas: the lines copied
-    with their first two fields (the row's place and the model's index) cut off, and the fields
-    the merge reads found, by one jitted pass over each block
-    (:func:`imbalance_stream._numba.text.cut_lines`). None (nothing written) if a quote turns
-    up: then the csv module reads the part."""
+def _lone_part(path, target):
+    """The prediction part of a replay's only cell, which is ``predictions.csv`` already (see
+    :mod:`.parts`): its rows' ids counted and its first and last times read, then the file put
+    in place (a hard link of the part, renamed; a copy where links cannot be made)."""
+    counted = _lone_ids(path)
+    if counted is None:  # a quoted field: the csv module reads the lines
+        counted = _lone_ids_csv(path)
+    tmp = f"{target}.tmp"
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)
+    try:
+        os.link(path, tmp)
+    except OSError:
+        shutil.copyfile(path, tmp)
+    os.replace(tmp, target)
+    duplicates, first, last = counted
+    if first is None or last is None:
+        return None, duplicates, None
+    return not is_number(first), duplicates, (first, last)
+
+
+def _lone_ids(path):
+    """``(duplicate ids, first time, last time)`` of a lone part whose lines hold no quote, each
+    row's id hashed where it lies (:func:`imbalance_stream._numba.text.row_id_spans`), or None
+    when a line is not of that shape."""
     import numpy as np
 
-    from imbalance_stream._numba.text import cut_lines
+    from imbalance_stream._numba.text import row_id_spans
 
-    duplicates = _DuplicateIds(os.path.dirname(parts[0]))
-    last_seq = first = last = None
-    with open(f"{parts[0]}.pred", "rb") as source, _atomic(target, "wb") as handle:
-        handle.write((",".join(PREDICTION_COLUMNS) + "\n").encode())
+    time_at = PREDICTION_COLUMNS.index("time")
+    duplicates = _DuplicateIds(os.path.dirname(path))
+    last_row, first, last = -1, None, None
+    with open(path, "rb") as source:
+        source.readline()  # the header
         for data in line_blocks(source, _CHUNK):
             if b'"' in data:
                 return None
             codes = np.frombuffer(data, dtype=np.uint8)
-            # per line: its start, its first five commas (after the place, the model, the row,
-            # the id and the time) and its end; the bytes after the second comma are written
-            ends = np.flatnonzero(codes == ord("\n"))
-            lines = len(ends)
-            marks = np.empty((lines, 7), dtype=np.int64)
-            kept = np.empty(len(data), dtype=np.uint8)
-            if lines == 0:  # (only the end of a line a stopped writer left: not a record)
-                continue
-            size = cut_lines(codes, ends, 5, 2, marks, kept)
-            if size < 0:  # a line of fewer fields than a part's: the csv module reads it
+            spans = np.empty((len(data) // 8 + 1, 2), dtype=np.int64)  # (a line has 9 fields)
+            found, last_row = row_id_spans(codes, last_row, spans)
+            if found < 0:
                 return None
-            starts, c1, c2, c3, c4, c5 = marks[:lines, :6].T
-            firsts: slice | list = slice(None)
-            if not _one_model(codes, c1, c2):  # keep the first model's line of each row
-                places = [data[a:b] for a, b in zip(starts.tolist(), c1.tolist())]
-                firsts = []
-                for k, place in enumerate(places):
-                    if place != last_seq:
-                        last_seq = place
-                        firsts.append(k)
-            duplicates.add_spans(codes, c3[firsts] + 1, c4[firsts])
+            duplicates.add_spans(codes, spans[:found, 0], spans[:found, 1])
+            lines = data.rstrip(b"\n")
             if first is None:
-                first = data[c4[0] + 1 : c5[0]]
-            last = data[c4[lines - 1] + 1 : c5[lines - 1]]
-            handle.write(kept[:size].data)
-    if first is None or last is None:
-        return None, duplicates.count(), None
-    span = (first.decode(), last.decode())
-    return not is_number(span[0]), duplicates.count(), span
+                first = lines.split(b"\n", 1)[0].split(b",")[time_at].decode()
+            last = lines[lines.rfind(b"\n") + 1 :].split(b",")[time_at].decode()
+    return duplicates.count(), first, last
 
 
-def _one_model(codes, before, after) -> bool:
-    """Whether every line's model field (the bytes between the commas ``before`` and ``after``)
-    is the same: then every line is a row of its own."""
-
-    widths = after - before
-    if len(widths) == 0 or (widths != widths[0]).any():
-        return False
-    return all((codes[before + k] == codes[before[0] + k]).all() for k in range(1, int(widths[0])))
+def _lone_ids_csv(path):
+    """:func:`_lone_ids` for any lone part, by the csv module."""
+    row_at, id_at, time_at = map(PREDICTION_COLUMNS.index, ("row", "event_id", "time"))
+    duplicates = _DuplicateIds(os.path.dirname(path))
+    last_row = first = last = None
+    records = _csv_rows(path)
+    next(records, None)  # the header
+    for record in records:
+        if record[row_at] != last_row:  # the first model's line of a row
+            last_row = record[row_at]
+            duplicates.add(record[id_at])
+            last = record[time_at]  # replay order is time order
+            first = last if first is None else first
+    return duplicates.count(), first, last
 
 
 def _merged_parts(parts, target):
@@ -211,42 +217,34 @@ class _DuplicateIds:
     Each id is hashed to 64 bits, by Python's own ``hash`` (:meth:`add`; salted per process,
     which does not matter: one merge writes and reads the hashes) or by FNV-1a where the ids lie
     in a buffer (:meth:`add_spans`); two different ids among 10 million share a hash with
-    probability below 3e-6, and the hash kept in one of ``BUCKETS`` buckets by its low
-    bits, each spilled to a file of ``folder`` past ``_FLUSH`` hashes. Equal ids land in the same
-    bucket, which is counted alone: memory holds one bucket, a 1/256th of the log's rows, not the
-    whole log."""
+    probability below 3e-6. The hashes are held in memory, up to ``MEMORY`` of them (32 MiB),
+    and counted by one sort; past that they are spilled, each to one of ``BUCKETS`` files of
+    ``folder`` by its low bits, and counted a bucket at a time: equal ids land in the same
+    bucket, and memory holds one bucket, a 1/256th of the log's rows, not the whole log."""
 
     BUCKETS = 256
-    _FLUSH = 2048  # hashes held per bucket: 4 MiB over the 256 at most
-    _HOLD = 131072  # hashes add_spans holds before sharing them out: 1 MiB
+    MEMORY = 1 << 22
 
     def __init__(self, folder):
         self.paths = [os.path.join(folder, f"ids{k}.bin") for k in range(self.BUCKETS)]
-        self.buckets = [array.array("q") for _ in range(self.BUCKETS)]
-        self.written = [False] * self.BUCKETS
-        self._held: list = []  # hashes of add_spans not yet in their buckets
+        self._held: list = []  # arrays of hashes (add_spans) ...
+        self._one_by_one = array.array("q")  # ... and the hashes of add
         self._n_held = 0
+        self.spilled = False
         for path in self.paths:  # left by a merge that was stopped, before a --resume
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
 
     def add(self, event_id: str) -> None:
-        code = hash(event_id)
-        k = code & (self.BUCKETS - 1)
-        bucket = self.buckets[k]
-        bucket.append(code)
-        if len(bucket) >= self._FLUSH:
-            with open(self.paths[k], "ab") as handle:
-                bucket.tofile(handle)
-            del bucket[:]
-            self.written[k] = True
+        self._one_by_one.append(hash(event_id))
+        self._n_held += 1
+        if self._n_held >= self.MEMORY:
+            self._spill()
 
     def add_spans(self, data, starts, ends) -> None:
         """:meth:`add` for the ids that are the bytes ``data[starts[i]:ends[i]]``, hashed where
         they lie (:func:`imbalance_stream._numba.text.hash_spans`: FNV-1a, not ``hash``; one
-        merge adds all its ids one way or the other). The hashes are held together until there
-        are as many as the buckets hold, then shared out among them in one pass (a pass per
-        block would cost a Python loop over the 256 buckets for every block)."""
+        merge adds all its ids one way or the other)."""
         import numpy as np
 
         from imbalance_stream._numba.text import hash_spans
@@ -255,45 +253,47 @@ class _DuplicateIds:
         hash_spans(data, starts, ends, codes)
         self._held.append(codes)
         self._n_held += len(codes)
-        if self._n_held >= self._HOLD:
-            self._share_out()
+        if self._n_held >= self.MEMORY:
+            self._spill()
 
-    def _share_out(self) -> None:
-        """The hashes held by :meth:`add_spans`, each into its bucket."""
+    def _take_held(self):
+        """The hashes held, as one array; none held after."""
         import numpy as np
 
-        if not self._held:
-            return
-        codes = np.concatenate(self._held)
-        self._held, self._n_held = [], 0
+        codes = np.concatenate([*self._held, np.frombuffer(self._one_by_one, dtype=np.int64)])
+        self._held, self._one_by_one, self._n_held = [], array.array("q"), 0
+        return codes
+
+    def _spill(self) -> None:
+        """The hashes held, each appended to its bucket's file."""
+        import numpy as np
+
+        codes = self._take_held()
         buckets = (codes & (self.BUCKETS - 1)).astype(np.uint8)  # (a radix sort for uint8)
         order = np.argsort(buckets, kind="stable")
         codes = codes[order]
         bounds = np.searchsorted(buckets[order], np.arange(self.BUCKETS + 1)).tolist()
         for k in range(self.BUCKETS):
-            if bounds[k] == bounds[k + 1]:
-                continue
-            bucket = self.buckets[k]
-            bucket.frombytes(codes[bounds[k] : bounds[k + 1]].tobytes())
-            if len(bucket) >= self._FLUSH:
+            if bounds[k] < bounds[k + 1]:
                 with open(self.paths[k], "ab") as handle:
-                    bucket.tofile(handle)
-                del bucket[:]
-                self.written[k] = True
+                    handle.write(codes[bounds[k] : bounds[k + 1]].tobytes())
+        self.spilled = True
 
     def count(self) -> int:
         import numpy as np
 
-        self._share_out()
+        def repeats(hashes) -> int:
+            hashes = np.sort(hashes)
+            return int(np.count_nonzero(hashes[1:] == hashes[:-1]))
+
+        if not self.spilled:
+            return repeats(self._take_held())
+        self._spill()
         total = 0
-        for k in range(self.BUCKETS):
-            data = self.buckets[k].tobytes()
-            if self.written[k]:
-                with open(self.paths[k], "rb") as handle:
-                    data = handle.read() + data
-                os.unlink(self.paths[k])
-            hashes = np.sort(np.frombuffer(data, dtype=np.int64))
-            total += int(np.count_nonzero(hashes[1:] == hashes[:-1]))
+        for path in self.paths:
+            with contextlib.suppress(FileNotFoundError):
+                total += repeats(np.fromfile(path, dtype=np.int64))
+                os.unlink(path)
         return total
 
 

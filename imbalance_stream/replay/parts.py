@@ -5,6 +5,11 @@ A cell writes one line per model and predicted row into its prediction part, and
 rejected row (or row a model refused) into its reject part; the merge orders the lines of all
 cells by their first two fields and writes the user's columns. Each layout is a named tuple:
 the cell builds one, the merge reads one back from the line's text by name.
+
+The only cell of a replay (``Cell.alone``: a serial run of global models, or of per-entity
+models in one partition) writes its lines in replay order already, so its prediction part is
+``predictions.csv`` as it will be: the header, then each line's output columns alone
+(:func:`prediction_fields`); the merge puts that file in place instead of writing it again.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ __all__ = [
     "RejectLine",
     "open_parts",
     "part_paths",
+    "prediction_fields",
+    "prediction_header",
     "read_answers",
     "write_answers",
     "write_atomic",
@@ -101,6 +108,17 @@ def order_key(line) -> tuple[int, int]:
 PARTS = ("pred", "ans", "rej", "cur")
 
 
+def prediction_fields(alone: bool) -> slice:
+    """The fields of a :class:`PredictionLine` a cell writes to its prediction part: all of them,
+    or only the columns of ``predictions.csv`` for the replay's only cell (see the module)."""
+    return OUTPUT if alone else slice(None)
+
+
+def prediction_header() -> bytes:
+    """The first line of ``predictions.csv`` (and of the only cell's prediction part)."""
+    return (",".join(PREDICTION_COLUMNS) + "\n").encode()
+
+
 def part_paths(cell) -> dict[str, str]:
     """The paths of a cell's part files, per-entity sizes and checkpoint, by kind."""
     base = os.path.join(cell.work, f"cell{cell.index}")
@@ -124,42 +142,49 @@ def write_atomic(path: str, data: bytes) -> None:
         raise
 
 
-def open_parts(paths, state, resumed):
-    """The cell's part files, cut back to the sizes of the checkpoint when resuming."""
+def open_parts(paths, state, resumed, alone=False):
+    """The cell's part files, cut back to the sizes of the checkpoint when resuming; a fresh
+    prediction part of the replay's only cell (``alone``) starts with its header."""
     files = {}
     for kind in PARTS:
         mode = "r+b" if resumed and os.path.exists(paths[kind]) else "wb"
         handle = open(paths[kind], mode)  # closed by run_cell
         handle.truncate(state.sizes[kind] if resumed else 0)
         handle.seek(0, os.SEEK_END)
+        if kind == "pred" and alone and handle.tell() == 0:
+            handle.write(prediction_header())
         files[kind] = handle
     return files
 
 
 class PartWriter:
     """A csv writer onto a binary file (the sizes recorded in checkpoints are byte offsets); the
-    lines are held and written a few thousand at a time."""
+    lines are held and written a few thousand at a time. ``fields``: the part of each line
+    given to :meth:`row` that is written (all of it unless told)."""
 
     HELD = 4096
 
-    def __init__(self, handle):
+    def __init__(self, handle, fields: slice = slice(None)):
         self.handle = handle
+        self.fields = fields
         self.buffer = io.StringIO()
         self.writer = csv.writer(self.buffer, lineterminator="\n")
         self.held: list = []
 
     def row(self, values):
-        self.held.append(values)
+        self.held.append(values[self.fields])
         if len(self.held) >= self.HELD:
             self.flush()
 
     def rows(self, lines):
-        self.held.extend(lines)
+        fields = self.fields
+        self.held.extend(line[fields] for line in lines)
         if len(self.held) >= self.HELD:
             self.flush()
 
     def raw(self, data: bytes) -> None:
-        """Append lines already written as UTF-8 text (after what the writer holds)."""
+        """Append lines already written as UTF-8 text, of the fields it writes (after what the
+        writer holds)."""
         self.flush()
         self.handle.write(data)
 
