@@ -9,6 +9,8 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from imbalance_stream import kernel, linear_model, svm
 from imbalance_stream.base import BinaryClassifier, UnknownLabel
@@ -92,3 +94,18 @@ def test_a_named_positive_inside_river_one_vs_rest_says_to_leave_it_at_true():
     model.learn_one({"x": 1.0}, "sky")
     with pytest.raises(UnknownLabel, match="leave positive at True inside them"):
         model.learn_one({"x": -1.0}, "grass")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-1, 5), max_size=30), st.data())
+def test_coded_labels_distinct_is_numpys_unique(codes, data):
+    """``CodedLabels.distinct``: the distinct codes at some positions and each one's place among
+    them, as ``np.unique`` with ``return_inverse`` gives them."""
+    from imbalance_stream.base.labels import CodedLabels
+
+    labels = CodedLabels(np.array(codes, dtype=np.int64), list("abcdefg"))
+    at = np.array(data.draw(st.lists(st.integers(0, max(len(codes) - 1, 0)))) if codes else [],
+                  dtype=np.int64)  # fmt: skip
+    used, where = labels.distinct(at)
+    want_used, want_where = np.unique(np.array(codes, dtype=np.int64)[at], return_inverse=True)
+    assert used.tolist() == want_used.tolist() and where.tolist() == want_where.tolist()

@@ -462,10 +462,8 @@ class BinaryClassifier(Transactional, base.Classifier, abc.ABC):
         if negative is not None:
             # the usual case, at once: every label learned is one of the two already known
             if isinstance(labels, CodedLabels):  # each distinct label checked once
-                codes = labels.codes[steps]
-                used = np.unique(codes)
+                used, at = labels.distinct(steps)
                 learned = [labels.table[code] for code in used.tolist()]
-                at = np.searchsorted(used, codes)
             else:
                 learned = [labels[t] for t in steps.tolist()]
                 at = slice(None)

@@ -54,6 +54,18 @@ class CodedLabels(Sequence):
     def __iter__(self):
         return map(self.table.__getitem__, self.codes.tolist())
 
+    def distinct(self, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(codes, where)`` for the labels at the positions ``at``: their distinct codes in
+        increasing order, and where each label's code stands among them (as ``np.unique``'s
+        ``return_inverse`` gives, by counting over the few codes a table has, not by sorting)."""
+        codes = self.codes[at]
+        if len(codes) == 0:
+            return codes[:0], codes[:0]
+        low = int(codes.min())
+        seen = np.zeros(int(codes.max()) - low + 1, dtype=bool)
+        seen[codes - low] = True
+        return np.flatnonzero(seen) + low, (np.cumsum(seen) - 1)[codes - low]
+
 
 #: What :func:`check_label` accepts, said in each of its refusals.
 _CLASS_LABEL = "a class label is a hashable scalar that equals itself, such as 'fraud', 0 or True"

@@ -119,7 +119,7 @@ def _merge_predictions(parts, out, predictions_format, alone):
     return merged
 
 
-_CHUNK = 1 << 20
+_CHUNK = 1 << 22  # bytes of the part read at a time
 
 
 def _lone_part(path, target):
