@@ -217,13 +217,13 @@ class _DuplicateIds:
     Each id is hashed to 64 bits, by Python's own ``hash`` (:meth:`add`; salted per process,
     which does not matter: one merge writes and reads the hashes) or by FNV-1a where the ids lie
     in a buffer (:meth:`add_spans`); two different ids among 10 million share a hash with
-    probability below 3e-6. The hashes are held in memory, up to ``MEMORY`` of them (32 MiB),
+    probability below 3e-6. The hashes are held in memory, up to ``MEMORY`` of them (8 MiB),
     and counted by one sort; past that they are spilled, each to one of ``BUCKETS`` files of
     ``folder`` by its low bits, and counted a bucket at a time: equal ids land in the same
     bucket, and memory holds one bucket, a 1/256th of the log's rows, not the whole log."""
 
     BUCKETS = 256
-    MEMORY = 1 << 22
+    MEMORY = 1 << 20
 
     def __init__(self, folder):
         self.paths = [os.path.join(folder, f"ids{k}.bin") for k in range(self.BUCKETS)]
