@@ -350,25 +350,18 @@ class RowReader:
                 raise Reject(f"missing column {column!r}")
             return value
 
-        raw_time = get(self.time)
-        if is_empty(raw_time):
-            raise Reject(f"column {self.time!r}: empty event time")
-        check_copied(self.time, raw_time)
+        def copied(column, what):
+            """A value the outputs copy as written: present, not empty, of one line."""
+            value = get(column)
+            if is_empty(value):
+                raise Reject(f"column {column!r}: empty {what}")
+            check_copied(column, value)
+            return value
+
+        raw_time = copied(self.time, "event time")
         time = parse_time(raw_time)
-        entity = None
-        if self.entity is not None:
-            value = get(self.entity)
-            if is_empty(value):
-                raise Reject(f"column {self.entity!r}: empty entity")
-            check_copied(self.entity, value)
-            entity = text(value)
-        event_id = str(row)
-        if self.id is not None:
-            value = get(self.id)
-            if is_empty(value):
-                raise Reject(f"column {self.id!r}: empty event id")
-            check_copied(self.id, value)
-            event_id = text(value)
+        entity = None if self.entity is None else text(copied(self.entity, "entity"))
+        event_id = str(row) if self.id is None else text(copied(self.id, "event id"))
 
         raw_label = get(self.label)
         label, label_time, label_time_text = None, None, ""
