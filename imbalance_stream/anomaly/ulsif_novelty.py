@@ -49,7 +49,8 @@ class ULSIFNovelty(Preset, EstimatorNovelty):
     --------
 
     Space-shuttle sensor readings with rare abnormal states, flagged by River's quantile filter
-    above the 98th percentile of the scores so far (a flagged reading is not learned):
+    above the 98th percentile of the scores so far (the filter keeps flagged readings from the
+    detector):
 
     >>> from river import anomaly, datasets
     >>> from imbalance_stream.anomaly import ULSIFNovelty

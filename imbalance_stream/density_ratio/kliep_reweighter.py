@@ -33,9 +33,9 @@ class KLIEPReweighter(Preset, EstimatorReweighter):
     Examples
     --------
 
-    River's bananas, where the labelled history kept only one in four points of the right half
-    of the plane (``x1 >= 0``) and the unlabelled present comes from all of it: the history's
-    points on the right are weighted up, those on the left down.
+    River's bananas, where the labelled history kept every point of the left half of the plane
+    (feature ``"1"`` below 0) but one in four of the right half, and the unlabelled present
+    comes from all of it: the history's points on the right are weighted up, on the left down.
 
     >>> from river import datasets
     >>> from imbalance_stream.density_ratio import KLIEPReweighter
