@@ -38,21 +38,26 @@ def ratio_score(ratio: float) -> float:
     return -math.log(max(float(ratio), SMALLEST_RATIO))
 
 
+#: The windows of the detectors' unit-test configurations, in stream mode: small enough that
+#: River's checks' first samples already refresh, so that they exercise the solved detector, not
+#: only the warm-up (which scores 0 unread). The smaller goes with fixed hyper-parameters.
+TEST_WINDOWS = {"mode": "stream", "n_reference": 20, "n_test": 10, "refresh_every": 10}
+SMALL_TEST_WINDOWS = {"mode": "stream", "n_reference": 16, "n_test": 8, "refresh_every": 8}
+
+
+def stream_test_params(chosen: dict, fixed: dict) -> list[dict]:
+    """A detector's two unit-test configurations: its hyper-parameters chosen from the data on
+    :data:`TEST_WINDOWS` (with ``chosen``, a seed, say), then ``fixed`` ones on
+    :data:`SMALL_TEST_WINDOWS`."""
+    return [{**TEST_WINDOWS, **chosen}, {**fixed, **SMALL_TEST_WINDOWS}]
+
+
 def interior_point_test_params() -> list[dict]:
     """The stream-mode unit-test configuration of the KMM-type detectors with the interior-point
     solver, where the optional cvxopt is installed (none where it is not)."""
     if not interior_point_available():
         return []
-    return [
-        {
-            "mode": "stream",
-            "n_reference": 20,
-            "n_test": 10,
-            "refresh_every": 10,
-            "solver": "interior-point",
-            "tol": 1e-9,
-        }
-    ]
+    return [{**TEST_WINDOWS, "solver": "interior-point", "tol": 1e-9}]
 
 
 class DensityRatioNovelty(AnomalyDetector, abc.ABC):

@@ -9,7 +9,7 @@ from imbalance_stream.density_ratio.base import FOLDS, WIDTH
 from imbalance_stream.density_ratio.kde_ratio import kde_log_density, kde_sigma
 from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
-from .base import DensityRatioNovelty
+from .base import DensityRatioNovelty, stream_test_params
 
 __all__ = ["KDENovelty"]
 
@@ -31,27 +31,32 @@ class KDENovelty(Preset, DensityRatioNovelty):
     %(sigma_likelihood)s
     n_folds
         Folds of the likelihood cross-validation (10 in the thesis).
-    %(novelty_mode)s
     %(novelty_windows)s
     seed
         Seed of the folds and the median subsample.
     %(reselect_every)s
-        selection.
 
     Examples
     --------
 
-    >>> from river import datasets
+    Two hundred normal readings, then twenty to screen with one far from them at position 7: the
+    score is minus the log density of the normal readings alone.
+
+    >>> import random
     >>> from imbalance_stream.anomaly import KDENovelty
-    >>> from imbalance_stream.metrics import ExactROCAUC
-    >>> detector = KDENovelty(mode="stream", n_reference=200, n_test=50, refresh_every=50,
-    ...                       seed=0)
-    >>> auc = ExactROCAUC()
-    >>> for x, y in datasets.Shuttle().take(1000):
-    ...     auc.update(y, detector.score_one(x))
-    ...     detector.learn_one(x)
-    >>> auc
-    ExactROCAUC: 83.78%
+    >>> rng = random.Random(0)
+    >>> detector = KDENovelty(seed=0)
+    >>> for _ in range(200):
+    ...     detector.learn_one({"a": rng.gauss(0, 1), "b": rng.gauss(0, 1)})
+    >>> screened = [{"a": rng.gauss(0, 1), "b": rng.gauss(0, 1)} for _ in range(20)]
+    >>> screened[7] = {"a": 3.0, "b": -3.0}
+    >>> for x in screened:
+    ...     detector.observe_one(x)
+    >>> detector.refresh()
+    True
+    >>> scores = [detector.score_one(x) for x in screened]
+    >>> max(range(20), key=scores.__getitem__), round(scores[7], 1), round(detector.sigma_, 3)
+    (7, 9.7, 0.529)
 
     References
     ----------
@@ -87,13 +92,4 @@ class KDENovelty(Preset, DensityRatioNovelty):
 
     @classmethod
     def _unit_test_params(cls):
-        # windows small enough that the checks' first samples already refresh: they then
-        # exercise the solved detector, not only the warm-up (which scores 0 unread)
-        yield {"mode": "stream", "n_reference": 20, "n_test": 10, "refresh_every": 10, "seed": 1}
-        yield {
-            "sigma": 50.0,
-            "mode": "stream",
-            "n_reference": 16,
-            "n_test": 8,
-            "refresh_every": 8,
-        }
+        yield from stream_test_params({"seed": 1}, {"sigma": 50.0})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from imbalance_stream.density_ratio import KLIEP
 from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
-from .base import EstimatorNovelty
+from .base import EstimatorNovelty, stream_test_params
 
 __all__ = ["KLIEPNovelty"]
 
@@ -23,36 +23,35 @@ class KLIEPNovelty(Preset, EstimatorNovelty):
     Parameters
     ----------
     %(sigma_likelihood)s
-    n_centres
-        Number of basis centres drawn from the reference window (100 in the thesis).
-    n_folds
-        Folds of the likelihood cross-validation.
-    %(novelty_mode)s
+    %(n_centres_reference)s
+    %(n_folds_likelihood)s
     %(novelty_windows)s
     %(seed_likelihood)s
     %(reselect_every)s
-        selection.
 
     Examples
     --------
 
+    A stream of image segments in which grass, unseen until then, appears at step 1000 (5 % of
+    the samples from there on): scored before learning, the grass segments rank above the rest.
+
     >>> from river import datasets
     >>> from imbalance_stream.anomaly import KLIEPNovelty
+    >>> from imbalance_stream.datasets import NoveltyStream
     >>> from imbalance_stream.metrics import ExactROCAUC
-    >>> detector = KLIEPNovelty(mode="stream", n_reference=200, n_test=50, refresh_every=50,
-    ...                         seed=0)
+    >>> stream = NoveltyStream(datasets.ImageSegments(), emerging="grass", emerge_at=1000,
+    ...                        novelty_rate=0.05, seed=1)
+    >>> detector = KLIEPNovelty(mode="stream", n_reference=200, n_test=50, seed=0)
     >>> auc = ExactROCAUC()
-    >>> for x, y in datasets.Shuttle().take(1000):
-    ...     auc.update(y, detector.score_one(x))
+    >>> for t, (x, is_novel) in enumerate(stream):
+    ...     score = detector.score_one(x)
+    ...     if t >= 1000:
+    ...         auc.update(is_novel, score)
     ...     detector.learn_one(x)
     >>> auc
-    ExactROCAUC: 81.88%
+    ExactROCAUC: 70.02%
 
-    References
-    ----------
-    Sugiyama, M., Suzuki, T., Nakajima, S., Kashima, H., von Bünau, P. and Kawanabe, M. (2008).
-    Direct importance estimation for covariate shift adaptation. Annals of the Institute of
-    Statistical Mathematics 60(4).
+    %(references_sugiyama_2008)s
 
     Miao, Y.-Q. (2015). Adaptive learning algorithms for non-stationary data. PhD thesis,
     University of Waterloo. Section 3.2.3, Algorithms 2 and 3.
@@ -63,15 +62,4 @@ class KLIEPNovelty(Preset, EstimatorNovelty):
 
     @classmethod
     def _unit_test_params(cls):
-        # windows small enough that the checks' first samples already refresh: they then
-        # exercise the solved detector, not only the warm-up (which scores 0 unread)
-        yield {"mode": "stream", "n_reference": 20, "n_test": 10, "refresh_every": 10, "seed": 1}
-        yield {
-            "sigma": 50.0,
-            "n_centres": 20,
-            "mode": "stream",
-            "n_reference": 16,
-            "n_test": 8,
-            "refresh_every": 8,
-            "seed": 2,
-        }
+        yield from stream_test_params({"seed": 1}, {"sigma": 50.0, "n_centres": 20, "seed": 2})

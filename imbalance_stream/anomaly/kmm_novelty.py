@@ -5,7 +5,7 @@ from __future__ import annotations
 from imbalance_stream.density_ratio import KMM
 from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
-from .base import EstimatorNovelty, interior_point_test_params
+from .base import EstimatorNovelty, interior_point_test_params, stream_test_params
 
 __all__ = ["KMMNovelty"]
 
@@ -29,31 +29,18 @@ class KMMNovelty(Preset, EstimatorNovelty):
 
     Parameters
     ----------
-    sigma
-        Gaussian width in the ``exp(-||a - b||^2 / (2 sigma^2))`` convention; None takes the median
-        pairwise distance of the windows at each refresh (the thesis's choice for KMM).
-    B
-        Upper bound of each weight (1000 in the thesis).
+    %(sigma_median)s
+    %(B)s
     epsilon
         Normalisation slack (``1e-10`` in Chapter 5); None gives ``(sqrt(m) - 1) / sqrt(m)`` for
         ``m`` test points, as :class:`~imbalance_stream.density_ratio.KMM`.
-    tol
-        Stopping tolerance of the solver (see ``solver``).
-    max_iter
-        Iteration cap of the solver.
-    mode
-        ``"two-sample"``: ``learn_one`` takes normal data, ``observe_one`` the data to screen.
-        ``"stream"``: one stream through ``learn_one``, the recent ``n_test`` points against the
-        ``n_reference`` before them. See
-        :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
+    %(kmm_solver_limits)s
     %(novelty_windows)s
-    seed
-        Seed of the subsample that estimates the median distance on large windows.
+    %(seed_median)s
     solver
         ``"fista"`` or ``"interior-point"`` (cvxopt), as in
         :class:`~imbalance_stream.density_ratio.KMM`.
-    %(reselect_every)s
-        width and start the solver from the last solution at the test points still held.
+    %(reselect_every_warm)s
 
     Examples
     --------
@@ -71,10 +58,7 @@ class KMMNovelty(Preset, EstimatorNovelty):
     >>> auc
     ExactROCAUC: 90.36%
 
-    References
-    ----------
-    Huang, J., Smola, A. J., Gretton, A., Borgwardt, K. M. and Schölkopf, B. (2007). Correcting
-    sample selection bias by unlabeled data. NIPS 19.
+    %(references_huang_2007)s
 
     Miao, Y.-Q. (2015). Adaptive learning algorithms for non-stationary data. PhD thesis,
     University of Waterloo. Section 5.2, eq. 5.3.
@@ -86,14 +70,5 @@ class KMMNovelty(Preset, EstimatorNovelty):
 
     @classmethod
     def _unit_test_params(cls):
-        # windows small enough that the checks' first samples already refresh: they then
-        # exercise the solved detector, not only the warm-up (which scores 0 unread)
-        yield {"mode": "stream", "n_reference": 20, "n_test": 10, "refresh_every": 10}
-        yield {
-            "sigma": 50.0,
-            "mode": "stream",
-            "n_reference": 16,
-            "n_test": 8,
-            "refresh_every": 8,
-        }
+        yield from stream_test_params({}, {"sigma": 50.0})
         yield from interior_point_test_params()  # with the optional qp extra only

@@ -16,7 +16,7 @@ from imbalance_stream.density_ratio.kmm_solvers import (
 )
 from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
-from .base import DensityRatioNovelty, interior_point_test_params
+from .base import DensityRatioNovelty, interior_point_test_params, stream_test_params
 
 __all__ = ["LocKMMNovelty"]
 
@@ -55,18 +55,13 @@ class LocKMMNovelty(Preset, DensityRatioNovelty):
     ----------
     k
         Neighbour rank of the local widths (7 in the thesis).
-    B
-        Upper bound of each weight (1000 in the thesis).
+    %(B)s
     epsilon
         Normalisation slack (``1e-10``).
     epsilon_shift
         Added to the diagonal shift so that the shifted matrix is strictly positive definite
         (kept apart from ``epsilon``, D-DR-7).
-    tol
-        Stopping tolerance of the solver (see ``solver``).
-    max_iter
-        Iteration cap of the solver.
-    %(novelty_mode)s
+    %(kmm_solver_limits)s
     %(novelty_windows)s
     seed
         Unused (locKMM makes no random choice); kept so that every detector takes the same
@@ -158,8 +153,5 @@ class LocKMMNovelty(Preset, DensityRatioNovelty):
 
     @classmethod
     def _unit_test_params(cls):
-        # windows small enough that the checks' first samples already refresh: they then
-        # exercise the solved detector, not only the warm-up (which scores 0 unread)
-        yield {"mode": "stream", "n_reference": 20, "n_test": 10, "refresh_every": 10}
-        yield {"k": 3, "mode": "stream", "n_reference": 16, "n_test": 8, "refresh_every": 8}
+        yield from stream_test_params({}, {"k": 3})
         yield from interior_point_test_params()  # with the optional qp extra only

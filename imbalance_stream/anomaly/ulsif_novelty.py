@@ -11,7 +11,7 @@ from imbalance_stream.density_ratio.gaussian import gaussian_gram
 from imbalance_stream.density_ratio.ulsif import ulsif_alpha
 from imbalance_stream.density_ratio.windowed import WINDOWS, Preset, preset, shared_parameter_docs
 
-from .base import EstimatorNovelty
+from .base import TEST_WINDOWS, EstimatorNovelty, stream_test_params
 
 __all__ = ["ULSIFNovelty"]
 
@@ -40,28 +40,30 @@ class ULSIFNovelty(Preset, EstimatorNovelty):
     ----------
     %(sigma_leave_one_out)s
     %(ridge)s
-    n_centres
-        Number of basis centres drawn from the reference window (100 in the thesis).
-    %(novelty_mode)s
+    %(n_centres_reference)s
     %(novelty_windows)s
     %(seed_leave_one_out)s
     %(reselect_every)s
-        selection.
 
     Examples
     --------
 
-    >>> from river import datasets
+    Space-shuttle sensor readings with rare abnormal states, flagged by River's quantile filter
+    above the 98th percentile of the scores so far (the filter keeps flagged readings from the
+    detector):
+
+    >>> from river import anomaly, datasets
     >>> from imbalance_stream.anomaly import ULSIFNovelty
-    >>> from imbalance_stream.metrics import ExactROCAUC
-    >>> detector = ULSIFNovelty(mode="stream", n_reference=200, n_test=50, refresh_every=50,
-    ...                         seed=0)
-    >>> auc = ExactROCAUC()
-    >>> for x, y in datasets.Shuttle().take(1000):
-    ...     auc.update(y, detector.score_one(x))
+    >>> detector = anomaly.QuantileFilter(
+    ...     ULSIFNovelty(mode="stream", n_reference=200, n_test=50, seed=0), q=0.98
+    ... )
+    >>> flagged = []
+    >>> for x, abnormal in datasets.Shuttle().take(1000):
+    ...     if detector.classify(detector.score_one(x)):
+    ...         flagged.append(abnormal)
     ...     detector.learn_one(x)
-    >>> auc
-    ExactROCAUC: 87.56%
+    >>> len(flagged), sum(flagged)
+    (38, 20)
 
     References
     ----------
@@ -134,24 +136,7 @@ class ULSIFNovelty(Preset, EstimatorNovelty):
 
     @classmethod
     def _unit_test_params(cls):
-        # windows small enough that the checks' first samples already refresh: they then
-        # exercise the solved detector, not only the warm-up (which scores 0 unread)
-        yield {"mode": "stream", "n_reference": 20, "n_test": 10, "refresh_every": 10, "seed": 1}
-        yield {
-            "sigma": 50.0,
-            "ridge": 0.1,
-            "n_centres": 20,
-            "mode": "stream",
-            "n_reference": 16,
-            "n_test": 8,
-            "refresh_every": 8,
-            "seed": 2,
-        }
-        yield {  # the width and ridge held after the first refresh, chosen again every 2
-            "mode": "stream",
-            "n_reference": 20,
-            "n_test": 10,
-            "refresh_every": 5,
-            "seed": 3,
-            "reselect_every": 2,
-        }
+        fixed = {"sigma": 50.0, "ridge": 0.1, "n_centres": 20, "seed": 2}
+        yield from stream_test_params({"seed": 1}, fixed)
+        # the width and ridge held after the first refresh, chosen again every 2
+        yield {**TEST_WINDOWS, "refresh_every": 5, "seed": 3, "reselect_every": 2}

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import abc
 import functools
+import inspect
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 from river import base
@@ -25,6 +26,25 @@ FOLDS = functools.partial(check_int, low=2)
 
 def SEED(name: str, value) -> int | None:  # a rule, named like the others
     return check_seed(value)
+
+
+Init = TypeVar("Init", bound=Callable[..., None])
+
+
+def checked_init(init: Init) -> Init:
+    """Decorator of a batch estimator's constructor whose body is its signature alone: the
+    arguments, bound and defaulted as the signature has them, are checked and set in its order
+    by :meth:`DensityRatioEstimator._set_params`, so that each parameter is named once."""
+    signature = inspect.signature(init)
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs) -> None:
+        init(self, *args, **kwargs)  # arguments it refuses raise the interpreter's own TypeError
+        arguments = signature.bind(self, *args, **kwargs)
+        arguments.apply_defaults()
+        self._set_params(**dict(list(arguments.arguments.items())[1:]))  # all but self
+
+    return __init__  # type: ignore[return-value]
 
 
 def as_matrix(X, name: str, n_features: int | None = None) -> np.ndarray:

@@ -202,6 +202,9 @@ class DDR(base.Base):
     Examples
     --------
 
+    Breast-cancer diagnoses whose labelled sample kept 30 % of the benign cases (class 1) and
+    90 % of the malignant ones (class 0); the test half is unlabelled:
+
     >>> import numpy as np
     >>> from sklearn.datasets import load_breast_cancer
     >>> from imbalance_stream.density_ratio import DDR

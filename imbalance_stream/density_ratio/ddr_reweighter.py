@@ -97,10 +97,13 @@ class DDRReweighter(Preset, Reweighter):
     Attributes
     ----------
     ddr_
-        The DDR fitted at the last refresh.
+        The :class:`DDR` fitted at the last refresh; None when the windows held one class only.
 
     Examples
     --------
+
+    Phishing pages, the labelled history keeping every page of class True but only one in four of
+    class False: the prior ratio weights class False up and class True down.
 
     >>> from river import datasets
     >>> from imbalance_stream.density_ratio import DDRReweighter, IWLSPC

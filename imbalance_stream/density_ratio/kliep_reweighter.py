@@ -23,38 +23,36 @@ class KLIEPReweighter(Preset, EstimatorReweighter):
     Parameters
     ----------
     %(sigma_likelihood)s
-    n_centres
-        Number of centres drawn from the target window.
-    n_folds
-        Folds of the likelihood cross-validation.
+    %(n_centres_target)s
+    %(n_folds_likelihood)s
     %(n_source)s
     %(reweighter_windows)s
     %(seed_likelihood)s
     %(reselect_every)s
-        selection.
 
     Examples
     --------
 
+    River's bananas, where the labelled history kept every point of the left half of the plane
+    (feature ``"1"`` below 0) but one in four of the right half, and the unlabelled present
+    comes from all of it: the history's points on the right are weighted up, on the left down.
+
     >>> from river import datasets
     >>> from imbalance_stream.density_ratio import KLIEPReweighter
-    >>> data = list(datasets.Phishing())
+    >>> data = list(datasets.Bananas())
     >>> reweighter = KLIEPReweighter(seed=0)
-    >>> for x, y in data[:300]:
-    ...     reweighter.learn_source_one(x, y)
-    >>> for x, _ in data[300:500]:
+    >>> for i, (x, y) in enumerate(data[:600]):
+    ...     if x["1"] < 0 or i % 4 == 0:
+    ...         reweighter.learn_source_one(x, y)
+    >>> for x, _ in data[600:900]:
     ...     reweighter.learn_target_one(x)
     >>> reweighter.refresh()
     True
-    >>> weights = [reweighter.weight_one(x) for x, _ in data[:300]]
-    >>> round(sum(weights) / len(weights), 6)
-    1.0
+    >>> left, right = {"1": -1.0, "2": 0.0}, {"1": 1.0, "2": 0.0}
+    >>> round(reweighter.weight_one(left), 2), round(reweighter.weight_one(right), 2)
+    (0.71, 2.88)
 
-    References
-    ----------
-    Sugiyama, M., Suzuki, T., Nakajima, S., Kashima, H., von Bünau, P. and Kawanabe, M. (2008).
-    Direct importance estimation for covariate shift adaptation. Annals of the Institute of
-    Statistical Mathematics, 60(4), 699-746.
+    %(references_sugiyama_2008)s
 
     Miao, Y.-Q. (2015). Adaptive learning algorithms for non-stationary data. PhD thesis,
     University of Waterloo. Algorithms 2-3 and Section 3.3.1.

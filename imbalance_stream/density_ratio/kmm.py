@@ -9,8 +9,9 @@ import numpy as np
 
 from imbalance_stream.base.validation import check_real
 
+from ._docs import cite_papers
 from .bandwidths import median_distance
-from .base import COUNT, SEED, WIDTH, DensityRatioEstimator
+from .base import COUNT, SEED, WIDTH, DensityRatioEstimator, checked_init
 from .gaussian import gaussian_gram
 from .kmm_solvers import (
     central_path_weights,
@@ -23,6 +24,7 @@ from .kmm_solvers import (
 __all__ = ["KMM"]
 
 
+@cite_papers
 class KMM(DensityRatioEstimator):
     """Kernel mean matching: source weights that match the target's kernel mean.
 
@@ -101,10 +103,7 @@ class KMM(DensityRatioEstimator):
     >>> round(float(kmm.weights_.mean()), 2)
     1.0
 
-    References
-    ----------
-    Huang, J., Smola, A. J., Gretton, A., Borgwardt, K. M. and Schölkopf, B. (2007). Correcting
-    sample selection bias by unlabeled data. NIPS 19.
+    %(references_huang_2007)s
 
     Miao, Y.-Q. (2015). Adaptive learning algorithms for non-stationary data. PhD thesis,
     University of Waterloo. Section 3.2.2, Algorithm 1.
@@ -119,6 +118,7 @@ class KMM(DensityRatioEstimator):
     seed: int | None
     solver: str
 
+    @checked_init
     def __init__(
         self,
         sigma: float | None = None,
@@ -128,10 +128,7 @@ class KMM(DensityRatioEstimator):
         max_iter: int = 20000,
         seed: int | None = None,
         solver: str = "fista",
-    ):
-        self._set_params(
-            sigma=sigma, B=B, epsilon=epsilon, tol=tol, max_iter=max_iter, seed=seed, solver=solver
-        )
+    ): ...  # each parameter checked by its rule and set (checked_init)
 
     PARAMETER_RULES = {
         "sigma": WIDTH,

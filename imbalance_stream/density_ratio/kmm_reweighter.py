@@ -33,24 +33,16 @@ class KMMReweighter(Preset, EstimatorReweighter):
 
     Parameters
     ----------
-    sigma
-        Gaussian width, ``exp(-||a - b||^2 / (2 sigma^2))``; None takes the median pairwise
-        distance over the pooled windows at each refresh (Chapter 6's KMM(med)).
-    B
-        Upper bound of each weight (1000 in the thesis).
+    %(sigma_median)s
+    %(B)s
     epsilon
         Normalisation slack; None gives ``(sqrt(m) - 1) / sqrt(m)`` for ``m`` source points
         (Chapters 4 and 6).
-    tol
-        Stopping tolerance of the solver, relative to the largest ``|k_i|``.
-    max_iter
-        Iteration cap of the solver.
+    %(kmm_solver_limits)s
     %(n_source)s
     %(reweighter_windows)s
-    seed
-        Seed of the subsample that estimates the median distance on large windows.
-    %(reselect_every)s
-        width and start the solver from the last solution at the source points still held.
+    %(seed_median)s
+    %(reselect_every_warm)s
 
     Examples
     --------
@@ -74,10 +66,7 @@ class KMMReweighter(Preset, EstimatorReweighter):
     >>> round(min(weights), 3), round(max(weights), 3)
     (0.0, 14.033)
 
-    References
-    ----------
-    Huang, J., Smola, A. J., Gretton, A., Borgwardt, K. M. and Schölkopf, B. (2007). Correcting
-    sample selection bias by unlabeled data. NIPS 19.
+    %(references_huang_2007)s
 
     Miao, Y.-Q. (2015). Adaptive learning algorithms for non-stationary data. PhD thesis,
     University of Waterloo. Algorithm 1 and Section 3.3.1.

@@ -112,6 +112,8 @@ class WeightedTSVM(base.Base):
     Examples
     --------
 
+    Sixty labelled breast-cancer diagnoses, the rest given unlabelled to the transductive fit:
+
     >>> import numpy as np
     >>> from sklearn.datasets import load_breast_cancer
     >>> from imbalance_stream.density_ratio import WeightedTSVM

@@ -24,35 +24,39 @@ class ULSIFReweighter(Preset, EstimatorReweighter):
     ----------
     %(sigma_leave_one_out)s
     %(ridge)s
-    n_centres
-        Number of centres drawn from the target window.
+    %(n_centres_target)s
     %(n_source)s
     %(reweighter_windows)s
     %(seed_leave_one_out)s
     %(reselect_every)s
-        selection.
 
     Examples
     --------
 
+    Image segments under a selection bias (:class:`~imbalance_stream.datasets.SelectionShift`):
+    windows are rare in the labelled past and common in the present, so the past's window
+    segments are weighted up:
+
     >>> from river import datasets
+    >>> from imbalance_stream.datasets import SelectionShift
     >>> from imbalance_stream.density_ratio import ULSIFReweighter
-    >>> data = list(datasets.Phishing())
+    >>> shift = SelectionShift(datasets.ImageSegments(), positive="window", seed=1)
+    >>> data = list(shift)
+    >>> past, present = data[: shift.shift_at], data[shift.shift_at :]
     >>> reweighter = ULSIFReweighter(seed=0)
-    >>> for x, y in data[:300]:
-    ...     reweighter.learn_source_one(x, y)
-    >>> for x, _ in data[300:500]:
+    >>> for x, is_window in past:
+    ...     reweighter.learn_source_one(x, is_window)
+    >>> for x, _ in present:
     ...     reweighter.learn_target_one(x)
     >>> reweighter.refresh()
     True
-    >>> weights = [reweighter.weight_one(x) for x, _ in data[:300]]
-    >>> round(sum(weights) / len(weights), 6)
-    1.0
+    >>> weights = {True: [], False: []}
+    >>> for x, is_window in past:
+    ...     weights[is_window].append(reweighter.weight_one(x))
+    >>> {label: round(sum(w) / len(w), 2) for label, w in weights.items()}
+    {True: 2.8, False: 0.92}
 
-    References
-    ----------
-    Kanamori, T., Hido, S. and Sugiyama, M. (2009). A least-squares approach to direct importance
-    estimation. Journal of Machine Learning Research, 10, 1391-1445.
+    %(references_kanamori_2009)s
 
     Miao, Y.-Q. (2015). Adaptive learning algorithms for non-stationary data. PhD thesis,
     University of Waterloo. Algorithm 4 and Section 3.3.1.

@@ -31,6 +31,8 @@ from imbalance_stream.base.deprecation import renamed_parameters
 from imbalance_stream.base.validation import check_int
 from imbalance_stream.base.windows import RefreshSchedule, SampleWindows
 
+from ._docs import REFERENCES
+
 __all__ = [
     "MIN_WINDOW",
     "PARAMETER_DOCS",
@@ -48,15 +50,23 @@ __all__ = [
 MIN_WINDOW = 2
 
 
+#: The head of the ``reselect_every`` entries, which end by what a refresh in between holds.
+_RESELECT_EVERY = """\
+    reselect_every
+        Select the hyper-parameters left None again every this many refreshes (the first
+        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
+        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+"""
+
 #: Parameter entries that the docstrings of the detectors and re-weighters share, each put in
 #: place of its ``%(name)s`` line by :func:`shared_parameter_docs`.
 PARAMETER_DOCS = {
-    "novelty_mode": """\
-    mode
-        ``"two-sample"`` or ``"stream"``, see
-        :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
-""",
     "novelty_windows": """\
+    mode
+        ``"two-sample"``: ``learn_one`` takes normal data, ``observe_one`` the data to screen.
+        ``"stream"``: one stream through ``learn_one``, the recent ``n_test`` points against the
+        ``n_reference`` before them. See
+        :class:`~imbalance_stream.anomaly.base.DensityRatioNovelty`.
     n_reference
         Size of the reference window; None keeps every point.
     n_test
@@ -89,6 +99,35 @@ PARAMETER_DOCS = {
         Gaussian width; None chooses it by leave-one-out over the median distance times
         ``logspace(-3, 1, 9)``.
 """,
+    "sigma_median": """\
+    sigma
+        Gaussian width, ``exp(-||a - b||^2 / (2 sigma^2))``; None takes the median pairwise
+        distance over the pooled windows at each refresh (the thesis's choice for KMM, Chapter
+        6's KMM(med)).
+""",
+    "n_centres_reference": """\
+    n_centres
+        Number of basis centres drawn from the reference window (100 in the thesis).
+""",
+    "n_centres_target": """\
+    n_centres
+        Number of centres drawn from the target window.
+""",
+    "n_folds_likelihood": """\
+    n_folds
+        Folds of the likelihood cross-validation.
+""",
+    "B": """\
+    B
+        Upper bound of each weight (1000 in the thesis).
+""",
+    "kmm_solver_limits": """\
+    tol
+        Stopping tolerance of the solver, as in :class:`~imbalance_stream.density_ratio.KMM`
+        (for the first-order solver, relative to the largest ``|k_i|``).
+    max_iter
+        Iteration cap of the solver.
+""",
     "seed_likelihood": """\
     seed
         Seed of the centres, the folds and the median subsample.
@@ -97,27 +136,33 @@ PARAMETER_DOCS = {
     seed
         Seed of the centres, the leave-one-out pairing and the median subsample.
 """,
+    "seed_median": """\
+    seed
+        Seed of the subsample that estimates the median distance on large windows.
+""",
     "ridge": """\
     ridge
         The ridge ``lambda`` of eq. 3.28; None chooses it by leave-one-out over
         ``logspace(-3, 1, 9)``. The old spelling ``lambda_`` still works until 0.4, with a
         ``DeprecationWarning``.
 """,
-    "reselect_every": """\
-    reselect_every
-        Select the hyper-parameters left None again every this many refreshes (the first
-        refresh always selects); None: only at the first refresh and after :meth:`reselect`;
-        1: at every refresh, the thesis's procedure. Refreshes in between hold the last
+    "reselect_every": _RESELECT_EVERY + "        selection.\n",
+    # KMM's warm start: from the last solution at the points of the window it weighs
+    "reselect_every_warm": _RESELECT_EVERY
+    + """\
+        width and start the solver from the last solution at the weighted window's points
+        still held (the test window's for a detector, the source window's for a re-weighter).
 """,
 }
 
 
-_fill_parameter_docs = fill_docs(PARAMETER_DOCS)
+_fill_parameter_docs = fill_docs({**PARAMETER_DOCS, **REFERENCES})
 
 
 def shared_parameter_docs(cls):
-    """Put the shared entries of :data:`PARAMETER_DOCS` in place of their ``%(name)s`` lines in
-    ``cls``'s docstring, so that ``help()`` and the doctests see the whole text."""
+    """Put the shared entries of :data:`PARAMETER_DOCS`, and the papers the family cites
+    (``density_ratio._docs.REFERENCES``), in place of their ``%(name)s`` lines in ``cls``'s
+    docstring, so that ``help()`` and the doctests see the whole text."""
     return _fill_parameter_docs(cls)
 
 
