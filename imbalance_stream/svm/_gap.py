@@ -70,6 +70,14 @@ SHARED_DOCS = {
     n_cleaned_, n_reprocess_, n_capped_
         Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
         loop stopped at its cap (D-LASVM-12).
+    n_admitted_by_region_, n_cleaned_by_region_
+        Table 6.1's bookkeeping: samples admitted, and members later removed by CLEAN, by where
+        the sample's ``z = y f(x)`` lay on the Ramp when it was admitted: ``"left"`` (``z < s``),
+        ``"slope"`` or ``"right"`` (``z > 1``), with the model's ``s`` (-1 for LASVM-G and FULL
+        SVM, which have no Ramp; D-LASVM-53).
+    n_support_by_region_, n_non_support_by_region_
+        The members (``alpha != 0`` and ``alpha = 0``) by the region of their admission; in each
+        region, admitted = support + non-support + cleaned.
 """,
     "references": """\
     Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
