@@ -15,6 +15,7 @@ from imbalance_stream.base.transaction import CheckedInKernel
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
+from ._docs import shared_docs
 
 __all__ = ["ACOG"]
 
@@ -51,6 +52,7 @@ def _entry(learn: bool, ndim: int):
     return found
 
 
+@shared_docs
 class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
     """Adaptive Cost-sensitive Online Gradient descent (ACOG).
 
@@ -79,24 +81,18 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
 
     Parameters
     ----------
-    loss
-        ``"I"`` (cost in the margin) or ``"II"`` (cost in the slope).
+    %(cost_loss)s
     covariance
         ``"full"`` or ``"diag"``. A full covariance is a dense matrix over the features, so the
         feature space then holds at most 4,096 features (beyond, a sample raises
         :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing); diagonal: 1,000,000.
-    rho
-        Cost ratio of a positive mistake to a negative one. ``None`` estimates Tn/Tp online with
-        the Laplace rule ``(t_n + 1) / (t_p + 1)``, counting the current label first: this is the
-        paper's "sum" setting (balanced accuracy). A float fixes it: the "cost" setting, c_p / c_n.
+    %(cost_rho)s
     eta
         Step size of the mean (the paper's "fitting parameter").
     gamma
         Regularisation of the covariance update; 1 in every experiment of the paper.
-    positive
-        The rare label, +1 inside the model.
-    intercept
-        Learn a bias through a constant feature. Off by default, which is the paper's model.
+    %(positive)s
+    %(intercept)s
 
     Attributes
     ----------
@@ -106,16 +102,17 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
     Examples
     --------
 
+    The diagonal covariance costs O(nonzeros) a round, the full one O(d^2):
+
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.linear_model import ACOG
 
-    >>> model = preprocessing.StandardScaler() | ACOG(loss="II", covariance="diag", eta=0.5)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
-    BalancedAccuracy: 89.86%
-
-    >>> model = preprocessing.StandardScaler() | ACOG(loss="I", covariance="full", eta=0.5)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
-    BalancedAccuracy: 88.63%
+    >>> for loss, covariance in [("II", "diag"), ("I", "full")]:
+    ...     model = preprocessing.StandardScaler() | ACOG(loss=loss, covariance=covariance, eta=0.5)
+    ...     metric = metrics.BalancedAccuracy()
+    ...     print(covariance, evaluate.progressive_val_score(datasets.Phishing(), model, metric))
+    diag BalancedAccuracy: 89.86%
+    full BalancedAccuracy: 88.63%
 
     References
     ----------

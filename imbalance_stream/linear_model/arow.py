@@ -9,10 +9,11 @@ import numpy as np
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
-from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.transaction import CheckedInKernel
 from imbalance_stream.base.validation import check_real
+
+from ._docs import shared_docs
 
 __all__ = ["AROW"]
 
@@ -53,10 +54,7 @@ class AROW(CheckedInKernel, BinaryClassifier):
     %(positive)s
     %(intercept)s
 
-    Attributes
-    ----------
-    n_updates
-        Number of rounds with a positive hinge loss.
+    %(hinge_attributes)s
 
     Examples
     --------
@@ -67,6 +65,13 @@ class AROW(CheckedInKernel, BinaryClassifier):
     >>> model = preprocessing.StandardScaler() | AROW(r=1.0)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
     BalancedAccuracy: 89.38%
+
+    Each update shrinks the variance along the sample, from the prior 1: the features the model
+    is surest of are those it has seen most of.
+
+    >>> variances = model["AROW"].variances
+    >>> sorted(variances, key=variances.get)[:2]
+    ['long_url', 'ip_in_url']
 
     References
     ----------

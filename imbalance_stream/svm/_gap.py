@@ -57,6 +57,8 @@ SHARED_DOCS = {
         m, not given; D-LASVM-13).
 """,
     "gap_attributes": """\
+    Attributes
+    ----------
     n_support_
         Support vectors (members with ``alpha != 0``).
     n_expansion_

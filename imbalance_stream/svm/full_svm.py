@@ -25,8 +25,6 @@ class FullSVM(GapSVM):
     %(gap_parameters)s
     %(positive)s
 
-    Attributes
-    ----------
     %(gap_attributes)s
 
     Examples

@@ -30,8 +30,6 @@ class LASVMG(GapSVM):
     %(clean_parameters)s
     %(positive)s
 
-    Attributes
-    ----------
     %(gap_attributes)s
 
     Examples

@@ -43,8 +43,6 @@ class LASVMI(GapSVM):
         D-LASVM-49).
     %(positive)s
 
-    Attributes
-    ----------
     %(gap_attributes)s
     n_skipped_
         Samples the filter left out.

@@ -35,8 +35,6 @@ class LASVMNC(GapSVM):
         S, not given; D-LASVM-15).
     %(positive)s
 
-    Attributes
-    ----------
     %(gap_attributes)s
     n_admitted_flat_
         Samples admitted in the left flat part of the Ramp (``beta = C``).
