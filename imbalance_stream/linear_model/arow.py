@@ -39,10 +39,7 @@ class AROW(CheckedInKernel, BinaryClassifier):
     ``Phi(mu.x / sqrt(x' Sigma x))`` as for ACOG (D-ACOG-23). River has no AROW. The full
     covariance costs O(d^2) memory and O(d^2) per update.
 
-    Limits. The model keeps a dense matrix over the features, so its feature space holds at most
-    4,096 features: a sample that would grow it further raises
-    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
-    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+    %(quadratic_limits)s
 
     Parameters
     ----------

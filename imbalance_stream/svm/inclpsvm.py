@@ -12,7 +12,7 @@ import scipy.linalg.lapack
 
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base import BinaryClassifier, FeatureSpace, UnknownLabel, capacity_for
-from imbalance_stream.base._docstrings import fill_docs
+from imbalance_stream.base._docstrings import DOCS, fill_docs
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_int, check_real
 
@@ -23,9 +23,11 @@ _POSITIVE, _NEGATIVE = 0, 1
 REBUILD_TURNOVERS = 4
 
 #: Fill the ``    %(name)s`` lines the incremental proximal SVMs (binary and multi-class, plain
-#: and DCIL) share: the ``window`` parameter and the ``counts`` attribute.
+#: and DCIL) share: the ``window`` parameter and the ``counts`` attribute (with the binary
+#: classifiers' entries of ``base._docstrings.DOCS``).
 proximal_docs = fill_docs(
     {
+        **DOCS,
         "window": """\
     window
         ``None`` (keep everything) or the number of most recent samples to keep.
@@ -144,10 +146,7 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
     recomputed from the window's vectors, so that the round-off of a huge sample that has left the
     window does not linger (25% more update work, amortised).
 
-    Limits. The model keeps a dense matrix over the features, so its feature space holds at most
-    4,096 features: a sample that would grow it further raises
-    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
-    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+    %(quadratic_limits)s
 
     Parameters
     ----------
