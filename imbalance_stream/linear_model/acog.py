@@ -8,7 +8,7 @@ import numpy as np
 
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
-from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base import grow_matrix, grow_vector
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.labels import PLAIN_LABELS
 from imbalance_stream.base.transaction import CheckedInKernel
@@ -16,6 +16,7 @@ from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
 from ._docs import shared_docs
+from ._weights import WeightVector
 
 __all__ = ["ACOG"]
 
@@ -53,7 +54,7 @@ def _entry(learn: bool, ndim: int):
 
 
 @shared_docs
-class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
+class ACOG(CheckedInKernel, CostRatio, WeightVector):
     """Adaptive Cost-sensitive Online Gradient descent (ACOG).
 
     A linear classifier whose weights are a Gaussian N(mu, Sigma). On a round whose
@@ -250,26 +251,19 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         else:
             self._cov = grow_vector(self._cov, n_features, 1.0)
 
+    def _weight_vector(self) -> np.ndarray:
+        return self._mean
+
     def _learn(self, indices, values, sign):
         margin, slope = self._count_margin_slope(sign)
+        # the arguments the two covariances' rounds share, after the state they update
+        shared = (indices, values, sign, margin, slope, self.eta, self.gamma)
         if self.covariance == "full":
             updated = kernels.acog_full_step_bounded(
-                self._mean,
-                self._cov,
-                self._state_size,
-                indices,
-                values,
-                sign,
-                margin,
-                slope,
-                self.eta,
-                self.gamma,
-                self._cov_bound,
+                self._mean, self._cov, self._state_size, *shared, self._cov_bound
             )
         else:
-            updated = kernels.acog_diag_step(
-                self._mean, self._cov, indices, values, sign, margin, slope, self.eta, self.gamma
-            )
+            updated = kernels.acog_diag_step(self._mean, self._cov, *shared)
         if updated == kernels.REFUSED:  # nothing was written; the label count is rolled back
             raise self._numerical_error()
         self.n_updates += updated
@@ -329,11 +323,6 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
 
     # ---- inference ----------------------------------------------------------------------------
 
-    def _decision(self, indices, values):
-        if not len(indices):
-            return 0.0
-        return kernels.sparse_dot(self._mean, indices, values)
-
     def _proba(self, indices, values):
         if not len(indices):
             return 0.5
@@ -342,15 +331,6 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         return kernels.proba_diag(self._mean, self._cov, indices, values)
 
     # ---- introspection ------------------------------------------------------------------------
-
-    @property
-    def weights(self) -> dict:
-        """The mean weight of every feature seen, by name (the bias is ``intercept_``)."""
-        return self._features.to_dict(self._mean)
-
-    @property
-    def intercept_(self) -> float:
-        return float(self._mean[0]) if self.intercept and len(self._mean) else 0.0
 
     @property
     def variances(self) -> dict:

@@ -8,18 +8,19 @@ import numpy as np
 
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
-from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base import grow_matrix, grow_vector
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.transaction import CheckedInKernel
 from imbalance_stream.base.validation import check_real
 
 from ._docs import shared_docs
+from ._weights import WeightVector
 
 __all__ = ["AROW"]
 
 
 @shared_docs
-class AROW(CheckedInKernel, BinaryClassifier):
+class AROW(CheckedInKernel, WeightVector):
     """Adaptive Regularization Of Weight vectors (Crammer, Kulesza and Dredze 2009), as the ACOG
     paper compares with it (its section 4.1; LIBOL's ``AROW.m``).
 
@@ -94,6 +95,9 @@ class AROW(CheckedInKernel, BinaryClassifier):
         self._mean = grow_vector(self._mean, n_features, 0.0)
         self._cov = grow_matrix(self._cov, n_features, 1.0)
 
+    def _weight_vector(self) -> np.ndarray:
+        return self._mean
+
     def _learn(self, indices, values, sign):
         updated = kernels.arow_full_step(
             self._mean, self._cov, len(self._features), indices, values, sign, float(self.r)
@@ -130,22 +134,8 @@ class AROW(CheckedInKernel, BinaryClassifier):
         self.n_updates += int(sizes[stream.N_UPDATES])
         return ran
 
-    def _decision(self, indices, values):
-        if not len(indices):
-            return 0.0
-        return kernels.sparse_dot(self._mean, indices, values)
-
     def _proba(self, indices, values):
         return kernels.proba_full(self._mean, self._cov, indices, values)
-
-    @property
-    def weights(self) -> dict:
-        """The mean weight of every feature seen, by name (the bias is ``intercept_``)."""
-        return self._features.to_dict(self._mean)
-
-    @property
-    def intercept_(self) -> float:
-        return float(self._mean[0]) if self.intercept else 0.0
 
     @property
     def variances(self) -> dict:
