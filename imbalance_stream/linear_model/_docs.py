@@ -8,8 +8,9 @@ from imbalance_stream.base._docstrings import DOCS, fill_docs
 
 __all__: list[str] = []
 
-#: Entries of the cost-sensitive learners (ACOG, SACOG, COG, CPA), the hinge-loss baselines
-#: (PA, AROW), PAUM and ROMMA and the pairwise AUC learners (OAM_seq, OPAUC).
+#: The cost-sensitive learners' ``loss`` and ``rho`` (ACOG, SACOG, COG, CPA); the Attributes
+#: sections of the hinge-loss learners (PA, AROW, COG), of PAUM and ROMMA, and of the pairwise
+#: AUC learners (OAM_seq, OPAUC); ``positive`` with ``intercept`` (the models with a bias).
 LINEAR_DOCS = {
     "cost_loss": """\
     loss
@@ -33,6 +34,7 @@ LINEAR_DOCS = {
     n_updates
         Number of rounds that changed the weights.
 """,
+    "positive_intercept": DOCS["positive"] + DOCS["intercept"],
     "pairwise_attributes": """\
     Attributes
     ----------

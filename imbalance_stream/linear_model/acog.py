@@ -92,8 +92,7 @@ class ACOG(CheckedInKernel, CostRatio, WeightVector):
         Step size of the mean (the paper's "fitting parameter").
     gamma
         Regularisation of the covariance update; 1 in every experiment of the paper.
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
     Attributes
     ----------

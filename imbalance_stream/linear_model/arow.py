@@ -49,8 +49,7 @@ class AROW(CheckedInKernel, WeightVector):
         The paper's Table II rows are matched by the ``r`` that LIBOL's ``CV_algorithm`` would
         pick (the smallest online mistake count over ``2^-4 .. 2^4``), not by 1: ``1/16`` on
         german and ijcnn1, 1 on a9a (the ``AROW-cv`` rows of ``reproduce/acog/README.md``).
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
     %(hinge_attributes)s
 

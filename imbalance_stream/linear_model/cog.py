@@ -37,13 +37,9 @@ class COG(CostRatio, FirstOrderLinear):
     %(cost_rho)s
     eta
         Step size (the paper's lambda, selected from {1e-5, ..., 1e5}).
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
-    Attributes
-    ----------
-    n_updates
-        Number of rounds with a positive loss.
+    %(hinge_attributes)s
 
     Examples
     --------

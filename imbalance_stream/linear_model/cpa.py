@@ -39,8 +39,7 @@ class CPA(CostRatio, FirstOrderLinear):
     rule
         ``"prediction"`` (CPA_PB, the default) or ``"max-loss"`` (CPA_ML).
     %(cost_rho)s
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
     Attributes
     ----------

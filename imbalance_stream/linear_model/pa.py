@@ -34,8 +34,7 @@ class PA(FirstOrderLinear):
     ----------
     C
         Aggressiveness: the largest step; the paper selects it from {1e-5, ..., 1e5}.
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
     %(hinge_attributes)s
 

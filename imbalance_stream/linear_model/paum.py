@@ -38,8 +38,7 @@ class PAUM(CostRatio, FirstOrderLinear):
         The negative margin ``tau_-1``.
     eta
         Step size.
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
     %(changed_attributes)s
 

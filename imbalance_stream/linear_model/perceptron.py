@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
-from imbalance_stream.base._docstrings import shared_docs
 
+from ._docs import shared_docs
 from ._first_order import FirstOrderLinear
 
 __all__ = ["Perceptron"]
@@ -25,8 +25,7 @@ class Perceptron(FirstOrderLinear):
 
     Parameters
     ----------
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
     Attributes
     ----------

@@ -41,8 +41,7 @@ class ROMMA(FirstOrderLinear):
 
     Parameters
     ----------
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
     %(changed_attributes)s
 

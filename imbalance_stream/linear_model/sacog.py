@@ -114,8 +114,7 @@ class SACOG(CostRatio, BinaryClassifier):
         Step size of the mean.
     gamma
         Regularisation: the to-sketch vector is ``x / sqrt(gamma)``; 1 in the paper.
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
     seed
         Seed of the starting directions.
     sketch_on_loss_only

@@ -20,8 +20,6 @@ class FullSVM(GapSVM):
     ``f`` (D-LASVM-8). :meth:`finish` runs REPROCESS until no coefficient violates by more than
     ``tau``.
 
-    Parameters
-    ----------
     %(gap_parameters)s
     %(positive)s
 

@@ -24,8 +24,6 @@ class LASVMG(GapSVM):
     ``f`` (D-LASVM-8). :meth:`finish` runs REPROCESS until no coefficient violates by more than
     ``tau`` (the thesis's online models need none; it gives the exact solution on the members).
 
-    Parameters
-    ----------
     %(gap_parameters)s
     %(clean_parameters)s
     %(positive)s

@@ -24,8 +24,6 @@ class LASVMNC(GapSVM):
     The model is ``f(x) = sum_s alpha_s K(x_s, x)``; ``predict_proba_one`` is the logistic of
     ``f`` (D-LASVM-8).
 
-    Parameters
-    ----------
     %(gap_parameters)s
     %(clean_parameters)s
     s
