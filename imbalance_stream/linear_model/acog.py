@@ -102,7 +102,8 @@ class ACOG(CheckedInKernel, CostRatio, WeightVector):
     Examples
     --------
 
-    The diagonal covariance costs O(nonzeros) a round, the full one O(d^2):
+    Loss II with the diagonal covariance (O(nonzeros) a round), and loss I with the full one
+    (O(d^2) a round):
 
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.linear_model import ACOG

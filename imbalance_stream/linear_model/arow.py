@@ -63,8 +63,8 @@ class AROW(CheckedInKernel, WeightVector):
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
     BalancedAccuracy: 89.38%
 
-    Each update shrinks the variance along the sample, from the prior 1: the features the model
-    is surest of are those it has seen most of.
+    Each update shrinks the covariance along the sample (``Sigma <- Sigma - u u' / (v + r)``),
+    from the prior 1; the two features whose weights the model is surest of:
 
     >>> variances = model["AROW"].variances
     >>> sorted(variances, key=variances.get)[:2]

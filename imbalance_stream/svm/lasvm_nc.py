@@ -42,7 +42,7 @@ class LASVMNC(GapSVM):
 
     A sample that arrives in the Ramp's left flat part (``z < s``) once the model has more than
     ``min_support`` support vectors enters with ``beta = C``: it stays at ``alpha = 0`` and CLEAN
-    removes it later, so that it costs nothing.
+    removes it later, so that a badly misclassified sample does not become a support vector.
 
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.svm import LASVMNC
