@@ -39,6 +39,12 @@ DOCS = {
     :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
     whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
 """,
+    "quadratic_limits": """\
+    Limits. The model keeps a dense matrix over the features, so its feature space holds at most
+    4,096 features: a sample that would grow it further raises
+    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
+    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+""",
 }
 
 

@@ -14,10 +14,30 @@ import numpy as np
 
 from imbalance_stream._numba import kernels
 from imbalance_stream.base import BinaryClassifier, capacity_for
+from imbalance_stream.base._docstrings import DOCS, fill_docs
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_choice, check_int, check_real
 
 __all__ = ["ArrivalOrderExpansion"]
+
+_PROJECTION_ETA = """\
+    eta
+        Largest squared projection error accepted instead of a new stored vector (> 0).
+"""
+
+#: Fill a docstring's ``    %(name)s`` lines from the binary classifiers' entries and those
+#: the perceptrons on a fixed budget share: RBP's and the Forgetron's ``budget``, and the
+#: Projectrons' parameters but ``budget``, whose meaning they do not share.
+shared_docs = fill_docs(
+    {
+        **DOCS,
+        "fixed_budget": """\
+    budget
+        Maximum number of stored vectors.
+""",
+        "projection_parameters": _PROJECTION_ETA + DOCS["kernel"] + DOCS["positive"],
+    }
+)
 
 
 class ArrivalOrderExpansion(BinaryClassifier):

@@ -43,12 +43,21 @@ class AveragedKernelPerceptron(ArrivalOrderExpansion):
     Examples
     --------
 
+    Every mistake is stored, and an older rule weighs more in the average: the first stored
+    vector keeps nearly all of its coefficient, the last one a sliver of it.
+
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.kernel import AveragedKernelPerceptron
 
-    >>> model = preprocessing.StandardScaler() | AveragedKernelPerceptron(gamma=0.1)
+    >>> perceptron = AveragedKernelPerceptron(gamma=0.1)
+    >>> model = preprocessing.StandardScaler() | perceptron
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
     Accuracy: 89.04%
+    >>> perceptron.n_seen, perceptron.n_mistakes, perceptron.n_support
+    (1249, 172, 172)
+    >>> weights = perceptron.averaged_weights()
+    >>> print(abs(weights[0]).round(3), abs(weights[-1]).round(3))
+    1.0 0.008
 
     References
     ----------

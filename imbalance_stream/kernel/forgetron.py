@@ -3,10 +3,9 @@ baseline)."""
 
 from __future__ import annotations
 
-from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_int
 
-from ._expansion import ArrivalOrderExpansion
+from ._expansion import ArrivalOrderExpansion, shared_docs
 
 __all__ = ["Forgetron"]
 
@@ -38,8 +37,7 @@ class Forgetron(ArrivalOrderExpansion):
 
     Parameters
     ----------
-    budget
-        Maximum number of stored vectors.
+    %(fixed_budget)s
     %(kernel)s
     %(positive)s
 
@@ -53,12 +51,20 @@ class Forgetron(ArrivalOrderExpansion):
     Examples
     --------
 
-    >>> from river import datasets, evaluate, metrics, preprocessing
+    Past the budget, each mistake removes the oldest vector, and the shrinking keeps the
+    damage of the removals within ``15/32`` of the mistakes:
+
+    >>> from river import datasets, preprocessing
     >>> from imbalance_stream.kernel import Forgetron
 
-    >>> model = preprocessing.StandardScaler() | Forgetron(budget=50, gamma=0.1)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
-    ROCAUC: 88.18%
+    >>> forgetron = Forgetron(budget=50, gamma=0.1)
+    >>> model = preprocessing.StandardScaler() | forgetron
+    >>> for x, y in datasets.Phishing():
+    ...     model.learn_one(x, y)
+    >>> forgetron.n_support, forgetron.n_mistakes, round(forgetron.damage, 2)
+    (50, 222, 102.56)
+    >>> forgetron.damage <= 15 / 32 * forgetron.n_mistakes
+    True
 
     References
     ----------

@@ -48,12 +48,19 @@ class NORMA(ArrivalOrderExpansion):
     Examples
     --------
 
+    The margin ``rho`` adapts so that about a fraction ``nu`` of the samples are margin errors,
+    and each of those is stored:
+
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.kernel import NORMA
 
-    >>> model = preprocessing.StandardScaler() | NORMA(eta=0.1, lam=0.01, nu=0.5, gamma=0.1)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
+    >>> norma = NORMA(eta=0.1, lam=0.01, nu=0.5, gamma=0.1)
+    >>> evaluate.progressive_val_score(
+    ...     datasets.Phishing(), preprocessing.StandardScaler() | norma, metrics.ROCAUC()
+    ... )
     ROCAUC: 92.75%
+    >>> norma.n_support / 1250, round(norma.rho, 3)
+    (0.4936, 0.95)
 
     References
     ----------

@@ -7,10 +7,9 @@ import warnings
 
 import numpy as np
 
-from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_int, check_real
 
-from ._expansion import ArrivalOrderExpansion
+from ._expansion import ArrivalOrderExpansion, shared_docs
 
 __all__ = ["Projectron", "ProjectronPlusPlus"]
 
@@ -43,10 +42,7 @@ class Projectron(ArrivalOrderExpansion):
 
     Parameters
     ----------
-    eta
-        Largest squared projection error accepted instead of a new stored vector (> 0).
-    %(kernel)s
-    %(positive)s
+    %(projection_parameters)s
     budget
         Most vectors stored (memory ``O(budget^2 + budget d)``); ``None`` lets the support grow
         without bound, as in the paper: opt in only for short streams.
@@ -61,12 +57,20 @@ class Projectron(ArrivalOrderExpansion):
     Examples
     --------
 
+    A mistake whose direction the stored vectors nearly span (squared projection error within
+    ``eta``) is projected onto them; the others are stored:
+
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.kernel import Projectron
 
-    >>> model = preprocessing.StandardScaler() | Projectron(eta=0.1, gamma=0.1)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
+    >>> projectron = Projectron(eta=0.1, gamma=0.1)
+    >>> metric = evaluate.progressive_val_score(
+    ...     datasets.Phishing(), preprocessing.StandardScaler() | projectron, metrics.ROCAUC()
+    ... )
+    >>> metric
     ROCAUC: 92.68%
+    >>> projectron.n_mistakes, projectron.n_projections, projectron.n_support
+    (173, 62, 111)
 
     References
     ----------
@@ -169,22 +173,24 @@ class ProjectronPlusPlus(Projectron):
 
     Parameters
     ----------
-    eta
-        Largest squared projection error accepted instead of a new stored vector (> 0).
-    %(kernel)s
-    %(positive)s
+    %(projection_parameters)s
     budget
         Most vectors stored (see :class:`Projectron`); ``None`` opts in to unbounded growth.
 
     Examples
     --------
 
-    >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.kernel import ProjectronPlusPlus
+    The margin errors add projected updates to the Projectron's, and store nothing:
 
-    >>> model = preprocessing.StandardScaler() | ProjectronPlusPlus(eta=0.1, gamma=0.1)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
-    ROCAUC: 92.96%
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> from imbalance_stream.kernel import Projectron, ProjectronPlusPlus
+
+    >>> for learner in (Projectron, ProjectronPlusPlus):
+    ...     model = preprocessing.StandardScaler() | learner(eta=0.1, gamma=0.1)
+    ...     auc = evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
+    ...     print(learner.__name__, auc, model[learner.__name__].n_projections)
+    Projectron ROCAUC: 92.68% 62
+    ProjectronPlusPlus ROCAUC: 92.96% 122
 
     References
     ----------

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_int, check_seed
 
-from ._expansion import ArrivalOrderExpansion
+from ._expansion import ArrivalOrderExpansion, shared_docs
 
 __all__ = ["RBP"]
 
@@ -27,8 +26,7 @@ class RBP(ArrivalOrderExpansion):
 
     Parameters
     ----------
-    budget
-        Maximum number of stored vectors.
+    %(fixed_budget)s
     %(kernel)s
     %(positive)s
     seed
@@ -42,12 +40,16 @@ class RBP(ArrivalOrderExpansion):
     Examples
     --------
 
+    Once the budget is full, each mistake replaces a stored vector chosen at random:
+
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.kernel import RBP
 
     >>> model = preprocessing.StandardScaler() | RBP(budget=50, gamma=0.1, seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
     ROCAUC: 89.52%
+    >>> model["RBP"].n_mistakes, model["RBP"].n_support
+    (217, 50)
 
     References
     ----------

@@ -8,13 +8,14 @@ import numpy as np
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import guard, stream
-from imbalance_stream._numba.linear import sparse_dot
-from imbalance_stream.base import BinaryClassifier, grow_vector
+from imbalance_stream.base import grow_vector
+
+from ._weights import WeightVector
 
 __all__ = ["FirstOrderLinear"]
 
 
-class FirstOrderLinear(BinaryClassifier):
+class FirstOrderLinear(WeightVector):
     """A weight vector ``w`` (numpy, grown with the feature space, new weights 0), the score
     ``w.x``, the rule "positive when ``w.x >= 0``" (ties to the rare class, D-ACOG-2) and the
     logistic probability ``1 / (1 + exp(-w.x))`` (the paper defines none, D-ACOG-23). Subclasses
@@ -29,6 +30,9 @@ class FirstOrderLinear(BinaryClassifier):
 
     def _grow(self, n_features):
         self._weights = grow_vector(self._weights, n_features, 0.0)
+
+    def _weight_vector(self) -> np.ndarray:
+        return self._weights
 
     # ---- transactions: an update touches only the weights of the sample's features ------------
 
@@ -96,19 +100,5 @@ class FirstOrderLinear(BinaryClassifier):
         self.n_updates += int(sizes[stream.N_UPDATES])
         return ran
 
-    def _decision(self, indices, values):
-        if not len(indices):
-            return 0.0
-        return sparse_dot(self._weights, indices, values)
-
     def _proba(self, indices, values):
         return kernels.logistic(self._decision(indices, values))
-
-    @property
-    def weights(self) -> dict:
-        """The weight of every feature seen, by name (the bias is ``intercept_``)."""
-        return self._features.to_dict(self._weights)
-
-    @property
-    def intercept_(self) -> float:
-        return float(self._weights[0]) if self.intercept else 0.0

@@ -8,13 +8,15 @@ import numpy as np
 
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
-from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
+from imbalance_stream.base import grow_matrix, grow_vector
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.labels import PLAIN_LABELS
 from imbalance_stream.base.transaction import CheckedInKernel
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
+from ._docs import shared_docs
+from ._weights import WeightVector
 
 __all__ = ["ACOG"]
 
@@ -51,7 +53,8 @@ def _entry(learn: bool, ndim: int):
     return found
 
 
-class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
+@shared_docs
+class ACOG(CheckedInKernel, CostRatio, WeightVector):
     """Adaptive Cost-sensitive Online Gradient descent (ACOG).
 
     A linear classifier whose weights are a Gaussian N(mu, Sigma). On a round whose
@@ -79,24 +82,17 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
 
     Parameters
     ----------
-    loss
-        ``"I"`` (cost in the margin) or ``"II"`` (cost in the slope).
+    %(cost_loss)s
     covariance
         ``"full"`` or ``"diag"``. A full covariance is a dense matrix over the features, so the
         feature space then holds at most 4,096 features (beyond, a sample raises
         :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing); diagonal: 1,000,000.
-    rho
-        Cost ratio of a positive mistake to a negative one. ``None`` estimates Tn/Tp online with
-        the Laplace rule ``(t_n + 1) / (t_p + 1)``, counting the current label first: this is the
-        paper's "sum" setting (balanced accuracy). A float fixes it: the "cost" setting, c_p / c_n.
+    %(cost_rho)s
     eta
         Step size of the mean (the paper's "fitting parameter").
     gamma
         Regularisation of the covariance update; 1 in every experiment of the paper.
-    positive
-        The rare label, +1 inside the model.
-    intercept
-        Learn a bias through a constant feature. Off by default, which is the paper's model.
+    %(positive_intercept)s
 
     Attributes
     ----------
@@ -106,16 +102,18 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
     Examples
     --------
 
+    Loss II with the diagonal covariance (O(nonzeros) a round), and loss I with the full one
+    (O(d^2) a round):
+
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.linear_model import ACOG
 
-    >>> model = preprocessing.StandardScaler() | ACOG(loss="II", covariance="diag", eta=0.5)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
-    BalancedAccuracy: 89.86%
-
-    >>> model = preprocessing.StandardScaler() | ACOG(loss="I", covariance="full", eta=0.5)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
-    BalancedAccuracy: 88.63%
+    >>> for loss, covariance in [("II", "diag"), ("I", "full")]:
+    ...     model = preprocessing.StandardScaler() | ACOG(loss=loss, covariance=covariance, eta=0.5)
+    ...     metric = metrics.BalancedAccuracy()
+    ...     print(covariance, evaluate.progressive_val_score(datasets.Phishing(), model, metric))
+    diag BalancedAccuracy: 89.86%
+    full BalancedAccuracy: 88.63%
 
     References
     ----------
@@ -253,26 +251,19 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         else:
             self._cov = grow_vector(self._cov, n_features, 1.0)
 
+    def _weight_vector(self) -> np.ndarray:
+        return self._mean
+
     def _learn(self, indices, values, sign):
         margin, slope = self._count_margin_slope(sign)
+        # the arguments the two covariances' rounds share, after the state they update
+        shared = (indices, values, sign, margin, slope, self.eta, self.gamma)
         if self.covariance == "full":
             updated = kernels.acog_full_step_bounded(
-                self._mean,
-                self._cov,
-                self._state_size,
-                indices,
-                values,
-                sign,
-                margin,
-                slope,
-                self.eta,
-                self.gamma,
-                self._cov_bound,
+                self._mean, self._cov, self._state_size, *shared, self._cov_bound
             )
         else:
-            updated = kernels.acog_diag_step(
-                self._mean, self._cov, indices, values, sign, margin, slope, self.eta, self.gamma
-            )
+            updated = kernels.acog_diag_step(self._mean, self._cov, *shared)
         if updated == kernels.REFUSED:  # nothing was written; the label count is rolled back
             raise self._numerical_error()
         self.n_updates += updated
@@ -332,11 +323,6 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
 
     # ---- inference ----------------------------------------------------------------------------
 
-    def _decision(self, indices, values):
-        if not len(indices):
-            return 0.0
-        return kernels.sparse_dot(self._mean, indices, values)
-
     def _proba(self, indices, values):
         if not len(indices):
             return 0.5
@@ -345,15 +331,6 @@ class ACOG(CheckedInKernel, CostRatio, BinaryClassifier):
         return kernels.proba_diag(self._mean, self._cov, indices, values)
 
     # ---- introspection ------------------------------------------------------------------------
-
-    @property
-    def weights(self) -> dict:
-        """The mean weight of every feature seen, by name (the bias is ``intercept_``)."""
-        return self._features.to_dict(self._mean)
-
-    @property
-    def intercept_(self) -> float:
-        return float(self._mean[0]) if self.intercept and len(self._mean) else 0.0
 
     @property
     def variances(self) -> dict:

@@ -8,17 +8,19 @@ import numpy as np
 
 from imbalance_stream._numba import linear as kernels
 from imbalance_stream._numba import stream
-from imbalance_stream.base import BinaryClassifier, grow_matrix, grow_vector
-from imbalance_stream.base._docstrings import shared_docs
+from imbalance_stream.base import grow_matrix, grow_vector
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.transaction import CheckedInKernel
 from imbalance_stream.base.validation import check_real
+
+from ._docs import shared_docs
+from ._weights import WeightVector
 
 __all__ = ["AROW"]
 
 
 @shared_docs
-class AROW(CheckedInKernel, BinaryClassifier):
+class AROW(CheckedInKernel, WeightVector):
     """Adaptive Regularization Of Weight vectors (Crammer, Kulesza and Dredze 2009), as the ACOG
     paper compares with it (its section 4.1; LIBOL's ``AROW.m``).
 
@@ -38,10 +40,7 @@ class AROW(CheckedInKernel, BinaryClassifier):
     ``Phi(mu.x / sqrt(x' Sigma x))`` as for ACOG (D-ACOG-23). River has no AROW. The full
     covariance costs O(d^2) memory and O(d^2) per update.
 
-    Limits. The model keeps a dense matrix over the features, so its feature space holds at most
-    4,096 features: a sample that would grow it further raises
-    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
-    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+    %(quadratic_limits)s
 
     Parameters
     ----------
@@ -50,13 +49,9 @@ class AROW(CheckedInKernel, BinaryClassifier):
         The paper's Table II rows are matched by the ``r`` that LIBOL's ``CV_algorithm`` would
         pick (the smallest online mistake count over ``2^-4 .. 2^4``), not by 1: ``1/16`` on
         german and ijcnn1, 1 on a9a (the ``AROW-cv`` rows of ``reproduce/acog/README.md``).
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
-    Attributes
-    ----------
-    n_updates
-        Number of rounds with a positive hinge loss.
+    %(hinge_attributes)s
 
     Examples
     --------
@@ -67,6 +62,13 @@ class AROW(CheckedInKernel, BinaryClassifier):
     >>> model = preprocessing.StandardScaler() | AROW(r=1.0)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
     BalancedAccuracy: 89.38%
+
+    Each update shrinks the covariance along the sample (``Sigma <- Sigma - u u' / (v + r)``),
+    from the prior 1; the two features whose weights the model is surest of:
+
+    >>> variances = model["AROW"].variances
+    >>> sorted(variances, key=variances.get)[:2]
+    ['long_url', 'ip_in_url']
 
     References
     ----------
@@ -91,6 +93,9 @@ class AROW(CheckedInKernel, BinaryClassifier):
     def _grow(self, n_features):
         self._mean = grow_vector(self._mean, n_features, 0.0)
         self._cov = grow_matrix(self._cov, n_features, 1.0)
+
+    def _weight_vector(self) -> np.ndarray:
+        return self._mean
 
     def _learn(self, indices, values, sign):
         updated = kernels.arow_full_step(
@@ -128,22 +133,8 @@ class AROW(CheckedInKernel, BinaryClassifier):
         self.n_updates += int(sizes[stream.N_UPDATES])
         return ran
 
-    def _decision(self, indices, values):
-        if not len(indices):
-            return 0.0
-        return kernels.sparse_dot(self._mean, indices, values)
-
     def _proba(self, indices, values):
         return kernels.proba_full(self._mean, self._cov, indices, values)
-
-    @property
-    def weights(self) -> dict:
-        """The mean weight of every feature seen, by name (the bias is ``intercept_``)."""
-        return self._features.to_dict(self._mean)
-
-    @property
-    def intercept_(self) -> float:
-        return float(self._mean[0]) if self.intercept else 0.0
 
     @property
     def variances(self) -> dict:

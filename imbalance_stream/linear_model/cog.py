@@ -6,10 +6,10 @@ import math
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
-from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
+from ._docs import shared_docs
 from ._first_order import FirstOrderLinear
 
 __all__ = ["COG"]
@@ -33,31 +33,26 @@ class COG(CostRatio, FirstOrderLinear):
 
     Parameters
     ----------
-    loss
-        ``"I"`` (cost in the margin) or ``"II"`` (cost in the slope).
-    rho
-        Cost ratio of a positive mistake to a negative one. ``None`` estimates Tn/Tp online with
-        the Laplace rule ``(t_n + 1) / (t_p + 1)``, counting the current label first (the "sum"
-        setting); a float fixes it (the "cost" setting, c_p / c_n).
+    %(cost_loss)s
+    %(cost_rho)s
     eta
         Step size (the paper's lambda, selected from {1e-5, ..., 1e5}).
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
-    Attributes
-    ----------
-    n_updates
-        Number of rounds with a positive loss.
+    %(hinge_attributes)s
 
     Examples
     --------
 
-    >>> from river import datasets, evaluate, metrics, preprocessing
+    The "sum" setting (``rho=None``), scored by the paper's sum of sensitivity and specificity:
+
+    >>> from river import datasets, evaluate, preprocessing
     >>> from imbalance_stream.linear_model import COG
+    >>> from imbalance_stream.metrics import WeightedSum
 
     >>> model = preprocessing.StandardScaler() | COG(loss="II", eta=0.1)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
-    BalancedAccuracy: 88.86%
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, WeightedSum(alpha_p=0.5))
+    WeightedSum: 88.86%
 
     References
     ----------

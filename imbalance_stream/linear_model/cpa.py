@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
-from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_choice, check_real
 
 from ._cost import CostRatio
+from ._docs import shared_docs
 from ._first_order import FirstOrderLinear
 
 __all__ = ["CPA"]
@@ -38,12 +38,8 @@ class CPA(CostRatio, FirstOrderLinear):
     ----------
     rule
         ``"prediction"`` (CPA_PB, the default) or ``"max-loss"`` (CPA_ML).
-    rho
-        Cost of a missed positive relative to a false alarm. ``None`` estimates Tn/Tp online
-        with the Laplace rule ``(t_n + 1) / (t_p + 1)``, counting the current label first (the
-        "sum" setting); a float fixes it (the "cost" setting, c_p / c_n).
-    %(positive)s
-    %(intercept)s
+    %(cost_rho)s
+    %(positive_intercept)s
 
     Attributes
     ----------
@@ -53,12 +49,21 @@ class CPA(CostRatio, FirstOrderLinear):
     Examples
     --------
 
-    >>> from river import datasets, evaluate, metrics, preprocessing
-    >>> from imbalance_stream.linear_model import CPA
+    The "cost" setting: a missed positive costs nine false alarms, and the paper's cost is
+    counted over the stream. CPA_ML updates on margin errors too, so it takes more steps:
 
-    >>> model = preprocessing.StandardScaler() | CPA()
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
-    BalancedAccuracy: 82.42%
+    >>> from river import datasets, evaluate, preprocessing
+    >>> from imbalance_stream.linear_model import CPA
+    >>> from imbalance_stream.metrics import WeightedCost
+
+    >>> for rule in ("prediction", "max-loss"):
+    ...     cpa = CPA(rho=9.0, rule=rule)
+    ...     model = preprocessing.StandardScaler() | cpa
+    ...     metric = WeightedCost(c_p=0.9, c_n=0.1)
+    ...     cost = evaluate.progressive_val_score(datasets.Phishing(), model, metric)
+    ...     print(rule, cost, cpa.n_updates)
+    prediction WeightedCost: 96.5 237
+    max-loss WeightedCost: 73.5 396
 
     References
     ----------

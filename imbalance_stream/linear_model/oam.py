@@ -6,10 +6,10 @@ import numpy as np
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import capacity_for, grow_vector
-from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.features import KERNEL_MAX_FEATURES
 from imbalance_stream.base.validation import check_int, check_real, check_seed
 
+from ._docs import shared_docs
 from ._pairwise import PairwiseAUCLinear
 
 __all__ = ["OAMSeq"]
@@ -44,10 +44,7 @@ class OAMSeq(PairwiseAUCLinear):
     seed
         Seed of the reservoir sampling.
 
-    Attributes
-    ----------
-    n_positive, n_negative
-        Samples of each class learned.
+    %(pairwise_attributes)s
     n_steps
         Pairwise steps taken so far.
 
@@ -57,9 +54,15 @@ class OAMSeq(PairwiseAUCLinear):
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.linear_model import OAMSeq
 
-    >>> model = preprocessing.StandardScaler() | OAMSeq(C=0.01, budget=20, seed=1)
+    >>> oam = OAMSeq(C=0.01, budget=20, seed=1)
+    >>> model = preprocessing.StandardScaler() | oam
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
     ROCAUC: 92.44%
+
+    Each sample pairs with the whole opposite buffer, at most ``budget`` samples:
+
+    >>> oam.n_positive, oam.n_negative, oam.n_steps
+    (547, 702, 2177)
 
     References
     ----------

@@ -6,10 +6,10 @@ import numpy as np
 
 from imbalance_stream._numba import auc as kernels
 from imbalance_stream.base import grow_matrix, grow_vector
-from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_real
 
+from ._docs import shared_docs
 from ._pairwise import PairwiseAUCLinear
 
 __all__ = ["OPAUC"]
@@ -48,20 +48,24 @@ class OPAUC(PairwiseAUCLinear):
         L2 regularisation of ``w``.
     %(positive)s
 
-    Attributes
-    ----------
-    n_positive, n_negative
-        Samples of each class learned.
+    %(pairwise_attributes)s
 
     Examples
     --------
 
+    One pass over the phishing stream, with a memory of two means and two covariances however
+    long the stream:
+
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.linear_model import OPAUC
 
-    >>> model = preprocessing.StandardScaler() | OPAUC(eta=0.01, lam=0.01)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
+    >>> opauc = OPAUC(eta=0.01, lam=0.01)
+    >>> evaluate.progressive_val_score(
+    ...     datasets.Phishing(), preprocessing.StandardScaler() | opauc, metrics.ROCAUC()
+    ... )
     ROCAUC: 94.10%
+    >>> opauc.n_positive + opauc.n_negative  # every sample but the first, empty once scaled
+    1249
 
     References
     ----------

@@ -6,9 +6,9 @@ import math
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
-from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_real
 
+from ._docs import shared_docs
 from ._first_order import FirstOrderLinear
 
 __all__ = ["PA"]
@@ -34,23 +34,25 @@ class PA(FirstOrderLinear):
     ----------
     C
         Aggressiveness: the largest step; the paper selects it from {1e-5, ..., 1e5}.
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
-    Attributes
-    ----------
-    n_updates
-        Number of rounds with a positive hinge loss.
+    %(hinge_attributes)s
 
     Examples
     --------
 
+    ``C`` caps the step; ``C=math.inf`` is the plain PA, which steps as far as the loss asks:
+
+    >>> import math
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.linear_model import PA
 
-    >>> model = preprocessing.StandardScaler() | PA(C=0.1)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
+    >>> capped = preprocessing.StandardScaler() | PA(C=0.1)
+    >>> plain = preprocessing.StandardScaler() | PA(C=math.inf)
+    >>> evaluate.progressive_val_score(datasets.Phishing(), capped, metrics.BalancedAccuracy())
     BalancedAccuracy: 87.83%
+    >>> evaluate.progressive_val_score(datasets.Phishing(), plain, metrics.BalancedAccuracy())
+    BalancedAccuracy: 84.06%
 
     References
     ----------

@@ -6,10 +6,10 @@ import math
 
 from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
-from imbalance_stream.base._docstrings import shared_docs
 from imbalance_stream.base.validation import check_real
 
 from ._cost import CostRatio
+from ._docs import shared_docs
 from ._first_order import FirstOrderLinear
 
 __all__ = ["PAUM"]
@@ -38,23 +38,24 @@ class PAUM(CostRatio, FirstOrderLinear):
         The negative margin ``tau_-1``.
     eta
         Step size.
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
-    Attributes
-    ----------
-    n_updates
-        Number of rounds that changed the weights.
+    %(changed_attributes)s
 
     Examples
     --------
 
-    >>> from river import datasets, evaluate, metrics, preprocessing
+    With ``rho=None`` the positive margin follows the class counts: after the phishing stream it
+    is their Laplace ratio Tn/Tp.
+
+    >>> from river import datasets
     >>> from imbalance_stream.linear_model import PAUM
 
-    >>> model = preprocessing.StandardScaler() | PAUM()
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
-    BalancedAccuracy: 85.31%
+    >>> model = PAUM()
+    >>> for x, y in datasets.Phishing():
+    ...     model.learn_one(x, y)
+    >>> round(model.current_rho(), 4), model.n_updates
+    (1.2805, 353)
 
     References
     ----------

@@ -6,8 +6,8 @@ from imbalance_stream._numba import first_order as kernels
 from imbalance_stream._numba import stream
 from imbalance_stream._numba.linear import REFUSED, UPDATED
 from imbalance_stream.base import NumericalError
-from imbalance_stream.base._docstrings import shared_docs
 
+from ._docs import shared_docs
 from ._first_order import FirstOrderLinear
 
 __all__ = ["ROMMA"]
@@ -41,23 +41,29 @@ class ROMMA(FirstOrderLinear):
 
     Parameters
     ----------
-    %(positive)s
-    %(intercept)s
+    %(positive_intercept)s
 
-    Attributes
-    ----------
-    n_updates
-        Number of rounds that changed the weights.
+    %(changed_attributes)s
 
     Examples
     --------
 
-    >>> from river import datasets, evaluate, metrics, preprocessing
+    On a stream that is not linearly separable the weights grow until an update would overflow;
+    from then on every mistake is refused and the model keeps predicting with the weights it has:
+
+    >>> from river import datasets, preprocessing
+    >>> from imbalance_stream.base import NumericalError
     >>> from imbalance_stream.linear_model import ROMMA
 
     >>> model = preprocessing.StandardScaler() | ROMMA()
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.BalancedAccuracy())
-    BalancedAccuracy: 84.62%
+    >>> refused = 0
+    >>> for x, y in datasets.Bananas():
+    ...     try:
+    ...         model.learn_one(x, y)
+    ...     except NumericalError:
+    ...         refused += 1
+    >>> model["ROMMA"].n_updates, refused
+    (327, 2637)
 
     References
     ----------

@@ -19,6 +19,7 @@ from imbalance_stream.base.validation import (
 )
 
 from ._cost import CostRatio
+from ._docs import shared_docs
 
 __all__ = ["SACOG", "initial_sketch"]
 
@@ -50,6 +51,7 @@ def _canonical_order(names) -> list[int]:
         return sorted(positions, key=lambda i: (type(names[i]).__name__, repr(names[i])))
 
 
+@shared_docs
 class SACOG(CostRatio, BinaryClassifier):
     """Sketched Adaptive Cost-sensitive Online Gradient descent (SACOG and sparse SACOG).
 
@@ -102,24 +104,17 @@ class SACOG(CostRatio, BinaryClassifier):
 
     Parameters
     ----------
-    loss
-        ``"I"`` (cost in the margin) or ``"II"`` (cost in the slope).
+    %(cost_loss)s
     m
         Sketch size; 5 in every experiment of the paper.
     sparse
         Use the sparse re-parametrisation (the paper's SSACOG).
-    rho
-        Cost ratio of a positive mistake to a negative one. ``None`` estimates Tn/Tp online with
-        the Laplace rule ``(t_n + 1) / (t_p + 1)``, counting the current label first (the "sum"
-        setting); a float fixes it (the "cost" setting, c_p / c_n).
+    %(cost_rho)s
     eta
         Step size of the mean.
     gamma
         Regularisation: the to-sketch vector is ``x / sqrt(gamma)``; 1 in the paper.
-    positive
-        The rare label, +1 inside the model.
-    intercept
-        Learn a bias through a constant feature (off by default, as in the paper).
+    %(positive_intercept)s
     seed
         Seed of the starting directions.
     sketch_on_loss_only

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from sortedcontainers import SortedList
 
+from ._docs import pos_val_docs
 from .ranking import RankingMetric
 
 __all__ = ["ExactROCAUC"]
 
 
+@pos_val_docs
 class ExactROCAUC(RankingMetric):
     """Exact ROC AUC of every score seen so far, updated in O(log n) per sample.
 
@@ -23,27 +25,30 @@ class ExactROCAUC(RankingMetric):
     `predict_proba_one` does) or the number itself (e.g. a `decision_one` margin or an anomaly
     score). While only one class has been seen the AUC is undefined, and `get` returns 0.5.
 
-    Parameters
-    ----------
-    pos_val
-        Value to treat as "positive".
+    %(pos_val_section)s
 
     Examples
     --------
 
+    Beside River's ``metrics.ROCAUC``, which reads the curve at a few thresholds, in a
+    progressive validation:
+
+    >>> from river import datasets, evaluate, linear_model, metrics, preprocessing
     >>> from imbalance_stream.metrics import ExactROCAUC
+
+    >>> model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    >>> both = metrics.ROCAUC() + ExactROCAUC()
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, both)
+    ROCAUC: 95.07%
+    ExactROCAUC: 95.34%
+
+    Five scores, one positive ranked below a negative and one tied with another:
+
     >>> metric = ExactROCAUC()
     >>> for y_true, score in zip([0, 0, 1, 1, 1], [.1, .4, .35, .8, .4]):
     ...     metric.update(y_true, score)
     >>> metric.get()
     0.75
-
-    With River's progressive validation:
-
-    >>> from river import datasets, evaluate, linear_model, preprocessing
-    >>> model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, ExactROCAUC())
-    ExactROCAUC: 95.34%
 
     """
 

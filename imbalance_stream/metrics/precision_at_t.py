@@ -25,11 +25,15 @@ class PrecisionAtT(PRBEP):
     Examples
     --------
 
+    Three novelties among five scores, so ``t = 3``: 0.8, then the two 0.4s (one a novelty) and
+    0.35 for the last place, a tie counted in proportion:
+
     >>> from imbalance_stream.metrics import PrecisionAtT
-    >>> metric = PrecisionAtT()
-    >>> for y_true, score in zip([0, 0, 1, 1, 1], [.1, .4, .35, .8, .4]):
+    >>> metric = PrecisionAtT(pos_val="novel")
+    >>> labels = ["usual", "usual", "novel", "novel", "novel"]
+    >>> for y_true, score in zip(labels, [.1, .4, .35, .8, .4]):
     ...     metric.update(y_true, score)
-    >>> metric.get()  # t = 3: 0.8, then the two 0.4s (one a positive) and 0.35 for the last place
+    >>> metric.get()
     0.6666666666666666
 
     """

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from river import metrics
 
+from ._docs import pos_val_docs
+
 __all__ = ["Sensitivity", "Specificity", "WeightedCost", "WeightedSum"]
 
 
@@ -38,16 +40,16 @@ class _Rates(metrics.base.BinaryMetric):
         return tn / (tn + fp) if tn + fp else 0.0
 
 
+@pos_val_docs
 class Sensitivity(_Rates):
     """Sensitivity (recall of the positive class): (Tp - Mp) / Tp.
 
-    Parameters
-    ----------
-    pos_val
-        Value to treat as "positive".
+    %(pos_val_section)s
 
     Examples
     --------
+
+    Any label can be the positive one: here one fraud of two is caught.
 
     >>> from imbalance_stream.metrics import Sensitivity
     >>> metric = Sensitivity(pos_val="fraud")
@@ -62,16 +64,16 @@ class Sensitivity(_Rates):
         return self.sensitivity
 
 
+@pos_val_docs
 class Specificity(_Rates):
     """Specificity (recall of the negative class): (Tn - Mn) / Tn.
 
-    Parameters
-    ----------
-    pos_val
-        Value to treat as "positive".
+    %(pos_val_section)s
 
     Examples
     --------
+
+    Two of the three negatives are predicted negative:
 
     >>> from imbalance_stream.metrics import Specificity
     >>> metric = Specificity()
@@ -86,6 +88,7 @@ class Specificity(_Rates):
         return self.specificity
 
 
+@pos_val_docs
 class WeightedSum(_Rates):
     """Weighted sum of sensitivity and specificity: alpha_p * sens + alpha_n * spec.
 
@@ -97,11 +100,12 @@ class WeightedSum(_Rates):
     ----------
     alpha_p
         Weight of sensitivity, in [0, 1]; specificity gets ``1 - alpha_p``.
-    pos_val
-        Value to treat as "positive".
+    %(pos_val)s
 
     Examples
     --------
+
+    Sensitivity 1/2 and specificity 1/2, whatever their weights:
 
     >>> from imbalance_stream.metrics import WeightedSum
     >>> metric = WeightedSum(alpha_p=0.7)
@@ -122,6 +126,7 @@ class WeightedSum(_Rates):
         return self.alpha_p * self.sensitivity + (1.0 - self.alpha_p) * self.specificity
 
 
+@pos_val_docs
 class WeightedCost(_Rates):
     """Weighted misclassification cost: c_p * M_p + c_n * M_n (lower is better).
 
@@ -134,11 +139,12 @@ class WeightedCost(_Rates):
         Cost of a missed positive.
     c_n
         Cost of a false alarm.
-    pos_val
-        Value to treat as "positive".
+    %(pos_val)s
 
     Examples
     --------
+
+    A miss costs 0.9 and each of the two false alarms 0.1:
 
     >>> from imbalance_stream.metrics import WeightedCost
     >>> metric = WeightedCost(c_p=0.9, c_n=0.1)

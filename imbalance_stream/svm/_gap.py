@@ -32,6 +32,8 @@ REGIONS = ("left", "slope", "right")
 #: ``density_ratio``'s ``PARAMETER_DOCS`` do for the detectors and re-weighters).
 SHARED_DOCS = {
     "gap_parameters": """\
+    Parameters
+    ----------
     C
         Box bound of the coefficients (misclassification cost); also the floor of the gap
         threshold ``max(C, gap target)`` of section 6.1.
@@ -57,6 +59,8 @@ SHARED_DOCS = {
         m, not given; D-LASVM-13).
 """,
     "gap_attributes": """\
+    Attributes
+    ----------
     n_support_
         Support vectors (members with ``alpha != 0``).
     n_expansion_
@@ -70,6 +74,14 @@ SHARED_DOCS = {
     n_cleaned_, n_reprocess_, n_capped_
         Members removed by CLEAN, REPROCESS steps taken, and examples after which the REPROCESS
         loop stopped at its cap (D-LASVM-12).
+    n_admitted_by_region_, n_cleaned_by_region_
+        Table 6.1's bookkeeping: samples admitted, and members later removed by CLEAN, by where
+        the sample's ``z = y f(x)`` lay on the Ramp when it was admitted: ``"left"`` (``z < s``),
+        ``"slope"`` or ``"right"`` (``z > 1``), with the model's ``s`` (-1 for LASVM-G and FULL
+        SVM, which have no Ramp; D-LASVM-53).
+    n_support_by_region_, n_non_support_by_region_
+        The members (``alpha != 0`` and ``alpha = 0``) by the region of their admission; in each
+        region, admitted = support + non-support + cleaned.
 """,
     "references": """\
     Ertekin, S. (2009). Learning in Extreme Conditions: Online and Active Learning with Massive,
@@ -92,6 +104,12 @@ def ramp_region(z: float, s: float) -> int:
     if z > 1.0:
         return RIGHT
     return SLOPE
+
+
+def _count(slot: int, doc: str) -> property:
+    """A read-only count of the learning loop: ``_counts[slot]``, in the order of
+    ``GapSVM._COUNTERS``."""
+    return property(lambda self: int(self._counts[slot]), doc=doc)
 
 
 class GapSVM(SupportVectorExpansion):
@@ -215,20 +233,15 @@ class GapSVM(SupportVectorExpansion):
         """The duality gap of eq. 6.4 (corrected, D-LASVM-10) over the members."""
         return float(gap_core.duality_gap(self._model, self.n_expansion_))
 
-    @property
-    def n_skipped_(self) -> int:
-        """Examples the Ramp filter left out (LASVM-I)."""
-        return int(self._counts[0])
-
-    @property
-    def n_admitted_flat_(self) -> int:
-        """Examples admitted in the left flat part of the Ramp, with beta = C (LASVM-NC)."""
-        return int(self._counts[1])
-
-    @property
-    def n_cleaned_(self) -> int:
-        """Members removed by CLEAN."""
-        return int(self._counts[2])
+    n_skipped_ = _count(0, "Examples the Ramp filter left out (LASVM-I).")
+    n_admitted_flat_ = _count(
+        1, "Examples admitted in the left flat part of the Ramp, with beta = C (LASVM-NC)."
+    )
+    n_cleaned_ = _count(2, "Members removed by CLEAN.")
+    n_reprocess_ = _count(3, "REPROCESS steps taken while learning.")
+    n_capped_ = _count(
+        4, "Examples after which the REPROCESS loop stopped at its cap (D-LASVM-12)."
+    )
 
     # ---- Table 6.1 --------------------------------------------------------------------------
 
@@ -264,16 +277,6 @@ class GapSVM(SupportVectorExpansion):
     def n_non_support_by_region_(self) -> dict[str, int]:
         """Members with ``alpha = 0`` (not removed yet), by the region of their admission."""
         return self._members_by_region(False)
-
-    @property
-    def n_reprocess_(self) -> int:
-        """REPROCESS steps taken while learning."""
-        return int(self._counts[3])
-
-    @property
-    def n_capped_(self) -> int:
-        """Examples after which the REPROCESS loop stopped at its cap (D-LASVM-12)."""
-        return int(self._counts[4])
 
 
 def check_ramp(s, min_support=0) -> None:

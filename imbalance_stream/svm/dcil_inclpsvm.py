@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from imbalance_stream.base.validation import check_real
 
-from .inclpsvm import IncLPSVM
+from .inclpsvm import IncLPSVM, proximal_docs
 from .lpsvm import class_weights
 
 __all__ = ["DCILIncLPSVM"]
 
 
+@proximal_docs
 class DCILIncLPSVM(IncLPSVM):
     """Dynamic Class Imbalance Learning for incremental LPSVM (DCIL-IncLPSVM).
 
@@ -51,16 +52,12 @@ class DCILIncLPSVM(IncLPSVM):
         Trade-off between the weighted squared training error and the ridge ``(w'w + b^2)/2``.
     kappa
         Scale of the class weights: 1 follows (2.27), 2 gives weights 1 on balanced data.
-    window
-        ``None`` (keep everything) or the number of most recent samples to keep.
+    %(window)s
     positive
         The label written +1 (the minority class in the thesis; the model is sign-symmetric, so it
         only names the label).
 
-    Attributes
-    ----------
-    counts
-        Number of samples held per label.
+    %(held_counts)s
     class_weights
         The weights ``sigma`` in force, by label.
 
@@ -75,6 +72,11 @@ class DCILIncLPSVM(IncLPSVM):
     >>> model = preprocessing.StandardScaler() | DCILIncLPSVM(C=1.0, window=500)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.GeometricMean())
     GeometricMean: 89.28%
+
+    The weights in force follow the class counts of the window, the minority's the larger:
+
+    >>> model["DCILIncLPSVM"].class_weights
+    {True: 0.526, False: 0.474}
 
     References
     ----------

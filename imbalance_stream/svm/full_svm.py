@@ -20,36 +20,27 @@ class FullSVM(GapSVM):
     ``f`` (D-LASVM-8). :meth:`finish` runs REPROCESS until no coefficient violates by more than
     ``tau``.
 
-    Parameters
-    ----------
     %(gap_parameters)s
     %(positive)s
 
-    Attributes
-    ----------
     %(gap_attributes)s
-    n_admitted_by_region_, n_cleaned_by_region_
-        Table 6.1's bookkeeping: samples admitted, and members later removed by CLEAN, by where
-        the sample's ``z = y f(x)`` lay on the Ramp when it was admitted: ``"left"`` (``z < s``),
-        ``"slope"`` or ``"right"`` (``z > 1``), with ``s = -1``: FULL SVM has no Ramp, and
-        nothing is cleaned unless :meth:`clean` is called (D-LASVM-53).
-    n_support_by_region_, n_non_support_by_region_
-        The members (``alpha != 0`` and ``alpha = 0``) by the region of their admission; in each
-        region, admitted = support + non-support + cleaned.
 
     Examples
     --------
 
+    Every sample is admitted and none is removed (no CLEAN unless :meth:`clean` is called), so
+    the expansion holds the whole stream: 1,249 of Phishing's 1,250 samples, the first being
+    empty once scaled (all zeros), which teaches nothing.
+
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.svm import FullSVM
 
-    >>> model = preprocessing.StandardScaler() | FullSVM(C=1.0, gamma=0.1)
+    >>> full_svm = FullSVM(C=1.0, gamma=0.1)
+    >>> model = preprocessing.StandardScaler() | full_svm
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
     Accuracy: 90.08%
-
-    >>> svm = model["FullSVM"]
-    >>> svm.n_support_, svm.n_expansion_
-    (413, 1249)
+    >>> full_svm.n_expansion_, full_svm.n_support_, full_svm.n_cleaned_
+    (1249, 413, 0)
 
     References
     ----------

@@ -12,6 +12,7 @@ import scipy.linalg.lapack
 
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base import BinaryClassifier, FeatureSpace, UnknownLabel, capacity_for
+from imbalance_stream.base._docstrings import DOCS, fill_docs
 from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.validation import check_int, check_real
 
@@ -20,6 +21,25 @@ __all__ = ["IncLPSVM"]
 _POSITIVE, _NEGATIVE = 0, 1
 #: A windowed model recomputes its statistics from the window every this many turnovers.
 REBUILD_TURNOVERS = 4
+
+#: Fill the ``    %(name)s`` lines the incremental proximal SVMs (binary and multi-class, plain
+#: and DCIL) share: the ``window`` parameter and the ``counts`` attribute (with the binary
+#: classifiers' entries of ``base._docstrings.DOCS``).
+proximal_docs = fill_docs(
+    {
+        **DOCS,
+        "window": """\
+    window
+        ``None`` (keep everything) or the number of most recent samples to keep.
+""",
+        "held_counts": """\
+    Attributes
+    ----------
+    counts
+        Number of samples held per label.
+""",
+    }
+)
 
 
 def pad_statistics(stats: np.ndarray, slots: int, size: int) -> np.ndarray:
@@ -96,6 +116,7 @@ def solve_spd(A: np.ndarray, r: np.ndarray) -> np.ndarray:
     return u
 
 
+@proximal_docs
 class IncLPSVM(HeldSamples, BinaryClassifier):
     """Incremental and decremental linear proximal SVM (IncLPSVM), without class weights.
 
@@ -125,34 +146,41 @@ class IncLPSVM(HeldSamples, BinaryClassifier):
     recomputed from the window's vectors, so that the round-off of a huge sample that has left the
     window does not linger (25% more update work, amortised).
 
-    Limits. The model keeps a dense matrix over the features, so its feature space holds at most
-    4,096 features: a sample that would grow it further raises
-    :class:`~imbalance_stream.base.FeatureSpaceFull` and changes nothing. A sample is learned
-    whole or not at all (:class:`~imbalance_stream.base.BinaryClassifier`).
+    %(quadratic_limits)s
 
     Parameters
     ----------
     C
         Trade-off between the squared training error and the ridge ``(w'w + b^2)/2``.
-    window
-        ``None`` (keep everything) or the number of most recent samples to keep.
+    %(window)s
     positive
         The label written +1.
 
-    Attributes
-    ----------
-    counts
-        Number of samples held per label.
+    %(held_counts)s
 
     Examples
     --------
 
-    >>> from river import datasets, evaluate, metrics, preprocessing
+    The model holds statistics, not samples: ``forget_one`` retires any sample it has learned,
+    and learning that sample again gives back the same plane, up to rounding.
+
+    >>> from river import datasets
     >>> from imbalance_stream.svm import IncLPSVM
 
-    >>> model = preprocessing.StandardScaler() | IncLPSVM(C=1.0)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.GeometricMean())
-    GeometricMean: 89.31%
+    >>> samples = list(datasets.Phishing())
+    >>> model = IncLPSVM(C=1.0)
+    >>> for x, y in samples:
+    ...     model.learn_one(x, y)
+    >>> model.counts
+    {True: 548, False: 702}
+    >>> x, y = samples[0]
+    >>> before = model.decision_one(x)
+    >>> model.forget_one(x, y)
+    >>> model.counts
+    {True: 547, False: 702}
+    >>> model.learn_one(x, y)
+    >>> abs(model.decision_one(x) - before) < 1e-12
+    True
 
     References
     ----------

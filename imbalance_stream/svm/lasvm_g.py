@@ -24,37 +24,27 @@ class LASVMG(GapSVM):
     ``f`` (D-LASVM-8). :meth:`finish` runs REPROCESS until no coefficient violates by more than
     ``tau`` (the thesis's online models need none; it gives the exact solution on the members).
 
-    Parameters
-    ----------
     %(gap_parameters)s
     %(clean_parameters)s
     %(positive)s
 
-    Attributes
-    ----------
     %(gap_attributes)s
-    n_admitted_by_region_, n_cleaned_by_region_
-        Table 6.1's bookkeeping: samples admitted, and members later removed by CLEAN, by where
-        the sample's ``z = y f(x)`` lay on the Ramp when it was admitted: ``"left"`` (``z < s``),
-        ``"slope"`` or ``"right"`` (``z > 1``), with ``s = -1`` as in the table (LASVM-G has no
-        Ramp; D-LASVM-53).
-    n_support_by_region_, n_non_support_by_region_
-        The members (``alpha != 0`` and ``alpha = 0``) by the region of their admission; in each
-        region, admitted = support + non-support + cleaned.
 
     Examples
     --------
 
-    >>> from river import datasets, evaluate, metrics, preprocessing
+    CLEAN keeps the expansion well below the stream: every ``clean_every`` samples it drops the
+    ``alpha = 0`` members but the ``clean_keep`` of smallest |g|.
+
+    >>> from river import datasets, preprocessing
     >>> from imbalance_stream.svm import LASVMG
 
     >>> model = preprocessing.StandardScaler() | LASVMG(C=1.0, gamma=0.1)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
-    Accuracy: 90.16%
-
+    >>> for x, y in datasets.Phishing():
+    ...     model.learn_one(x, y)
     >>> svm = model["LASVMG"]
-    >>> svm.n_support_, svm.n_expansion_
-    (397, 733)
+    >>> svm.n_expansion_, svm.n_cleaned_
+    (733, 516)
 
     Table 6.1's bookkeeping: where ``z = y f(x)`` lay on the Ramp (``s = -1``) when each sample
     was admitted, and how many of those CLEAN removed later. Most of the samples admitted beyond

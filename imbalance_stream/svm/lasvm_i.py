@@ -31,8 +31,6 @@ class LASVMI(GapSVM):
     The model is ``f(x) = sum_s alpha_s K(x_s, x)``; ``predict_proba_one`` is the logistic of
     ``f`` (D-LASVM-8).
 
-    Parameters
-    ----------
     %(gap_parameters)s
     %(clean_parameters)s
     s
@@ -43,35 +41,28 @@ class LASVMI(GapSVM):
         D-LASVM-49).
     %(positive)s
 
-    Attributes
-    ----------
     %(gap_attributes)s
-    n_admitted_by_region_, n_cleaned_by_region_
-        Table 6.1's bookkeeping: samples admitted, and members later removed by CLEAN, by where
-        the sample's ``z = y f(x)`` lay on the Ramp when it was admitted: ``"left"`` (``z < s``),
-        ``"slope"`` or ``"right"`` (``z > 1``), with the model's ``s``; only the seeds can be
-        admitted in a flat part (D-LASVM-53).
-    n_support_by_region_, n_non_support_by_region_
-        The members (``alpha != 0`` and ``alpha = 0``) by the region of their admission; in each
-        region, admitted = support + non-support + cleaned.
     n_skipped_
         Samples the filter left out.
 
     Examples
     --------
 
+    On a phishing stream the filter leaves out most samples: they never enter the expansion.
+    Only the first ``n_seed`` samples of each class can be admitted in a flat part of the Ramp.
+
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.svm import LASVMI
 
     >>> model = preprocessing.StandardScaler() | LASVMI(C=1.0, gamma=0.1)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
+    >>> metric = evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
+    >>> metric
     Accuracy: 89.92%
-
     >>> svm = model["LASVMI"]
-    >>> svm.n_support_, svm.n_expansion_
-    (315, 424)
-    >>> svm.n_skipped_
-    825
+    >>> svm.n_skipped_, svm.n_expansion_
+    (825, 424)
+    >>> svm.n_admitted_by_region_
+    {'left': 0, 'slope': 424, 'right': 0}
 
     References
     ----------

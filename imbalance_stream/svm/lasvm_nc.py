@@ -24,8 +24,6 @@ class LASVMNC(GapSVM):
     The model is ``f(x) = sum_s alpha_s K(x_s, x)``; ``predict_proba_one`` is the logistic of
     ``f`` (D-LASVM-8).
 
-    Parameters
-    ----------
     %(gap_parameters)s
     %(clean_parameters)s
     s
@@ -35,34 +33,29 @@ class LASVMNC(GapSVM):
         S, not given; D-LASVM-15).
     %(positive)s
 
-    Attributes
-    ----------
     %(gap_attributes)s
-    n_admitted_by_region_, n_cleaned_by_region_
-        Table 6.1's bookkeeping: samples admitted, and members later removed by CLEAN, by where
-        the sample's ``z = y f(x)`` lay on the Ramp when it was admitted: ``"left"`` (``z < s``),
-        ``"slope"`` or ``"right"`` (``z > 1``), with the model's ``s`` (D-LASVM-53).
-    n_support_by_region_, n_non_support_by_region_
-        The members (``alpha != 0`` and ``alpha = 0``) by the region of their admission; in each
-        region, admitted = support + non-support + cleaned.
     n_admitted_flat_
         Samples admitted in the left flat part of the Ramp (``beta = C``).
 
     Examples
     --------
 
+    A sample that arrives in the Ramp's left flat part (``z < s``) once the model has more than
+    ``min_support`` support vectors enters with ``beta = C``: it stays at ``alpha = 0`` and CLEAN
+    removes it later, so that a badly misclassified sample does not become a support vector.
+
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.svm import LASVMNC
 
-    >>> model = preprocessing.StandardScaler() | LASVMNC(C=1.0, gamma=0.1)
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
+    >>> svm = LASVMNC(C=1.0, gamma=0.1, min_support=100)
+    >>> evaluate.progressive_val_score(
+    ...     datasets.Phishing(), preprocessing.StandardScaler() | svm, metrics.Accuracy()
+    ... )
     Accuracy: 90.24%
-
-    >>> svm = model["LASVMNC"]
-    >>> svm.n_support_, svm.n_expansion_
-    (336, 672)
-    >>> svm.n_admitted_flat_
-    24
+    >>> svm.n_admitted_flat_, svm.n_support_, svm.n_expansion_
+    (24, 336, 672)
+    >>> svm.n_cleaned_by_region_
+    {'left': 25, 'slope': 39, 'right': 513}
 
     References
     ----------

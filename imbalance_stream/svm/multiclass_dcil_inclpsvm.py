@@ -8,12 +8,13 @@ import numpy as np
 from imbalance_stream._numba import proximal as kernels
 from imbalance_stream.base.validation import check_real
 
-from .inclpsvm import solve_spd
+from .inclpsvm import proximal_docs, solve_spd
 from .multiclass_inclpsvm import MulticlassIncLPSVM
 
 __all__ = ["MulticlassDCILIncLPSVM"]
 
 
+@proximal_docs
 class MulticlassDCILIncLPSVM(MulticlassIncLPSVM):
     """Multi-class DCIL-IncLPSVM: k one-vs-rest weighted LPSVMs whose weights follow the counts.
 
@@ -46,16 +47,16 @@ class MulticlassDCILIncLPSVM(MulticlassIncLPSVM):
         Trade-off between the weighted squared training error and the ridge.
     kappa
         Scale of the class weights (D-DCIL-1).
-    window
-        ``None`` (keep everything) or the number of most recent samples to keep.
+    %(window)s
 
-    Attributes
-    ----------
-    counts
-        Number of samples held per label.
+    %(held_counts)s
 
     Examples
     --------
+
+    Weighting each one-against-six problem by the counts lifts the accuracy of the unweighted
+    :class:`~imbalance_stream.svm.MulticlassIncLPSVM` (81.98%) on the seven classes of
+    ImageSegments:
 
     >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from imbalance_stream.svm import MulticlassDCILIncLPSVM

@@ -15,11 +15,12 @@ from imbalance_stream.base.features import QUADRATIC_MAX_FEATURES
 from imbalance_stream.base.transaction import Transactional
 from imbalance_stream.base.validation import check_int, check_real
 
-from .inclpsvm import HeldSamples, pad_statistics, solve_spd
+from .inclpsvm import HeldSamples, pad_statistics, proximal_docs, solve_spd
 
 __all__ = ["MulticlassIncLPSVM"]
 
 
+@proximal_docs
 class MulticlassIncLPSVM(Transactional, HeldSamples, base.Classifier):
     """Multi-class incremental and decremental LPSVM, one-vs-rest, without class weights.
 
@@ -52,23 +53,27 @@ class MulticlassIncLPSVM(Transactional, HeldSamples, base.Classifier):
     ----------
     C
         Trade-off between the squared training error and the ridge.
-    window
-        ``None`` (keep everything) or the number of most recent samples to keep.
+    %(window)s
 
-    Attributes
-    ----------
-    counts
-        Number of samples held per label.
+    %(held_counts)s
 
     Examples
     --------
 
-    >>> from river import datasets, evaluate, metrics, preprocessing
+    Each label starts a class when it first appears; the probabilities are the softmax of the
+    decision values of the classes held:
+
+    >>> from river import datasets, preprocessing
     >>> from imbalance_stream.svm import MulticlassIncLPSVM
 
     >>> model = preprocessing.StandardScaler() | MulticlassIncLPSVM(C=1.0)
-    >>> evaluate.progressive_val_score(datasets.ImageSegments(), model, metrics.Accuracy())
-    Accuracy: 81.98%
+    >>> for x, y in datasets.ImageSegments():
+    ...     model.learn_one(x, y)
+    >>> len(model["MulticlassIncLPSVM"].counts)
+    7
+    >>> proba = model.predict_proba_one(x)
+    >>> y, max(proba, key=proba.get)
+    ('brickface', 'brickface')
 
     References
     ----------
