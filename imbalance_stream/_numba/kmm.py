@@ -95,12 +95,7 @@ def kmm_solve(K, k, upper, low, high, beta, step, tol, max_iter, one_product=Fal
     iteration = 0
     for iteration in range(1, max_iter + 1):  # noqa: B007 (returned after the loop)
         gradient = Ky - k if one_product else K @ y - k
-        for i in range(n):
-            trial[i] = y[i] - step * gradient[i]
-        project_box_slab(trial, upper, low, high, candidate)
-        residual = 0.0
-        for i in range(n):
-            residual = max(residual, abs(y[i] - candidate[i]) / step)
+        residual = mapping_residual(y, gradient, step, upper, low, high, trial, candidate)
         Kc = K @ candidate
         new_objective = 0.5 * (candidate @ Kc) - k @ candidate
         if new_objective > objective and t > 1.0:
