@@ -76,45 +76,26 @@ def _parser() -> argparse.ArgumentParser:
         help="scenario file, or the name of a scenario shipped with the package (quickstart)",
     )
     run.add_argument("--out", metavar="DIR", help="output directory (default: out/<scenario name>)")
-    run.add_argument(
-        "--n-jobs",
-        metavar="N",
-        type=int,
-        default=None,
-        help="run the models (or a protocol's cells) on N local processes; -1: one per core",
+    _add_workers(
+        run,
+        "run the models (or a protocol's cells) on N local processes; -1: one per core",
+        "Dask scheduler address (tcp://host:8786), or 'local' for a local Dask cluster",
     )
-    run.add_argument(
-        "--scheduler",
-        metavar="ADDR",
-        default=None,
-        help="Dask scheduler address (tcp://host:8786), or 'local' for a local Dask cluster",
-    )
-    run.add_argument(
-        "--seed",
-        metavar="S",
-        type=int,
-        default=None,
-        help="override the stream's seed (prequential scenarios)",
-    )
-    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_seed_and_quiet(run, "override the stream's seed (prequential scenarios)")
 
-    listing = commands.add_parser(
-        "list", help="list estimators, metrics, datasets and protocols, or describe one class"
+    _add_names_command(
+        commands,
+        "list",
+        "list estimators, metrics, datasets and protocols, or describe one class",
+        ("name", "?"),
+        "a class (ACOG, river.linear_model.LogisticRegression): its parameters and summary",
     )
-    listing.add_argument(
-        "name",
-        metavar="NAME",
-        nargs="?",
-        help="a class (ACOG, river.linear_model.LogisticRegression): its parameters and summary",
-    )
-    compile_ = commands.add_parser(
-        "compile", help="compile the estimators' numba kernels into numba's cache ahead of use"
-    )
-    compile_.add_argument(
-        "names",
-        metavar="NAME",
-        nargs="*",
-        help="estimators, or replay (default: all; `list` names the estimators)",
+    _add_names_command(
+        commands,
+        "compile",
+        "compile the estimators' numba kernels into numba's cache ahead of use",
+        ("names", "*"),
+        "estimators, or replay (default: all; `list` names the estimators)",
     )
     _add_replay_parser(commands)
 
@@ -316,6 +297,27 @@ def _run(args) -> int:
     return 0
 
 
+def _add_workers(command, n_jobs_help: str, scheduler_help: str) -> None:
+    """The options ``run`` and ``replay`` share for where the work runs: local processes
+    (``--n-jobs``) or a Dask cluster (``--scheduler``)."""
+    command.add_argument("--n-jobs", metavar="N", type=int, default=None, help=n_jobs_help)
+    command.add_argument("--scheduler", metavar="ADDR", default=None, help=scheduler_help)
+
+
+def _add_seed_and_quiet(command, seed_help: str) -> None:
+    """The last options of ``run`` and ``replay``: ``--seed`` and ``--quiet``."""
+    command.add_argument("--seed", metavar="S", type=int, default=None, help=seed_help)
+    command.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _add_names_command(commands, command: str, summary: str, names, names_help: str) -> None:
+    """A command whose one argument is the names it acts on (``NAME``): ``names`` is the
+    argument's ``(dest, nargs)``."""
+    dest, nargs = names
+    parser = commands.add_parser(command, help=summary)
+    parser.add_argument(dest, metavar="NAME", nargs=nargs, help=names_help)
+
+
 class _UsageError(Exception):
     pass
 
@@ -329,18 +331,10 @@ def _add_replay_parser(commands) -> None:
         action="store_true",
         help="continue from the checkpoints in the output directory",
     )
-    replay.add_argument(
-        "--n-jobs",
-        metavar="N",
-        type=int,
-        default=None,
-        help="replay the entities on N local processes; -1: one per core",
-    )
-    replay.add_argument(
-        "--scheduler",
-        metavar="ADDR",
-        default=None,
-        help="Dask scheduler address (tcp://host:8786), or 'local'",
+    _add_workers(
+        replay,
+        "replay the entities on N local processes; -1: one per core",
+        "Dask scheduler address (tcp://host:8786), or 'local'",
     )
     replay.add_argument(
         "--max-rejects",
@@ -349,14 +343,9 @@ def _add_replay_parser(commands) -> None:
         default=None,
         help="stop once more than N rows are rejected",
     )
-    replay.add_argument(
-        "--seed",
-        metavar="S",
-        type=int,
-        default=None,
-        help="seed of the models that take one (default: the scenario's replay.seed, else 42)",
+    _add_seed_and_quiet(
+        replay, "seed of the models that take one (default: the scenario's replay.seed, else 42)"
     )
-    replay.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def _replay(args) -> int:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from .kernels import option_id
+
 __all__ = [
     "DROP",
     "FIFO",
@@ -55,11 +57,7 @@ DROP = -1
 
 def policy_id(name: str) -> int:
     """The id of policy ``name`` (``"rs++"``, ``"fifo++"``, ``"rs"``, ``"fifo"``, ``"inf"``)."""
-    try:
-        return POLICIES[name]
-    except (KeyError, TypeError):
-        listed = ", ".join(repr(key) for key in POLICIES)
-        raise ValueError(f"policy must be one of {listed}, got {name!r}") from None
+    return option_id(POLICIES, "policy", name)
 
 
 @njit(cache=True)

@@ -36,6 +36,7 @@ __all__ = [
     "kernel",
     "kernel_id",
     "kernel_row",
+    "option_id",
     "sq_distance_row",
 ]
 
@@ -47,14 +48,20 @@ LINEAR = 2
 KERNELS = {"rbf": RBF, "poly": POLY, "linear": LINEAR}
 
 
+def option_id(options: dict[str, int], what: str, name) -> int:
+    """The id ``options[name]`` of an option the estimators take by name (the kernel, the budget
+    policy); ``ValueError`` naming ``what`` and the choices otherwise."""
+    try:
+        return options[name]
+    except (KeyError, TypeError):
+        listed = ", ".join(repr(key) for key in options)
+        raise ValueError(f"{what} must be one of {listed}, got {name!r}") from None
+
+
 def kernel_id(name: str) -> int:
     """The id of kernel ``name`` (``"rbf"``, ``"poly"`` or ``"linear"``); ``ValueError``
     otherwise."""
-    try:
-        return KERNELS[name]
-    except (KeyError, TypeError):
-        listed = ", ".join(repr(key) for key in KERNELS)
-        raise ValueError(f"kernel must be one of {listed}, got {name!r}") from None
+    return option_id(KERNELS, "kernel", name)
 
 
 @njit(cache=True)

@@ -95,12 +95,7 @@ def kmm_solve(K, k, upper, low, high, beta, step, tol, max_iter, one_product=Fal
     iteration = 0
     for iteration in range(1, max_iter + 1):  # noqa: B007 (returned after the loop)
         gradient = Ky - k if one_product else K @ y - k
-        for i in range(n):
-            trial[i] = y[i] - step * gradient[i]
-        project_box_slab(trial, upper, low, high, candidate)
-        residual = 0.0
-        for i in range(n):
-            residual = max(residual, abs(y[i] - candidate[i]) / step)
+        residual = mapping_residual(y, gradient, step, upper, low, high, trial, candidate)
         Kc = K @ candidate
         new_objective = 0.5 * (candidate @ Kc) - k @ candidate
         if new_objective > objective and t > 1.0:
@@ -159,13 +154,8 @@ def _face_solve(K, rho, rhs, free, x, equality, tol, max_products, p, q, r):
     products = 1
     for i in range(n):
         r[i] = rhs[i] - q[i] - rho * x[i] if free[i] else 0.0
-    if equality:
-        _remove_mean(r, free, n_free)
-    squared = 0.0
-    largest = 0.0
+    squared, largest = _residual_norms(r, free, n_free, equality)
     for i in range(n):
-        squared += r[i] * r[i]
-        largest = max(largest, abs(r[i]))
         p[i] = r[i]
     while largest > tol and products < max_products:
         np.dot(K, p, q)  # p is 0 off F: q_F = K_FF p_F
@@ -182,18 +172,26 @@ def _face_solve(K, rho, rhs, free, x, equality, tol, max_products, p, q, r):
             if free[i]:
                 x[i] += alpha * p[i]
                 r[i] -= alpha * q[i]
-        if equality:
-            _remove_mean(r, free, n_free)
-        new_squared = 0.0
-        largest = 0.0
-        for i in range(n):
-            new_squared += r[i] * r[i]
-            largest = max(largest, abs(r[i]))
+        new_squared, largest = _residual_norms(r, free, n_free, equality)
         ratio = new_squared / squared
         squared = new_squared
         for i in range(n):
             p[i] = r[i] + ratio * p[i] if free[i] else 0.0
     return products
+
+
+@njit(cache=True)
+def _residual_norms(r, free, n_free, equality):
+    """``(|r|^2, max_i |r_i|)`` of the residual ``r`` of :func:`_face_solve`, after the
+    projection of ``r_F`` (:func:`_remove_mean`) when the directions keep the sum."""
+    if equality:
+        _remove_mean(r, free, n_free)
+    squared = 0.0
+    largest = 0.0
+    for i in range(r.shape[0]):
+        squared += r[i] * r[i]
+        largest = max(largest, abs(r[i]))
+    return squared, largest
 
 
 @njit(cache=True)

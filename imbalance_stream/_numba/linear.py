@@ -86,6 +86,17 @@ def covariance_times_sparse(cov, n, indices, values):
 
 
 @njit(cache=True)
+def _covariance_and_quadratic(cov, n, indices, values):
+    """``(u, v)``: ``u = cov x`` (:func:`covariance_times_sparse`) and ``v = x' u``, the two
+    products a full-covariance round (ACOG, AROW) starts with."""
+    u = covariance_times_sparse(cov, n, indices, values)
+    v = 0.0
+    for k in range(indices.shape[0]):
+        v += values[k] * u[indices[k]]
+    return u, v
+
+
+@njit(cache=True)
 def rank_one_downdate(cov, n, u, denominator):
     """``cov -= u u' / denominator`` on the leading ``n`` rows and columns: the Woodbury form of
     the precision update ``cov^-1 += x x' / r`` when ``u = cov x`` and
@@ -211,10 +222,7 @@ def acog_full_step_bounded(mean, cov, n, indices, values, y, margin, slope, eta,
 def _full_round(mean, cov, n, indices, values, y, slope, eta, gamma):
     """An ACOG full-covariance round with a loss, up to the downdate's check: ``(finite, u,
     denominator, step)``, ``finite`` False for a zero denominator or a new mean not finite."""
-    u = covariance_times_sparse(cov, n, indices, values)
-    v = 0.0
-    for k in range(indices.shape[0]):
-        v += values[k] * u[indices[k]]
+    u, v = _covariance_and_quadratic(cov, n, indices, values)
     denominator = gamma + v
     if denominator == 0.0:  # x' cov x = -gamma, a covariance rounded indefinite: an overflow
         return False, u, denominator, 0.0
@@ -271,10 +279,7 @@ def arow_full_step(mean, cov, n, indices, values, y, r):
     loss = 1.0 - y * sparse_dot(mean, indices, values)
     if not loss > 0.0:
         return NO_UPDATE
-    u = covariance_times_sparse(cov, n, indices, values)
-    v = 0.0
-    for k in range(indices.shape[0]):
-        v += values[k] * u[indices[k]]
+    u, v = _covariance_and_quadratic(cov, n, indices, values)
     denominator = v + r
     if denominator == 0.0:  # x' cov x = -r, a covariance rounded indefinite: an overflow
         return REFUSED

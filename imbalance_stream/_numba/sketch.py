@@ -99,6 +99,14 @@ def orthonormalise_rows(matrix, n):
 
 
 @njit(cache=True)
+def _count_round(rounds, gamma):
+    """Count a sketch round in ``rounds``; return ``(t, 1 / sqrt(gamma))``, the round's number
+    and the scale of ``xh = x / sqrt(gamma)``, as both forms' rounds start."""
+    rounds[0] += 1
+    return float(rounds[0]), 1.0 / math.sqrt(gamma)
+
+
+@njit(cache=True)
 def oja_rate(oja_step, t):
     """The scalar step ``Gamma_t = min(oja_step / t, 1)``: ``1/t`` as printed for
     ``oja_step = 1``; Luo et al.'s code defaults to ``oja_step = 2`` (D-ACOG-6)."""
@@ -179,9 +187,7 @@ def sacog_step(
     if on_loss_only and not suffers:
         return False
     m = basis.shape[0]
-    rounds[0] += 1
-    t = float(rounds[0])
-    inv_root_gamma = 1.0 / math.sqrt(gamma)
+    t, inv_root_gamma = _count_round(rounds, gamma)
     rate = oja_rate(oja_step, t)
     projection = scratch[0]  # V_{t-1} xh
     _rows_times_sparse_into(basis, indices, values, inv_root_gamma, projection)
@@ -372,9 +378,7 @@ def sparse_sacog_step(
     if on_loss_only and not suffers:
         return False
     m = directions.shape[0]
-    rounds[0] += 1
-    t = float(rounds[0])
-    inv_root_gamma = 1.0 / math.sqrt(gamma)
+    t, inv_root_gamma = _count_round(rounds, gamma)
     residual = scratch[2 * m + 2]  # r = Z_{t-1} xh
     for i in range(m):
         residual[i] = projected[i] * inv_root_gamma

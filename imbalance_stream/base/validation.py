@@ -35,7 +35,7 @@ import difflib
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypedDict, Unpack, overload
 
 import numpy as np
 
@@ -74,31 +74,25 @@ def _in_bounds(value, low, high, low_open: bool, high_open: bool) -> bool:
     return not (high is not None and (value >= high if high_open else value > high))
 
 
+class _RealBounds(TypedDict, total=False):
+    """The bounds :func:`check_real` takes, written once for its two overloads."""
+
+    low: float | None
+    high: float | None
+    low_open: bool
+    high_open: bool
+    finite: bool
+
+
 @overload
 def check_real(
-    name: str,
-    value,
-    *,
-    low: float | None = ...,
-    high: float | None = ...,
-    low_open: bool = ...,
-    high_open: bool = ...,
-    finite: bool = ...,
-    optional: Literal[False] = ...,
+    name: str, value, *, optional: Literal[False] = ..., **bounds: Unpack[_RealBounds]
 ) -> float: ...
 
 
 @overload
 def check_real(
-    name: str,
-    value,
-    *,
-    low: float | None = ...,
-    high: float | None = ...,
-    low_open: bool = ...,
-    high_open: bool = ...,
-    finite: bool = ...,
-    optional: bool,
+    name: str, value, *, optional: bool, **bounds: Unpack[_RealBounds]
 ) -> float | None: ...
 
 
@@ -150,12 +144,7 @@ def check_int(
 
 
 def check_int(
-    name: str,
-    value,
-    *,
-    low: int | None = None,
-    high: int | None = None,
-    optional: bool = False,
+    name: str, value, *, low: int | None = None, high: int | None = None, optional: bool = False
 ) -> int | None:
     """``value`` as an ``int`` if it is an integer (Python or numpy, not ``bool``) within the
     inclusive bounds, else raise."""

@@ -21,16 +21,10 @@ import typing
 
 from river.datasets import base as river_base
 
-__all__ = [
-    "Gradual",
-    "ImbalancedStream",
-    "Periodic",
-    "Piecewise",
-    "Schedule",
-    "Static",
-    "Step",
-    "as_schedule",
-]
+from . import _EXPORTS
+
+#: The public names, listed once in the package's export table (``datasets._EXPORTS``).
+__all__ = list(_EXPORTS["imbalance"])
 
 
 def _check_share(name: str, value) -> float:

@@ -13,23 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _EXPORTS
 from ._files.libsvm import FILES
 from .base import BenchmarkDataset
 from .libsvm import libsvm_arrays
 
-__all__ = [
-    "A9A",
-    "DNA",
-    "IJCNN1",
-    "W8A",
-    "Australian",
-    "CodRNA",
-    "German",
-    "Letter",
-    "Mushrooms",
-    "Satimage",
-    "Splice",
-]
+#: The public names, listed once in the package's export table (``datasets._EXPORTS``).
+__all__ = list(_EXPORTS["libsvm_datasets"])
 
 
 def _train_test(name: str, train: int, test: int) -> dict[str, tuple[tuple[str, ...], int]]:

@@ -33,7 +33,30 @@ def _int_or_str(label: str):
         return label
 
 
-class Magic04(BenchmarkDataset):
+class _StoredFile(BenchmarkDataset):
+    """A UCI set read from one file of the data home (shared implementation)."""
+
+    def __init__(self, key: str, positive_class, n_features: int, n_samples: int, n_classes: int):
+        super().__init__(
+            files=[FILES[key]],
+            positive_class=positive_class,
+            n_features=n_features,
+            n_samples=n_samples,
+            n_classes=n_classes,
+        )
+
+
+class _CategoricalFile(_StoredFile):
+    """A :class:`_StoredFile` whose categorical columns are coded as one ordinal column each or,
+    with ``one_hot=True``, as indicator columns: the coding is part of the parsed arrays' key."""
+
+    one_hot: bool
+
+    def _parse_key(self):
+        return (self.one_hot,)
+
+
+class Magic04(_StoredFile):
     """MAGIC gamma telescope (UCI), 19,020 rows, 10 numeric features.
 
     Labels ``"g"`` (gamma, signal, 12,332) and ``"h"`` (hadron, background, 6,688). The default
@@ -67,13 +90,7 @@ class Magic04(BenchmarkDataset):
     )
 
     def __init__(self, positive_class="h"):
-        super().__init__(
-            files=[FILES["magic04"]],
-            positive_class=positive_class,
-            n_features=10,
-            n_samples=19020,
-            n_classes=2,
-        )
+        super().__init__("magic04", positive_class, 10, 19020, 2)
 
     def _parse(self, paths):
         rows = _rows(paths[0])
@@ -81,7 +98,7 @@ class Magic04(BenchmarkDataset):
         return X, np.array([r[10] for r in rows]), self.FEATURES
 
 
-class Spambase(BenchmarkDataset):
+class Spambase(_StoredFile):
     """Spambase (UCI), 4,601 e-mails, 57 numeric features; ``1`` = spam (1,813), ``0`` (2,788).
 
     Unscaled (the features are heavy-tailed; the density-ratio seed recommends min-max scaling to
@@ -158,20 +175,14 @@ class Spambase(BenchmarkDataset):
     )
 
     def __init__(self, positive_class=1):
-        super().__init__(
-            files=[FILES["spambase"]],
-            positive_class=positive_class,
-            n_features=57,
-            n_samples=4601,
-            n_classes=2,
-        )
+        super().__init__("spambase", positive_class, 57, 4601, 2)
 
     def _parse(self, paths):
         data = np.array(_rows(paths[0]), dtype=np.float64)
         return data[:, :57], data[:, 57].astype(np.int64), self.FEATURES
 
 
-class Abalone(BenchmarkDataset):
+class Abalone(_CategoricalFile):
     """Abalone (UCI), 4,177 rows: sex plus 7 measurements; the label is the number of rings.
 
     Raw labels are the ring counts (1..29). The default positive class is "less than 5 rings"
@@ -210,16 +221,7 @@ class Abalone(BenchmarkDataset):
 
     def __init__(self, positive_class=(1, 2, 3, 4), one_hot: bool = False):
         self.one_hot = one_hot
-        super().__init__(
-            files=[FILES["abalone"]],
-            positive_class=positive_class,
-            n_features=10 if one_hot else 8,
-            n_samples=4177,
-            n_classes=28,
-        )
-
-    def _parse_key(self):
-        return (self.one_hot,)
+        super().__init__("abalone", positive_class, 10 if one_hot else 8, 4177, 28)
 
     def _parse(self, paths):
         rows = _rows(paths[0])
@@ -237,7 +239,7 @@ class Abalone(BenchmarkDataset):
         )
 
 
-class BreastCancerWisconsin(BenchmarkDataset):
+class BreastCancerWisconsin(_StoredFile):
     """Breast Cancer Wisconsin (Original) (UCI): 683 complete rows of 9 integer features (1..10).
 
     The file has 699 rows; the 16 rows with a missing ``bare_nuclei`` (``?``) are **dropped**, the
@@ -272,13 +274,7 @@ class BreastCancerWisconsin(BenchmarkDataset):
     )
 
     def __init__(self, positive_class=4):
-        super().__init__(
-            files=[FILES["breast-cancer-wisconsin"]],
-            positive_class=positive_class,
-            n_features=9,
-            n_samples=683,
-            n_classes=2,
-        )
+        super().__init__("breast-cancer-wisconsin", positive_class, 9, 683, 2)
 
     def _parse(self, paths):
         rows = [r for r in _rows(paths[0], header_starts="id") if "?" not in r]
@@ -286,7 +282,7 @@ class BreastCancerWisconsin(BenchmarkDataset):
         return data[:, :9].astype(np.float64), data[:, 9], self.FEATURES
 
 
-class Car(BenchmarkDataset):
+class Car(_CategoricalFile):
     """Car evaluation (UCI), 1,728 rows, 6 ordinal categorical attributes.
 
     Classes ``unacc`` (1,210), ``acc`` (384), ``good`` (69), ``vgood`` (65). The default positive
@@ -327,16 +323,7 @@ class Car(BenchmarkDataset):
 
     def __init__(self, positive_class="vgood", one_hot: bool = False):
         self.one_hot = one_hot
-        super().__init__(
-            files=[FILES["car"]],
-            positive_class=positive_class,
-            n_features=21 if one_hot else 6,
-            n_samples=1728,
-            n_classes=4,
-        )
-
-    def _parse_key(self):
-        return (self.one_hot,)
+        super().__init__("car", positive_class, 21 if one_hot else 6, 1728, 4)
 
     def _parse(self, paths):
         rows = _rows(paths[0], header_starts="buying")

@@ -66,8 +66,8 @@ from ._checks import MAX_DEPTH as MAX_DEPTH
 from ._checks import read_toml as read_toml
 from ._checks import utf8_error as utf8_error
 from ._specs import METRIC_GROUPS as METRIC_GROUPS
+from ._specs import TEXT_SOURCE, ScenarioError, check_keys, with_source_seed
 from ._specs import NamedSpecs as NamedSpecs
-from ._specs import ScenarioError, check_keys, with_source_seed
 from ._specs import check_name as check_name
 from ._specs import is_metric_group as is_metric_group
 from ._specs import model_kind as model_kind
@@ -128,7 +128,7 @@ class Scenario(NamedSpecs):
     name: str
     kind: str
     config: dict
-    source: str = "<string>"
+    source: str = TEXT_SOURCE
 
     # ---- prequential parts -----------------------------------------------------------------
 
@@ -215,7 +215,7 @@ class Scenario(NamedSpecs):
         if not isinstance(path, str) or not path:
             raise ScenarioError(f"{where}.csv: expected the path of a CSV file, got {path!r}")
         path = pathlib.Path(path).expanduser()
-        if not path.is_absolute() and self.source != "<string>":
+        if not path.is_absolute() and self.source != TEXT_SOURCE:
             path = pathlib.Path(self.source).parent / path  # relative to the scenario file
         options = {k: v for k, v in spec.items() if k != "csv"}
         try:
@@ -259,7 +259,7 @@ class ScenarioResult:
     prequential: object = None
 
 
-def parse(text: str, name: str = "scenario", source: str = "<string>") -> Scenario:
+def parse(text: str, name: str = "scenario", source: str = TEXT_SOURCE) -> Scenario:
     """Validate the TOML ``text`` of a scenario and return it (see the module docstring)."""
     config = read_toml(text, source)
     try:

@@ -20,6 +20,7 @@ from ..registry import SpecError, build, is_spec_value, resolve
 
 __all__ = [
     "METRIC_GROUPS",
+    "TEXT_SOURCE",
     "NamedSpecs",
     "ScenarioError",
     "check_keys",
@@ -30,6 +31,9 @@ __all__ = [
     "with_positive",
     "with_source_seed",
 ]
+
+#: The ``source`` of a scenario given as text rather than read from a file.
+TEXT_SOURCE = "<string>"
 
 
 class ScenarioError(SpecError):
