@@ -106,9 +106,16 @@ def ramp_region(z: float, s: float) -> int:
     return SLOPE
 
 
+#: The slots of ``GapSVM._counts``, the learning loop's counts (an int64 array, pickled with
+#: the model): examples the Ramp filter skipped, examples admitted in its left flat part,
+#: members CLEAN removed, REPROCESS steps, examples whose REPROCESS loop hit its cap.
+N_SKIPPED, N_ADMITTED_FLAT, N_CLEANED, N_REPROCESS, N_CAPPED = range(5)
+#: The rows of ``GapSVM._region_counts`` (Table 6.1): members admitted, members CLEAN removed.
+ADMITTED_ROW, CLEANED_ROW = range(2)
+
+
 def _count(slot: int, doc: str) -> property:
-    """A read-only count of the learning loop: ``_counts[slot]``, in the order of
-    ``GapSVM._COUNTERS``."""
+    """A read-only count of the learning loop: ``_counts[slot]``."""
     return property(lambda self: int(self._counts[slot]), doc=doc)
 
 
@@ -119,7 +126,6 @@ class GapSVM(SupportVectorExpansion):
     (LASVM-NC) and ``gap_core.RAMP_I`` (LASVM-I); ``clean_every = 0`` never cleans (FULL SVM)."""
 
     _ramp = gap_core.RAMP_NONE
-    _COUNTERS = ("n_skipped_", "n_admitted_flat_", "n_cleaned_", "n_reprocess_", "n_capped_")
     # Each member's Ramp region at admission (Table 6.1) is one more member slot: a step writes
     # it in the new member's slot, so the transaction saves it as it saves the member arrays.
     _SLOT_ARRAYS = (*SupportVectorExpansion._SLOT_ARRAYS, "_region")
@@ -134,10 +140,10 @@ class GapSVM(SupportVectorExpansion):
         self.clean_every = clean_every
         self.clean_keep = clean_keep
         self._arrivals = 0
-        self._counts = np.zeros(5, dtype=np.int64)  # in the order of _COUNTERS
+        self._counts = np.zeros(5, dtype=np.int64)  # by N_SKIPPED ... N_CAPPED
         self._admitted = np.zeros(2, dtype=np.int64)  # samples admitted, negative and positive
-        # Table 6.1: members admitted (row 0) and removed by CLEAN (row 1), by the Ramp region
-        # of their admission (columns LEFT, SLOPE, RIGHT, UNKNOWN)
+        # Table 6.1: members admitted (ADMITTED_ROW) and removed by CLEAN (CLEANED_ROW), by the
+        # Ramp region of their admission (columns LEFT, SLOPE, RIGHT, UNKNOWN)
         self._region_counts = np.zeros((2, 4), dtype=np.int64)
 
     # ---- the member slots of Table 6.1's bookkeeping -----------------------------------------
@@ -160,7 +166,7 @@ class GapSVM(SupportVectorExpansion):
             state["_region"] = np.zeros(state["_start"].shape[0], dtype=np.int8)
             state["_region"][:count] = UNKNOWN
             state["_region_counts"] = np.zeros((2, 4), dtype=np.int64)
-            state["_region_counts"][0, UNKNOWN] = count
+            state["_region_counts"][ADMITTED_ROW, UNKNOWN] = count
         super().__setstate__(state)
 
     def _ramp_for(self, sign: float) -> int:
@@ -192,16 +198,16 @@ class GapSVM(SupportVectorExpansion):
             float(self._arrivals),
             MAX_REPROCESS,
         )
-        self._counts[0] += status == gap_core.SKIPPED
+        self._counts[N_SKIPPED] += status == gap_core.SKIPPED
         self._admitted[int(sign > 0)] += status != gap_core.SKIPPED
-        self._counts[1] += status == gap_core.ADMITTED_FLAT
-        self._counts[3] += steps
-        self._counts[4] += capped
+        self._counts[N_ADMITTED_FLAT] += status == gap_core.ADMITTED_FLAT
+        self._counts[N_REPROCESS] += steps
+        self._counts[N_CAPPED] += capped
         if status != gap_core.SKIPPED:
             # PROCESS inserted the sample as the last member (nothing leaves before CLEAN)
             region = ramp_region(z, s)
             self._region[self._ints[core.COUNT] - 1] = region
-            self._region_counts[0, region] += 1
+            self._region_counts[ADMITTED_ROW, region] += 1
         if self.clean_every and self._arrivals % self.clean_every == 0:
             self.clean()
 
@@ -215,10 +221,10 @@ class GapSVM(SupportVectorExpansion):
                 self._state,
                 self.clean_keep if keep is None else keep,
                 self._region,
-                self._region_counts[1],
+                self._region_counts[CLEANED_ROW],
             )
         )
-        self._counts[2] += removed
+        self._counts[N_CLEANED] += removed
         return removed
 
     def finish(self, max_iter: int | None = None) -> int:
@@ -233,14 +239,15 @@ class GapSVM(SupportVectorExpansion):
         """The duality gap of eq. 6.4 (corrected, D-LASVM-10) over the members."""
         return float(gap_core.duality_gap(self._model, self.n_expansion_))
 
-    n_skipped_ = _count(0, "Examples the Ramp filter left out (LASVM-I).")
+    n_skipped_ = _count(N_SKIPPED, "Examples the Ramp filter left out (LASVM-I).")
     n_admitted_flat_ = _count(
-        1, "Examples admitted in the left flat part of the Ramp, with beta = C (LASVM-NC)."
+        N_ADMITTED_FLAT,
+        "Examples admitted in the left flat part of the Ramp, with beta = C (LASVM-NC).",
     )
-    n_cleaned_ = _count(2, "Members removed by CLEAN.")
-    n_reprocess_ = _count(3, "REPROCESS steps taken while learning.")
+    n_cleaned_ = _count(N_CLEANED, "Members removed by CLEAN.")
+    n_reprocess_ = _count(N_REPROCESS, "REPROCESS steps taken while learning.")
     n_capped_ = _count(
-        4, "Examples after which the REPROCESS loop stopped at its cap (D-LASVM-12)."
+        N_CAPPED, "Examples after which the REPROCESS loop stopped at its cap (D-LASVM-12)."
     )
 
     # ---- Table 6.1 --------------------------------------------------------------------------
@@ -254,13 +261,13 @@ class GapSVM(SupportVectorExpansion):
         ``"left"`` (``z < s``), ``"slope"`` (``s <= z <= 1``), ``"right"`` (``z > 1``), with the
         model's ``s`` (-1 for LASVM-G and FULL SVM, which have no Ramp). Table 6.1's Admitted
         columns (D-LASVM-53)."""
-        return self._by_region(self._region_counts[0])
+        return self._by_region(self._region_counts[ADMITTED_ROW])
 
     @property
     def n_cleaned_by_region_(self) -> dict[str, int]:
         """Members CLEAN removed, by the region of :attr:`n_admitted_by_region_` each was admitted
         in (however its ``z`` moved since). Table 6.1's Cleaned columns."""
-        return self._by_region(self._region_counts[1])
+        return self._by_region(self._region_counts[CLEANED_ROW])
 
     def _members_by_region(self, support: bool) -> dict[str, int]:
         count = self.n_expansion_
