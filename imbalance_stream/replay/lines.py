@@ -31,9 +31,10 @@ def _as_buffers(field, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         field = Choice([field], np.zeros(n, dtype=np.int64))
     if isinstance(field, Choice):
         encoded = [value.encode() for value in field.texts]
-        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        # int32 offsets and writable bytes, as an arrow array's: one compiled kernel for both
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int32)
         np.cumsum([len(value) for value in encoded], out=offsets[1:])
-        data = np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8)
+        data = np.frombuffer(bytearray(b"".join(encoded) or b"\0"), dtype=np.uint8)
         return offsets, data, np.ascontiguousarray(field.picks, dtype=np.int64)
     offsets, data = string_buffers(field)
     return offsets, data, np.arange(n, dtype=np.int64)
